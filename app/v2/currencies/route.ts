@@ -1,0 +1,10 @@
+import { json, withApi } from "@/lib/api/handler";
+import { listAllCurrenciesJson, listCurrencies } from "@/lib/currencies/list-currencies";
+import { listCurrenciesOp } from "@/lib/currencies/operations";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(listCurrenciesOp, async ({ query }) => {
+  const unfiltered = query.network === undefined && query.symbol === undefined && query.id === undefined && query.firstOnly === undefined;
+  return json(unfiltered ? listAllCurrenciesJson() : listCurrencies(query));
+});

@@ -1,0 +1,7 @@
+import { openApiJson } from "@/lib/api/openapi";
+
+export const dynamic = "force-dynamic";
+
+export function GET(): Response {
+  return new Response(openApiJson(), { headers: { "content-type": "application/json", "access-control-allow-origin": "*" } });
+}

@@ -1,0 +1,89 @@
+/**
+ * One error class and one code → status table (DECISIONS.md "Errors"). `code` is the stable
+ * string clients branch on; `message` is human text.
+ */
+export const ERROR_STATUS = {
+  validation_failed: 400,
+  invalid_json: 400,
+  tron_batch_unsupported: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  credential_not_allowed: 403,
+  client_id_inactive: 403,
+  origin_not_allowed: 403,
+  destination_mismatch: 403,
+  not_found: 404,
+  method_not_allowed: 405,
+  conflict: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal_error: 500,
+  upstream_unavailable: 503,
+} as const satisfies Record<string, number>;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export const STATUS_TEXT: Record<number, string> = {
+  400: "Bad Request",
+  401: "Unauthorized",
+  403: "Forbidden",
+  404: "Not Found",
+  405: "Method Not Allowed",
+  409: "Conflict",
+  413: "Payload Too Large",
+  415: "Unsupported Media Type",
+  429: "Too Many Requests",
+  500: "Internal Server Error",
+  503: "Service Unavailable",
+};
+
+export interface FieldError {
+  field: string;
+  message: string;
+}
+
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly errors?: FieldError[];
+  readonly headers?: Record<string, string>;
+
+  constructor(code: ErrorCode, message: string, opts: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = "AppError";
+    this.code = code;
+    this.status = ERROR_STATUS[code];
+    this.errors = opts.errors;
+    this.headers = opts.headers;
+  }
+}
+
+/** A 400 for one field: `invalidField("amount", "must be greater than 0")`. */
+export function invalidField(field: string, message: string): AppError {
+  return new AppError("validation_failed", "Validation failed", { errors: [{ field, message }] });
+}
+
+export function notFound(message = "Not found"): AppError {
+  return new AppError("not_found", message);
+}
+
+export interface ErrorBody {
+  statusCode: number;
+  error: string;
+  message: string;
+  code: ErrorCode;
+  errors?: FieldError[];
+  requestId: string;
+}
+
+export function errorBody(err: AppError, requestId: string): ErrorBody {
+  return {
+    statusCode: err.status,
+    error: STATUS_TEXT[err.status] ?? "Error",
+    message: err.message,
+    code: err.code,
+    ...(err.errors ? { errors: err.errors } : {}),
+    requestId,
+  };
+}

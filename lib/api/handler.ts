@@ -1,0 +1,68 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { authenticate, type Principal } from "@/lib/auth/authenticate";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { AppError, errorBody } from "./errors";
+import type { Operation } from "./operation";
+import { parseWith, queryObject, readJsonBody } from "./parse";
+
+export interface ApiContext<Q, B, P> {
+  req: Request;
+  requestId: string;
+  /** Null only for operations with `auth: []`. */
+  principal: Principal;
+  query: Q;
+  body: B;
+  params: P;
+}
+
+type RouteContext = { params?: Promise<Record<string, string | string[]>> };
+export type RouteHandler = (req: Request, ctx?: RouteContext) => Promise<Response>;
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * The one wrapper every API route goes through: request ID, authentication, zod parsing of
+ * query/params/body, and a single catch that turns any error into the DECISIONS.md error body.
+ * It reads only the Request, so tests call route handlers directly.
+ */
+export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType>(
+  op: Operation<Q, B, P>,
+  handler: (ctx: ApiContext<z.output<Q>, z.output<B>, z.output<P>>) => Promise<Response>,
+): RouteHandler {
+  return async (req, routeCtx) => {
+    const incoming = req.headers.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    let res: Response;
+    try {
+      const principal = op.auth.length > 0 ? await authenticate(req, op.auth) : (null as unknown as Principal);
+      const params = op.params ? parseWith(op.params, (await routeCtx?.params) ?? {}) : undefined;
+      const query = op.query ? parseWith(op.query, queryObject(new URL(req.url))) : undefined;
+      const body = op.body ? parseWith(op.body, await readJsonBody(req, env().MAX_BODY_BYTES)) : undefined;
+      res = await handler({ req, requestId, principal, query, body, params } as ApiContext<z.output<Q>, z.output<B>, z.output<P>>);
+    } catch (err) {
+      res = errorResponse(err, requestId, op);
+    }
+    res.headers.set("x-request-id", requestId);
+    return res;
+  };
+}
+
+export function errorResponse(err: unknown, requestId: string, op?: Pick<Operation, "method" | "path">): Response {
+  let appErr: AppError;
+  if (err instanceof AppError) {
+    appErr = err;
+  } else {
+    log.error("unhandled error", { requestId, route: op ? `${op.method} ${op.path}` : undefined, err });
+    appErr = new AppError("internal_error", "Internal server error");
+  }
+  const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store", ...appErr.headers });
+  return new Response(JSON.stringify(errorBody(appErr, requestId)), { status: appErr.status, headers });
+}
+
+/** JSON response. Pass a pre-serialised string for hot, immutable payloads. */
+export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
+  const body = typeof data === "string" ? data : JSON.stringify(data);
+  return new Response(body, { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+}

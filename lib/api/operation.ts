@@ -1,0 +1,37 @@
+import type { z } from "zod";
+
+/**
+ * An API operation: method, path, credentials and the zod schemas of its inputs and
+ * outputs. Route files wrap one of these with `withApi`, and /v2/openapi.json is generated
+ * from the same objects, so documentation and validation cannot drift apart.
+ */
+export type AuthMode = "apiKey" | "clientId" | "orchestratorKey" | "session";
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v2/currencies/{currencyId}/conversion-routes`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Accepted credentials, in order of preference. Empty: public. */
+  auth: readonly AuthMode[];
+  query?: Q;
+  body?: B;
+  params?: P;
+  responses: Record<number, ResponseSpec>;
+}
+
+export function defineOperation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType>(
+  op: Operation<Q, B, P>,
+): Operation<Q, B, P> {
+  return op;
+}

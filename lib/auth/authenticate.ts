@@ -1,0 +1,53 @@
+import { AppError } from "@/lib/api/errors";
+import type { AuthMode } from "@/lib/api/operation";
+import { type ApiKeyPrincipal, type ClientIdPrincipal, type OrchestratorPrincipal, verifyApiKey, verifyClientId, verifyOrchestratorKey } from "./credentials";
+import { readSessionToken, type SessionPrincipal, verifySessionToken } from "./sessions";
+
+export type Principal = ApiKeyPrincipal | ClientIdPrincipal | OrchestratorPrincipal | SessionPrincipal;
+
+const ALL_MODES: readonly AuthMode[] = ["apiKey", "orchestratorKey", "clientId", "session"];
+
+function credentialOf(mode: AuthMode, req: Request): string | null {
+  switch (mode) {
+    case "apiKey":
+      return req.headers.get("x-api-key");
+    case "clientId":
+      return req.headers.get("x-client-id");
+    case "orchestratorKey":
+      return req.headers.get("x-orchestrator-key");
+    case "session":
+      return readSessionToken(req);
+  }
+}
+
+function verify(mode: AuthMode, value: string, req: Request): Promise<Principal> {
+  switch (mode) {
+    case "apiKey":
+      return verifyApiKey(value);
+    case "clientId":
+      return verifyClientId(value, req.headers.get("origin"));
+    case "orchestratorKey":
+      return verifyOrchestratorKey(value);
+    case "session":
+      return verifySessionToken(value);
+  }
+}
+
+/**
+ * Interface rules 1–2: no or invalid credentials → 401; a valid credential of a kind the
+ * operation does not accept → 403. The first accepted mode present on the request wins.
+ */
+export async function authenticate(req: Request, accepted: readonly AuthMode[]): Promise<Principal> {
+  for (const mode of accepted) {
+    const value = credentialOf(mode, req);
+    if (value) return verify(mode, value, req);
+  }
+  for (const mode of ALL_MODES) {
+    const value = credentialOf(mode, req);
+    if (value) {
+      await verify(mode, value, req);
+      throw new AppError("credential_not_allowed", "These credentials are not allowed for this operation");
+    }
+  }
+  throw new AppError("unauthorized", "Missing credentials");
+}

@@ -1,0 +1,43 @@
+import { createBase58check } from "@scure/base";
+import { getAddress, isAddress, sha256 } from "viem";
+
+/** Tron's base58check: sha256d checksum over 0x41 ‖ 20-byte account. */
+const base58check = createBase58check((data) => sha256(data, "bytes"));
+
+/** True for a 0x-prefixed 20-byte hex address with a valid EIP-55 checksum when mixed-case. */
+export function isEvmAddress(value: string): boolean {
+  return isAddress(value, { strict: true });
+}
+
+export function toChecksumAddress(value: string): `0x${string}` {
+  return getAddress(value);
+}
+
+/** Decodes a Tron base58 address (`T...`) to its 21 bytes (0x41 ‖ 20 bytes), or null. */
+export function decodeTronAddress(value: string): Uint8Array | null {
+  if (!/^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(value)) return null;
+  try {
+    const bytes = base58check.decode(value);
+    return bytes.length === 21 && bytes[0] === 0x41 ? bytes : null;
+  } catch {
+    return null;
+  }
+}
+
+export function isTronAddress(value: string): boolean {
+  return decodeTronAddress(value) !== null;
+}
+
+/** Tron base58 → the 20-byte EVM-style hex used inside TRC-20 calldata. */
+export function tronToHex(value: string): `0x${string}` {
+  const bytes = decodeTronAddress(value);
+  if (!bytes) throw new Error(`Invalid Tron address: ${value}`);
+  return `0x${Buffer.from(bytes.subarray(1)).toString("hex")}`;
+}
+
+/** 20-byte hex → Tron base58 (`T...`). */
+export function hexToTron(hex: string): string {
+  const clean = hex.replace(/^0x/, "").replace(/^41(?=[0-9a-fA-F]{40}$)/, "");
+  if (!/^[0-9a-fA-F]{40}$/.test(clean)) throw new Error(`Invalid hex address: ${hex}`);
+  return base58check.encode(Uint8Array.from(Buffer.from(`41${clean}`, "hex")));
+}

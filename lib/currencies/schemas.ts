@@ -1,0 +1,44 @@
+import { z } from "zod";
+
+export const currencySchema = z
+  .object({
+    id: z.string().meta({ example: "USDC-base" }),
+    name: z.string(),
+    symbol: z.string(),
+    decimals: z.number().int(),
+    address: z.string().nullable().meta({ description: "Token contract (EVM hex or Tron base58); null for fiat." }),
+    network: z.string().nullable().meta({ description: "Network ID; null for fiat." }),
+    type: z.enum(["ERC20", "ISO4217"]),
+    hash: z.string().meta({ description: "Request Network currency hash" }),
+    chainId: z.number().int().nullable(),
+  })
+  .meta({ id: "Currency" });
+
+const booleanString = z.enum(["true", "false"], { message: "firstOnly must be 'true' or 'false' if provided" });
+
+export const listCurrenciesQuerySchema = z.object({
+  network: z.string().max(64).optional().meta({ example: "base" }),
+  symbol: z.string().max(32).optional().meta({ example: "USDC" }),
+  id: z.string().max(96).optional().meta({ example: "USDC-base" }),
+  firstOnly: booleanString.optional().meta({ description: "Return the first match only, as an object" }),
+});
+
+export const conversionRoutesParamsSchema = z.object({
+  currencyId: z.string().min(1).max(96).meta({ example: "USD" }),
+});
+
+export const conversionRoutesQuerySchema = z.object({
+  network: z.string().max(64).optional(),
+  networks: z.string().max(600).optional().meta({ description: "Comma-separated network IDs", example: "base,matic" }),
+});
+
+export const conversionRoutesResponseSchema = z
+  .object({
+    currencyId: z.string(),
+    network: z.string().nullable().optional(),
+    networks: z.array(z.string()).optional(),
+    conversionRoutes: z.array(currencySchema),
+  })
+  .meta({ id: "ConversionRoutes" });
+
+export type CurrencyDto = z.infer<typeof currencySchema>;

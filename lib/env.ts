@@ -1,0 +1,45 @@
+import { z } from "zod";
+
+/**
+ * The only reader of process.env. Parsed lazily on first use so `next build` and tools that
+ * import lib modules do not need a configured environment.
+ */
+const boolString = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
+
+const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
+  DATABASE_URL: z.string().url().optional(),
+  DATABASE_POOL_MAX: z.coerce.number().int().min(1).max(200).default(10),
+  APP_URL: z.string().url().default("http://localhost:3000"),
+  SERVICE_NAME: z
+    .string()
+    .regex(/^[a-z][a-z0-9-]{0,30}$/)
+    .default("duebill"),
+  /** How long a verified credential is trusted before it is looked up again. */
+  CREDENTIAL_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(5_000),
+  /** Largest accepted request body. */
+  MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(1_048_576),
+  LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
+  BENCH_ROUTES: boolString.default(false),
+});
+
+export type Env = z.infer<typeof envSchema>;
+
+let cached: Env | undefined;
+
+export function env(): Env {
+  if (!cached) {
+    const parsed = envSchema.safeParse(process.env);
+    if (!parsed.success) {
+      const fields = parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ");
+      throw new Error(`Invalid environment configuration: ${fields}`);
+    }
+    cached = parsed.data;
+  }
+  return cached;
+}
+
+/** Tests change the environment between cases; production never calls this. */
+export function resetEnvForTests(): void {
+  cached = undefined;
+}

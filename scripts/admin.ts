@@ -1,0 +1,115 @@
+/**
+ * Admin CLI: `npm run admin -- <command> [options] [--json]`.
+ * Creates accounts, API keys, client IDs and orchestrator keys, revokes them and sets tiers.
+ */
+import { parseArgs } from "node:util";
+import {
+  createAccount,
+  createApiKey,
+  createClientId,
+  createOrchestratorKey,
+  listAccountCredentials,
+  RATE_TIERS,
+  revokeApiKey,
+  revokeOrchestratorKey,
+  setClientIdStatus,
+  setRateTier,
+} from "@/lib/accounts/credentials";
+import { AppError } from "@/lib/api/errors";
+import { db, disconnectDb } from "@/lib/db/client";
+import type { RateTier } from "@/lib/generated/prisma/enums";
+
+const USAGE = `Usage: npm run admin -- <command> [options] [--json]
+
+Commands:
+  account:create --name <name>
+  account:list
+  credentials:list --account <acc_id>
+  api-key:create --account <acc_id> [--name <name>] [--tier <tier>]
+  api-key:revoke <key_id>
+  client-id:create --account <acc_id> --name <name> [--domain <origin> ...] [--tier <tier>]
+  client-id:revoke <cli_id>        client-id:restrict <cli_id>        client-id:activate <cli_id>
+  orchestrator-key:create --account <acc_id> [--name <name>] [--tier <tier>]
+  orchestrator-key:revoke <okey_id>
+  tier:set <key_|cli_|okey_ id> <tier>
+
+Tiers: ${RATE_TIERS.join(", ")}. Secrets are printed once and stored hashed.`;
+
+function tierOf(value: string | undefined): RateTier | undefined {
+  if (value === undefined) return undefined;
+  if (!(RATE_TIERS as readonly string[]).includes(value))
+    throw new AppError("validation_failed", `Unknown tier "${value}"; expected one of ${RATE_TIERS.join(", ")}`);
+  return value as RateTier;
+}
+
+function need(value: string | undefined, flag: string): string {
+  if (!value) throw new AppError("validation_failed", `Missing ${flag}`);
+  return value;
+}
+
+async function run(argv: string[]): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      name: { type: "string" },
+      account: { type: "string" },
+      tier: { type: "string" },
+      domain: { type: "string", multiple: true },
+      json: { type: "boolean", default: false },
+      help: { type: "boolean", short: "h", default: false },
+    },
+  });
+  const [command, ...args] = positionals;
+  if (values.help || !command) return USAGE;
+  switch (command) {
+    case "account:create":
+      return createAccount(need(values.name, "--name"));
+    case "account:list":
+      return db().account.findMany({ select: { id: true, name: true, createdAt: true }, orderBy: { createdAt: "asc" } });
+    case "credentials:list":
+      return listAccountCredentials(need(values.account, "--account"));
+    case "api-key:create":
+      return createApiKey(need(values.account, "--account"), values.name, tierOf(values.tier));
+    case "api-key:revoke":
+      await revokeApiKey(need(args[0], "<key_id>"));
+      return { revoked: args[0] };
+    case "client-id:create":
+      return createClientId(need(values.account, "--account"), {
+        name: need(values.name, "--name"),
+        allowedDomains: values.domain ?? [],
+        rateTier: tierOf(values.tier),
+      });
+    case "client-id:revoke":
+      return setClientIdStatus(need(args[0], "<cli_id>"), "revoked");
+    case "client-id:restrict":
+      return setClientIdStatus(need(args[0], "<cli_id>"), "restricted");
+    case "client-id:activate":
+      return setClientIdStatus(need(args[0], "<cli_id>"), "active");
+    case "orchestrator-key:create":
+      return createOrchestratorKey(need(values.account, "--account"), values.name, tierOf(values.tier));
+    case "orchestrator-key:revoke":
+      await revokeOrchestratorKey(need(args[0], "<okey_id>"));
+      return { revoked: args[0] };
+    case "tier:set":
+      await setRateTier(need(args[0], "<id>"), tierOf(need(args[1], "<tier>")) ?? "default");
+      return { id: args[0], rateTier: args[1] };
+    default:
+      throw new AppError("validation_failed", `Unknown command "${command}"\n\n${USAGE}`);
+  }
+}
+
+const argv = process.argv.slice(2);
+const asJson = argv.includes("--json");
+run(argv)
+  .then((result) => {
+    if (typeof result === "string") console.log(result);
+    else console.log(asJson ? JSON.stringify(result) : JSON.stringify(result, null, 2));
+  })
+  .catch((err: unknown) => {
+    const message = err instanceof AppError ? [err.message, ...(err.errors ?? []).map((e) => `${e.field}: ${e.message}`)].join("\n") : String(err);
+    if (asJson) console.log(JSON.stringify({ error: message }));
+    else console.error(message);
+    process.exitCode = 1;
+  })
+  .finally(() => disconnectDb());

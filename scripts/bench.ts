@@ -1,0 +1,214 @@
+/**
+ * `npm run bench`: starts the production build against a local Postgres and measures the
+ * server's CPU time per request (user+system of the Next process tree, from /proc) for each
+ * route, against a baseline measured in the same run. Rounds alternate between routes so
+ * drift hits all of them alike; the median round counts.
+ *
+ * Env: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/duebill_bench),
+ * BENCH_REQUESTS (per round, default 3000), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (8).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import path from "node:path";
+import pg from "pg";
+
+const root = path.resolve(__dirname, "..");
+const dbUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_bench";
+const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 3000);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
+const PORT = Number(process.env.BENCH_PORT ?? 3917);
+const CLK_TCK = 100;
+
+interface BenchCase {
+  name: string;
+  method: "GET" | "POST";
+  path: string;
+  headers?: Record<string, string>;
+  body?: () => string;
+  /** Name of the case this one is compared with, and the target ratio. */
+  baseline?: string;
+  target?: number;
+}
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): void {
+  const r = spawnSync(cmd, args, { cwd: root, env, stdio: "inherit" });
+  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed`);
+}
+
+async function prepareDatabase(): Promise<void> {
+  const url = new URL(dbUrl);
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  await c.query(`DROP DATABASE IF EXISTS "${url.pathname.slice(1)}" WITH (FORCE)`);
+  await c.query(`CREATE DATABASE "${url.pathname.slice(1)}"`);
+  await c.end();
+}
+
+/** Sum of utime+stime (seconds) of a process and all its descendants. */
+function treeCpuSeconds(pid: number): number {
+  const stats = new Map<number, { ppid: number; ticks: number }>();
+  for (const entry of readdirSync("/proc")) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const raw = readFileSync(`/proc/${entry}/stat`, "utf8");
+      const fields = raw.slice(raw.lastIndexOf(")") + 2).split(" ");
+      stats.set(Number(entry), { ppid: Number(fields[1]), ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // process exited while scanning
+    }
+  }
+  let total = 0;
+  const queue = [pid];
+  while (queue.length) {
+    const p = queue.pop()!;
+    total += stats.get(p)?.ticks ?? 0;
+    for (const [child, s] of stats) if (s.ppid === p) queue.push(child);
+  }
+  return total / CLK_TCK;
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: CONCURRENCY });
+
+function request(c: BenchCase): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const body = c.body?.();
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path: c.path,
+        method: c.method,
+        agent,
+        headers: { ...c.headers, ...(body ? { "content-type": "application/json", "content-length": Buffer.byteLength(body) } : {}) },
+      },
+      (res) => {
+        res.resume();
+        res.on("end", () => resolve(res.statusCode ?? 0));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function load(c: BenchCase, n: number): Promise<void> {
+  let next = 0;
+  let bad = 0;
+  await Promise.all(
+    Array.from({ length: CONCURRENCY }, async () => {
+      while (next < n) {
+        next += 1;
+        const status = await request(c);
+        if (status >= 400) bad += 1;
+      }
+    }),
+  );
+  if (bad > 0) throw new Error(`${c.name}: ${bad} of ${n} requests failed`);
+}
+
+async function waitReady(): Promise<void> {
+  for (let i = 0; i < 300; i++) {
+    try {
+      const status = await request({ name: "ready", method: "GET", path: "/api/bench/empty" });
+      if (status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error("server did not become ready");
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
+
+async function main(): Promise<void> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: dbUrl,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    CHECKPOINT_DISABLE: "1",
+    BENCH_ROUTES: "true",
+    LOG_LEVEL: "warn",
+  };
+  await prepareDatabase();
+  const prisma = path.join(root, "node_modules/prisma/build/index.js");
+  run(process.execPath, [prisma, "migrate", "deploy"], env);
+  const next = path.join(root, "node_modules/next/dist/bin/next");
+  if (!existsSync(path.join(root, ".next/BUILD_ID")) || process.env.BENCH_REBUILD === "true") run(process.execPath, [next, "build"], env);
+  process.env.DATABASE_URL = dbUrl;
+  const { seedDemo } = await import("./seed");
+  const { disconnectDb } = await import("@/lib/db/client");
+  const demo = await seedDemo();
+  await disconnectDb();
+
+  const cases: BenchCase[] = [
+    { name: "empty route (baseline)", method: "GET", path: "/api/bench/empty" },
+    {
+      name: "GET /v2/currencies",
+      method: "GET",
+      path: "/v2/currencies",
+      headers: { "x-api-key": demo.apiKey },
+      baseline: "empty route (baseline)",
+      target: 1.3,
+    },
+  ];
+
+  const server: ChildProcess = spawn(process.execPath, [next, "start", "--port", String(PORT), "--hostname", "127.0.0.1"], {
+    cwd: root,
+    env,
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  try {
+    await waitReady();
+    for (const c of cases) await load(c, Math.min(1000, REQUESTS));
+    const perRequest = new Map<string, number[]>(cases.map((c) => [c.name, []]));
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const c of round % 2 === 0 ? cases : [...cases].reverse()) {
+        const before = treeCpuSeconds(server.pid!);
+        await load(c, REQUESTS);
+        const after = treeCpuSeconds(server.pid!);
+        perRequest.get(c.name)!.push(((after - before) / REQUESTS) * 1e6);
+      }
+    }
+    const results = cases.map((c) => ({
+      name: c.name,
+      cpuMicrosPerRequest: Math.round(median(perRequest.get(c.name)!)),
+      rounds: perRequest.get(c.name)!.map(Math.round),
+    }));
+    console.log(`\nServer CPU per request (median of ${ROUNDS} rounds × ${REQUESTS} requests, concurrency ${CONCURRENCY}):`);
+    let failed = false;
+    for (const c of cases) {
+      const r = results.find((x) => x.name === c.name)!;
+      let line = `  ${c.name.padEnd(40)} ${String(r.cpuMicrosPerRequest).padStart(6)} µs`;
+      if (c.baseline && c.target) {
+        const base = results.find((x) => x.name === c.baseline)!;
+        const ratio = r.cpuMicrosPerRequest / base.cpuMicrosPerRequest;
+        const ok = ratio <= c.target;
+        failed ||= !ok;
+        line += `   ${ratio.toFixed(2)}× ${c.baseline}  (target ≤ ${c.target}×) ${ok ? "OK" : "OVER"}`;
+        Object.assign(r, { ratio: Number(ratio.toFixed(3)), target: c.target, baseline: c.baseline });
+      }
+      console.log(line);
+    }
+    mkdirSync(path.join(root, "bench-results"), { recursive: true });
+    writeFileSync(
+      path.join(root, "bench-results/latest.json"),
+      `${JSON.stringify({ at: new Date().toISOString(), requests: REQUESTS, rounds: ROUNDS, concurrency: CONCURRENCY, results }, null, 2)}\n`,
+    );
+    console.log("\nWritten to bench-results/latest.json");
+    if (failed) process.exitCode = 1;
+  } finally {
+    server.kill("SIGTERM");
+    agent.destroy();
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

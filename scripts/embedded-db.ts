@@ -1,0 +1,30 @@
+/**
+ * Embedded Postgres for a newcomer's first run: PGlite (Postgres compiled to WASM) served
+ * over the Postgres wire protocol by pglite-socket, data in .data/pglite (git-ignored).
+ * The app connects to it with the same adapter-pg client it uses for a real server.
+ * Limits (ARCHITECTURE.md §3): one transaction at a time across connections, 300–800 MB RSS;
+ * good for a demo, not for production or tests.
+ */
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { PGLiteSocketServer } from "@electric-sql/pglite-socket";
+
+export interface EmbeddedDb {
+  url: string;
+  stop(): Promise<void>;
+}
+
+export async function startEmbeddedDb(opts: { dataDir: string; port: number }): Promise<EmbeddedDb> {
+  mkdirSync(path.dirname(opts.dataDir), { recursive: true });
+  const pg = await PGlite.create(opts.dataDir);
+  const server = new PGLiteSocketServer({ db: pg, port: opts.port, host: "127.0.0.1", maxConnections: 32 });
+  await server.start();
+  return {
+    url: `postgresql://postgres@127.0.0.1:${opts.port}/postgres?sslmode=disable`,
+    async stop() {
+      await server.stop();
+      await pg.close();
+    },
+  };
+}

@@ -1,0 +1,53 @@
+/**
+ * `npm run seed -- --json`: idempotently creates the demo account with a backend client ID,
+ * a browser client ID (origin http://localhost:3000) and an API key, and prints them.
+ * The demo API key is derived from DEMO_SEED (default: a fixed development value) so every
+ * run prints the same working key. Refuses to run with NODE_ENV=production.
+ */
+import { createHash } from "node:crypto";
+import { hashSecret } from "@/lib/auth/secrets";
+import { db, disconnectDb } from "@/lib/db/client";
+import { env } from "@/lib/env";
+
+const ACCOUNT_ID = "acc_demo";
+const API_KEY_ID = "key_demo";
+const BACKEND_CLIENT_ID = "cli_demo_backend";
+const BROWSER_CLIENT_ID = "cli_demo_browser";
+
+export async function seedDemo(): Promise<{ accountId: string; apiKey: string; clientId: string; browserClientId: string; appUrl: string }> {
+  const seed = process.env.DEMO_SEED ?? "duebill-local-demo";
+  const apiKey = `dbk_demo_${createHash("sha256").update(`duebill-demo-key:${seed}`).digest("base64url").slice(0, 32)}`;
+  const client = db();
+  await client.account.upsert({ where: { id: ACCOUNT_ID }, create: { id: ACCOUNT_ID, name: "Demo platform" }, update: {} });
+  await client.apiKey.upsert({
+    where: { id: API_KEY_ID },
+    create: { id: API_KEY_ID, accountId: ACCOUNT_ID, name: "demo", prefix: apiKey.slice(0, 10), keyHash: hashSecret(apiKey) },
+    update: { keyHash: hashSecret(apiKey), prefix: apiKey.slice(0, 10), revokedAt: null },
+  });
+  await client.clientId.upsert({
+    where: { id: BACKEND_CLIENT_ID },
+    create: { id: BACKEND_CLIENT_ID, accountId: ACCOUNT_ID, name: "Demo backend", allowedDomains: [] },
+    update: { status: "active" },
+  });
+  await client.clientId.upsert({
+    where: { id: BROWSER_CLIENT_ID },
+    create: { id: BROWSER_CLIENT_ID, accountId: ACCOUNT_ID, name: "Demo browser", allowedDomains: ["http://localhost:3000"] },
+    update: { status: "active" },
+  });
+  return { accountId: ACCOUNT_ID, apiKey, clientId: BACKEND_CLIENT_ID, browserClientId: BROWSER_CLIENT_ID, appUrl: env().APP_URL };
+}
+
+if (process.argv[1]?.endsWith("seed.ts")) {
+  if (env().NODE_ENV === "production" && !process.argv.includes("--force")) {
+    console.error("Refusing to seed a production database (pass --force to override).");
+    process.exit(1);
+  }
+  const asJson = process.argv.includes("--json");
+  seedDemo()
+    .then((out) => console.log(asJson ? JSON.stringify(out) : JSON.stringify(out, null, 2)))
+    .catch((err: unknown) => {
+      console.error(err);
+      process.exitCode = 1;
+    })
+    .finally(() => disconnectDb());
+}
