@@ -12,7 +12,7 @@ export default defineConfig({
   schema: "prisma/schema.prisma",
   migrations: { path: "prisma/migrations" },
   datasource: {
-    // `prisma generate` needs no database; the fallback only keeps the config from failing without DATABASE_URL.
-    url: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres",
+    // `prisma generate` needs no database; without DATABASE_URL, migrate commands use a local duebill_dev database.
+    url: process.env.DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_dev",
   },
 });

@@ -3,7 +3,7 @@
  * Next. Without it, it starts the embedded database (scripts/embedded-db.ts), migrates it,
  * seeds the demo account, prints its credentials, and starts Next against it.
  */
-import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded-db";
@@ -14,9 +14,22 @@ const port = process.env.PORT ?? "3000";
 const children: ChildProcess[] = [];
 let embedded: EmbeddedDb | undefined;
 
-function runSync(cmd: string, args: string[], env: NodeJS.ProcessEnv): void {
-  const r = spawnSync(cmd, args, { cwd: root, env, stdio: "inherit" });
-  if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} exited with ${r.status}`);
+/**
+ * Runs a child to completion without blocking this process's event loop: the embedded
+ * database lives in this process and must keep answering while migrations run.
+ */
+function run(args: string[], env: NodeJS.ProcessEnv, capture = false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { cwd: root, env, stdio: capture ? ["ignore", "pipe", "inherit"] : "inherit" });
+    let out = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      out += d.toString("utf8");
+    });
+    child.on("error", reject);
+    child.on("exit", (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${path.basename(args[0] ?? "")} ${args.slice(1).join(" ")} exited with ${code}`)),
+    );
+  });
 }
 
 async function shutdown(code: number): Promise<never> {
@@ -37,26 +50,18 @@ async function main(): Promise<void> {
     Object.assign(env, { DATABASE_URL: embedded.url, DATABASE_POOL_MAX: env.DATABASE_POOL_MAX ?? "4" });
   }
   const prisma = path.join(root, "node_modules", "prisma", "build", "index.js");
-  runSync(process.execPath, [prisma, "migrate", "deploy"], env);
+  await run([prisma, "migrate", "deploy"], env);
   if (isEmbedded) {
-    const seed = spawnSync(process.execPath, [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json"], {
-      cwd: root,
-      env,
-      encoding: "utf8",
-    });
-    if (seed.status === 0) {
-      const demo = JSON.parse(seed.stdout.trim().split("\n").pop() ?? "{}");
-      console.log(
-        `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})`,
-      );
-    } else {
-      console.error(`[duebill] seeding the demo account failed:\n${seed.stderr}`);
-    }
+    const out = await run([path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json"], env, true);
+    const demo = JSON.parse(out.trim().split("\n").pop() ?? "{}");
+    console.log(
+      `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})`,
+    );
   }
   const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
   if (mode === "start" && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
     console.log("[duebill] no production build yet: running `next build` first");
-    runSync(process.execPath, [next, "build"], env);
+    await run([next, "build"], env);
   }
   const child = spawn(process.execPath, [next, mode, "--port", port], { cwd: root, env, stdio: "inherit" });
   children.push(child);
