@@ -21,6 +21,21 @@ const envSchema = z.object({
   MAX_BODY_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(1_048_576),
   LOG_LEVEL: z.enum(["debug", "info", "warn", "error", "silent"]).default("info"),
   BENCH_ROUTES: boolString.default(false),
+  /** JSON merged over the built-in network table: {"sepolia": {"rpcUrl", "confirmations", "contracts": {...}, "tokens": {"USDC": "0x.."}}}. */
+  CHAIN_CONFIG: z.string().optional(),
+  /** Path of a JSON file in the CHAIN_CONFIG format (the devnet writes .data/devnet.json). */
+  CHAIN_CONFIG_FILE: z.string().optional(),
+  RPC_URL_MAINNET: z.string().url().optional(),
+  RPC_URL_ARBITRUM_ONE: z.string().url().optional(),
+  RPC_URL_OPTIMISM: z.string().url().optional(),
+  RPC_URL_BASE: z.string().url().optional(),
+  RPC_URL_MATIC: z.string().url().optional(),
+  RPC_URL_BSC: z.string().url().optional(),
+  RPC_URL_SEPOLIA: z.string().url().optional(),
+  /** Blocks scanned per detection step and network. */
+  DETECTION_MAX_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
+  /** On a network's first sweep, how far behind the head to start. */
+  DETECTION_INITIAL_LOOKBACK: z.coerce.number().int().min(0).default(5_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

@@ -1,5 +1,16 @@
 import { conversionRoutesOp, listCurrenciesOp } from "@/lib/currencies/operations";
+import { createBatchPayoutOp, createPayoutOp } from "@/lib/payouts/operations";
+import { createRequestOp, getRequestOp, getRequestRoutesOp, payRequestOp } from "@/lib/requests/operations";
 import type { Operation } from "./operation";
 
 /** Every public operation, in documentation order. A new route adds its operation here. */
-export const OPERATIONS: readonly Operation[] = [listCurrenciesOp, conversionRoutesOp];
+export const OPERATIONS: readonly Operation[] = [
+  listCurrenciesOp,
+  conversionRoutesOp,
+  createRequestOp,
+  getRequestOp,
+  getRequestRoutesOp,
+  payRequestOp,
+  createPayoutOp,
+  createBatchPayoutOp,
+];

@@ -1,6 +1,6 @@
 import { invalidField, notFound } from "@/lib/api/errors";
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
-import { conversionPaymentTokens, findCurrency, tokenCurrencies, tokenDtoOf } from "./registry";
+import { conversionPaymentCurrencies, findCurrency, tokenCurrencies } from "./registry";
 import type { CurrencyDto } from "./schemas";
 
 export interface ListCurrenciesQuery {
@@ -84,7 +84,7 @@ export function getConversionRoutes(currencyId: string, q: ConversionRoutesQuery
     networks = parts.map((p) => parseNetwork("networks", p));
   }
   const routes =
-    currency.kind === "fiat" ? conversionPaymentTokens(networks).map(tokenDtoOf) : networks && !networks.includes(currency.token.network) ? [] : [currency.dto];
+    currency.kind === "fiat" ? conversionPaymentCurrencies(networks) : networks && !networks.includes(currency.token.network) ? [] : [currency.dto];
   const where = q.networks !== undefined ? { networks: networks ?? [] } : { network: q.network ?? null };
   return { currencyId: currency.id, ...where, conversionRoutes: routes };
 }

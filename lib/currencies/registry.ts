@@ -1,15 +1,17 @@
-import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
-import { CONVERSION_PAYMENT_SYMBOLS, TOKENS, type Token, tokenCurrencyId } from "@/lib/chain/tokens";
+import { allNetworkRuntimes } from "@/lib/chain/config";
+import type { NetworkId } from "@/lib/chain/networks";
+import { CONVERSION_PAYMENT_SYMBOLS, type Token, tokenCurrencyId } from "@/lib/chain/tokens";
 import { FIAT_CURRENCIES, type FiatCurrency, fiatCurrencyHash } from "./fiat";
 import type { CurrencyDto } from "./schemas";
 
 /**
- * The currency registry: every token of the 8 networks plus the fiat invoice currencies,
- * built once at module load. Currency IDs are `SYMBOL-network`; fiat IDs are plain codes.
+ * The currency registry: every token of the 8 networks (with configured address overrides,
+ * e.g. a local devnet's) plus the fiat invoice currencies, built once on first use.
+ * Currency IDs are `SYMBOL-network`; fiat IDs are plain codes.
  */
 export type Currency = { kind: "token"; id: string; token: Token; dto: CurrencyDto } | { kind: "fiat"; id: string; fiat: FiatCurrency; dto: CurrencyDto };
 
-function tokenDto(t: Token): CurrencyDto {
+function tokenDto(t: Token, chainId: number): CurrencyDto {
   return {
     id: tokenCurrencyId(t),
     name: t.name,
@@ -19,7 +21,7 @@ function tokenDto(t: Token): CurrencyDto {
     network: t.network,
     type: "ERC20",
     hash: t.network === "tron" ? t.address : t.address.toLowerCase(),
-    chainId: NETWORKS[t.network].chainId,
+    chainId,
   };
 }
 
@@ -37,17 +39,36 @@ function fiatDto(f: FiatCurrency): CurrencyDto {
   };
 }
 
-const TOKEN_CURRENCIES: readonly Currency[] = TOKENS.map((token) => ({ kind: "token", id: tokenCurrencyId(token), token, dto: tokenDto(token) }));
-const FIAT: readonly Currency[] = FIAT_CURRENCIES.map((fiat) => ({ kind: "fiat", id: fiat.code, fiat, dto: fiatDto(fiat) }));
-const BY_ID = new Map<string, Currency>([...TOKEN_CURRENCIES, ...FIAT].map((c) => [c.id.toLowerCase(), c]));
+interface Registry {
+  tokens: readonly (Currency & { kind: "token" })[];
+  byId: Map<string, Currency>;
+}
+
+let registry: Registry | undefined;
+
+function getRegistry(): Registry {
+  if (!registry) {
+    const tokens = allNetworkRuntimes().flatMap((rt) =>
+      rt.tokens.map((token) => ({ kind: "token" as const, id: tokenCurrencyId(token), token, dto: tokenDto(token, rt.network.chainId) })),
+    );
+    const fiat: Currency[] = FIAT_CURRENCIES.map((f) => ({ kind: "fiat", id: f.code, fiat: f, dto: fiatDto(f) }));
+    registry = { tokens, byId: new Map<string, Currency>([...tokens, ...fiat].map((c) => [c.id.toLowerCase(), c])) };
+  }
+  return registry;
+}
+
+/** Tests and the devnet change chain configuration at run time. */
+export function resetCurrencyRegistry(): void {
+  registry = undefined;
+}
 
 /** Case-insensitive lookup by currency ID (`usdc-base` finds `USDC-base`). */
 export function findCurrency(id: string): Currency | undefined {
-  return BY_ID.get(id.toLowerCase());
+  return getRegistry().byId.get(id.toLowerCase());
 }
 
-export function tokenCurrencies(): readonly Currency[] {
-  return TOKEN_CURRENCIES;
+export function tokenCurrencies(): readonly (Currency & { kind: "token" })[] {
+  return getRegistry().tokens;
 }
 
 export function findTokenCurrency(id: string): (Currency & { kind: "token" }) | undefined {
@@ -56,10 +77,8 @@ export function findTokenCurrency(id: string): (Currency & { kind: "token" }) | 
 }
 
 /** Tokens a fiat invoice can be paid with through a conversion proxy, optionally per network. */
-export function conversionPaymentTokens(networks?: readonly NetworkId[]): Token[] {
-  return TOKENS.filter((t) => CONVERSION_PAYMENT_SYMBOLS.includes(t.symbol) && !t.paymentAliasOf && (!networks || networks.includes(t.network)));
-}
-
-export function tokenDtoOf(t: Token): CurrencyDto {
-  return findCurrency(tokenCurrencyId(t))?.dto ?? tokenDto(t);
+export function conversionPaymentCurrencies(networks?: readonly NetworkId[]): CurrencyDto[] {
+  return getRegistry()
+    .tokens.filter(({ token: t }) => CONVERSION_PAYMENT_SYMBOLS.includes(t.symbol) && !t.paymentAliasOf && (!networks || networks.includes(t.network)))
+    .map((c) => c.dto);
 }

@@ -1,0 +1,7 @@
+import { json, withApi } from "@/lib/api/handler";
+import { payRequestOp } from "@/lib/requests/operations";
+import { payRequest } from "@/lib/requests/pay-request";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(payRequestOp, async ({ principal, params, query }) => json(await payRequest(principal.accountId, params.requestId, query)));

@@ -1,0 +1,55 @@
+import { createPublicClient, erc20Abi, http, type PublicClient } from "viem";
+import { AppError } from "@/lib/api/errors";
+import { batchConversionPaymentsAbi } from "./abis";
+import { networkRuntime } from "./config";
+import type { NetworkId } from "./networks";
+
+/**
+ * Reads the chain state payment planning needs. EVM through the network's JSON-RPC; Tron
+ * has no reader here (no node is reachable), so Tron plans assume an approval is needed.
+ */
+export interface ChainReader {
+  allowance(token: string, owner: string, spender: string): Promise<bigint>;
+  balanceOf(token: string, owner: string): Promise<bigint>;
+  nativeBalance(owner: string): Promise<bigint>;
+  batchFeeBps(batchContract: string): Promise<bigint>;
+  gasPrice(): Promise<bigint>;
+}
+
+const clients = new Map<string, PublicClient>();
+
+export function publicClientFor(network: NetworkId): PublicClient | null {
+  const rt = networkRuntime(network);
+  if (!rt.rpcUrl || rt.network.kind !== "evm") return null;
+  const key = `${network}:${rt.rpcUrl}`;
+  let client = clients.get(key);
+  if (!client) {
+    client = createPublicClient({ transport: http(rt.rpcUrl, { timeout: 10_000, retryCount: 1 }) }) as PublicClient;
+    clients.set(key, client);
+  }
+  return client;
+}
+
+function upstream(err: unknown): never {
+  throw new AppError("upstream_unavailable", `Could not read the chain: ${err instanceof Error ? err.message.split("\n")[0] : "RPC error"}`);
+}
+
+export function chainReaderFor(network: NetworkId): ChainReader | null {
+  const client = publicClientFor(network);
+  if (!client) return null;
+  return {
+    allowance: (token, owner, spender) =>
+      client
+        .readContract({ address: token as `0x${string}`, abi: erc20Abi, functionName: "allowance", args: [owner as `0x${string}`, spender as `0x${string}`] })
+        .catch(upstream),
+    balanceOf: (token, owner) =>
+      client.readContract({ address: token as `0x${string}`, abi: erc20Abi, functionName: "balanceOf", args: [owner as `0x${string}`] }).catch(upstream),
+    nativeBalance: (owner) => client.getBalance({ address: owner as `0x${string}` }).catch(upstream),
+    batchFeeBps: (batchContract) =>
+      client
+        .readContract({ address: batchContract as `0x${string}`, abi: batchConversionPaymentsAbi, functionName: "batchFee" })
+        .then((v) => BigInt(v))
+        .catch(upstream),
+    gasPrice: () => client.getGasPrice().catch(upstream),
+  };
+}

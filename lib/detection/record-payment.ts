@@ -1,0 +1,72 @@
+import { db } from "@/lib/db/client";
+import type { PaymentRequest } from "@/lib/generated/prisma/client";
+import { ulid } from "@/lib/ids";
+import { paymentConfirmedPayload } from "@/lib/outbox/payment-events";
+import type { TransferEvent } from "./types";
+
+export type RecordResult = "recorded" | "duplicate" | "ignored";
+
+const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+
+/**
+ * Records one transfer against its request, exactly once. In one transaction: insert the
+ * payment (the unique (network, txHash, logIndex) key turns a re-scan into a no-op), add
+ * its amount, move the status, and — when the request becomes paid — write the
+ * payment.confirmed outbox event. A transfer of another token or to another address than
+ * the request names does not count.
+ */
+export async function recordTransfer(request: PaymentRequest, ev: TransferEvent): Promise<RecordResult> {
+  if (!sameAddress(ev.tokenAddress, request.tokenAddress) || !sameAddress(ev.to, request.payee)) return "ignored";
+  return db().$transaction(async (tx) => {
+    const paymentId = ulid();
+    const inserted = await tx.payment.createMany({
+      data: [
+        {
+          id: paymentId,
+          requestId: request.id,
+          network: request.network,
+          txHash: ev.txHash,
+          logIndex: ev.logIndex,
+          blockNumber: ev.blockNumber,
+          blockHash: ev.blockHash,
+          payer: ev.from,
+          payee: ev.to,
+          tokenAddress: ev.tokenAddress,
+          amount: ev.amount.toString(),
+          feeAmount: ev.feeAmount.toString(),
+          feeAddress: ev.feeAddress,
+          proxyAddress: ev.proxyAddress,
+          blockTime: ev.blockTime,
+        },
+      ],
+      skipDuplicates: true,
+    });
+    if (inserted.count === 0) return "duplicate";
+    // The increment happens in SQL under the row lock, so concurrent sweeps add correctly.
+    const bumped = await tx.paymentRequest.update({ where: { id: request.id }, data: { amountPaid: { increment: ev.amount.toString() } } });
+    const paidNow = BigInt(bumped.amountPaid.toFixed()) >= BigInt(bumped.expectedAmount.toFixed());
+    const status = paidNow ? "paid" : "partially_paid";
+    const updated = await tx.paymentRequest.update({
+      where: { id: request.id },
+      data: { status, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? ev.from },
+    });
+    if (paidNow && bumped.status !== "paid") {
+      const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
+      await tx.outboxEvent.createMany({
+        data: [
+          {
+            id: ulid(),
+            accountId: request.accountId,
+            clientId: request.clientId,
+            type: "payment.confirmed",
+            dedupeKey: `payment.confirmed:${request.id}`,
+            payload: paymentConfirmedPayload(updated, payment),
+            requestId: request.id,
+          },
+        ],
+        skipDuplicates: true,
+      });
+    }
+    return "recorded";
+  });
+}

@@ -1,0 +1,91 @@
+import { allNetworkRuntimes } from "@/lib/chain/config";
+import type { NetworkId } from "@/lib/chain/networks";
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+import { evmEventSource } from "./evm-source";
+import { recordTransfer } from "./record-payment";
+import type { PaymentEventSource } from "./types";
+
+export interface NetworkSweepResult {
+  network: string;
+  fromBlock: string | null;
+  toBlock: string | null;
+  events: number;
+  recorded: number;
+  duplicates: number;
+  ignored: number;
+}
+
+/**
+ * One bounded detection step for a network: from the stored cursor to the finalized head
+ * (at most DETECTION_MAX_BLOCK_RANGE blocks per step, `maxSteps` steps). Safe to run
+ * concurrently and after a crash: recording is idempotent, and the cursor only moves
+ * forward after the range's events are stored.
+ */
+export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): Promise<NetworkSweepResult> {
+  const result: NetworkSweepResult = { network: source.network, fromBlock: null, toBlock: null, events: 0, recorded: 0, duplicates: 0, ignored: 0 };
+  const head = await source.finalizedHead();
+  const cursor = await db().chainCursor.findUnique({ where: { network: source.network } });
+  let from = cursor ? cursor.lastBlock + 1n : await source.startBlock(head);
+  const range = BigInt(env().DETECTION_MAX_BLOCK_RANGE);
+  for (let step = 0; step < maxSteps && from <= head; step++) {
+    const to = from + range - 1n < head ? from + range - 1n : head;
+    const events = await source.transfers(from, to);
+    result.fromBlock ??= from.toString();
+    result.toBlock = to.toString();
+    result.events += events.length;
+    if (events.length > 0) {
+      const hashes = [...new Set(events.map((e) => e.referenceHash.toLowerCase()))];
+      const requests = await db().paymentRequest.findMany({ where: { network: source.network, referenceHash: { in: hashes } } });
+      const byHash = new Map(requests.map((r) => [r.referenceHash.toLowerCase(), r]));
+      for (const ev of events) {
+        const request = byHash.get(ev.referenceHash.toLowerCase());
+        if (!request) continue;
+        const outcome = await recordTransfer(request, ev);
+        if (outcome === "recorded") result.recorded += 1;
+        else if (outcome === "duplicate") result.duplicates += 1;
+        else result.ignored += 1;
+      }
+    }
+    await db().chainCursor.upsert({ where: { network: source.network }, create: { network: source.network, lastBlock: to }, update: { lastBlock: to } });
+    from = to + 1n;
+  }
+  return result;
+}
+
+/** Extra sources (Tron's, a test's fake) registered next to the EVM RPC ones. */
+const extraSources = new Map<string, PaymentEventSource>();
+
+export function registerEventSource(source: PaymentEventSource): void {
+  extraSources.set(source.network, source);
+}
+
+export function unregisterEventSource(network: string): void {
+  extraSources.delete(network);
+}
+
+/** Every network with an event source: EVM networks that have an RPC URL, plus registered ones. */
+export function eventSources(): PaymentEventSource[] {
+  const sources = new Map<string, PaymentEventSource>();
+  for (const rt of allNetworkRuntimes()) {
+    if (rt.network.kind !== "evm" || !rt.rpcUrl) continue;
+    const s = evmEventSource(rt.network.id as NetworkId);
+    if (s) sources.set(rt.network.id, s);
+  }
+  for (const [network, s] of extraSources) sources.set(network, s);
+  return [...sources.values()];
+}
+
+/** The detection sweep over every network; one network's failure does not stop the others. */
+export async function runDetectionSweep(): Promise<NetworkSweepResult[]> {
+  const results: NetworkSweepResult[] = [];
+  for (const source of eventSources()) {
+    try {
+      results.push(await sweepNetwork(source));
+    } catch (err) {
+      log.warn("detection sweep failed", { network: source.network, err });
+    }
+  }
+  return results;
+}

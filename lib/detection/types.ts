@@ -1,0 +1,31 @@
+/**
+ * A proxy transfer seen on chain, normalised across EVM and Tron. `referenceHash` is
+ * keccak256 of the 8-byte payment reference (the indexed topic the proxies emit).
+ */
+export interface TransferEvent {
+  txHash: string;
+  logIndex: number;
+  blockNumber: bigint;
+  blockHash: string;
+  blockTime: Date;
+  proxyAddress: string;
+  tokenAddress: string;
+  to: string;
+  amount: bigint;
+  referenceHash: string;
+  feeAmount: bigint;
+  feeAddress: string | null;
+  /** Transaction sender, when the source knows it. */
+  from: string | null;
+}
+
+/** Where a network's payment events come from: an EVM JSON-RPC, or a Tron event API. */
+export interface PaymentEventSource {
+  readonly network: string;
+  /** Highest block considered final (head minus the confirmation depth). */
+  finalizedHead(): Promise<bigint>;
+  /** First block worth scanning when no cursor exists yet. */
+  startBlock(finalizedHead: bigint): Promise<bigint>;
+  /** Proxy transfer events in [fromBlock, toBlock], inclusive. */
+  transfers(fromBlock: bigint, toBlock: bigint): Promise<TransferEvent[]>;
+}

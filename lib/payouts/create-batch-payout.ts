@@ -1,0 +1,100 @@
+import { AppError, invalidField } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/authenticate";
+import type { NetworkId } from "@/lib/chain/networks";
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { ulid } from "@/lib/ids";
+import { applyFeePercentage, parseFeePercentage } from "@/lib/money/amount";
+import { requestData } from "@/lib/requests/create-request";
+import { networkOf, tokenOf } from "@/lib/requests/get-request";
+import { planBatchPayment } from "@/lib/requests/plan-payment";
+import { REQUEST_ID_PATTERN } from "@/lib/requests/reference";
+import { parseAddressFor, resolveTerms } from "@/lib/requests/terms";
+import type { CreateBatchPayoutBody } from "./schemas";
+
+const TRON_BATCH = "Batch payments are not supported for TRON networks. Please submit individual payment requests.";
+
+interface Item {
+  data: Prisma.PaymentRequestCreateManyInput | null;
+  network: NetworkId;
+  token: string;
+  to: string;
+  amount: bigint;
+  paymentReference: `0x${string}`;
+  approveResetRequired: boolean;
+}
+
+/** POST /v2/payouts/batch: one batchPayments transaction for several payees on one EVM network. */
+export async function createBatchPayout(principal: Principal, body: CreateBatchPayoutBody) {
+  if ((body.requests === undefined) === (body.requestIds === undefined)) throw invalidField("requests", "provide either requests or requestIds, not both");
+  const batchId = ulid();
+  const items: Item[] = [];
+  if (body.requests) {
+    // Any Tron payee rejects the whole batch with the interface's exact message.
+    if (body.requests.some((r) => r.paymentCurrency.toLowerCase().endsWith("-tron") || r.payee.startsWith("T")))
+      throw new AppError("tron_batch_unsupported", TRON_BATCH);
+    body.requests.forEach((r, i) => {
+      const terms = resolveTerms(r, `requests.${i}`);
+      const data = requestData(principal, "payout", terms, { batchId });
+      items.push({
+        data,
+        network: terms.network,
+        token: terms.token.address,
+        to: terms.payee,
+        amount: terms.expectedAmount,
+        paymentReference: data.paymentReference as `0x${string}`,
+        approveResetRequired: terms.token.approveResetRequired ?? false,
+      });
+    });
+  } else {
+    const ids = body.requestIds ?? [];
+    const rows = await db().paymentRequest.findMany({ where: { id: { in: ids.filter((id) => REQUEST_ID_PATTERN.test(id)) }, accountId: principal.accountId } });
+    ids.forEach((id, i) => {
+      const row = rows.find((r) => r.id === id);
+      if (!row) throw new AppError("not_found", `Request ${id} not found`);
+      if (row.network === "tron") throw new AppError("tron_batch_unsupported", TRON_BATCH);
+      if (row.status !== "pending") throw invalidField(`requestIds.${i}`, `request ${id} is ${row.status}`);
+      const token = tokenOf(row);
+      items.push({
+        data: null,
+        network: networkOf(row),
+        token: row.tokenAddress,
+        to: row.payee,
+        amount: BigInt(row.expectedAmount.toFixed()),
+        paymentReference: row.paymentReference as `0x${string}`,
+        approveResetRequired: token.approveResetRequired ?? false,
+      });
+    });
+  }
+  const network = items[0]!.network;
+  const field = body.requests ? "paymentCurrency" : "";
+  items.forEach((item, i) => {
+    if (item.network !== network)
+      throw invalidField(
+        body.requests ? `requests.${i}.${field}` : `requestIds.${i}`,
+        `every item must be on one network (item 0 is on ${network}, this one on ${item.network})`,
+      );
+  });
+
+  const pct = body.feePercentage === undefined ? null : parseFeePercentage(body.feePercentage, "feePercentage");
+  const feeAddress = body.feeAddress === undefined ? null : parseAddressFor(network, body.feeAddress, "feeAddress");
+  const withFees = items.map((i) => ({ ...i, feeAmount: pct ? applyFeePercentage(i.amount, pct.basisPointsE2) : 0n }));
+  if (withFees.some((i) => i.feeAmount > 0n) && !feeAddress) throw invalidField("feeAddress", "is required with a non-zero feePercentage");
+  const payer = body.payer === undefined ? undefined : parseAddressFor(network, body.payer, "payer");
+
+  const plan = await planBatchPayment(network, withFees, feeAddress, payer);
+  const toCreate = withFees.flatMap((i) =>
+    i.data ? [{ ...i.data, payer: payer ?? null, feePercentage: pct?.text ?? null, feeAddress, feeAmount: i.feeAmount.toString() }] : [],
+  );
+  if (toCreate.length > 0) await db().paymentRequest.createMany({ data: toCreate });
+  return {
+    requestIds: withFees
+      .map((i) => (i.data ? i.data.id : ""))
+      .filter(Boolean)
+      .concat(body.requestIds ?? []),
+    ERC20ApprovalTransactions: plan.approvals,
+    ERC20BatchPaymentTransaction: plan.batch,
+    batchPaymentTransaction: plan.batch,
+    metadata: plan.metadata,
+  };
+}

@@ -1,0 +1,74 @@
+import { invalidField } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/authenticate";
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import type { RequestKind } from "@/lib/generated/prisma/enums";
+import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "./reference";
+import type { CreateRequestBody } from "./schemas";
+import { type PaymentTerms, parseAddressFor, resolveTerms } from "./terms";
+
+export interface RequestExtras {
+  payer?: string;
+  reference?: string;
+  customerInfo?: Prisma.InputJsonValue;
+  batchId?: string;
+}
+
+export type RequestRow = Prisma.PaymentRequestGetPayload<object>;
+
+/** Owner of new requests: the account behind the credential, and the client ID when one was used. */
+export function ownerOf(principal: Principal): { accountId: string; clientId: string | null } {
+  return { accountId: principal.accountId, clientId: principal.kind === "clientId" ? principal.clientId : null };
+}
+
+export function requestData(principal: Principal, kind: RequestKind, terms: PaymentTerms, extras: RequestExtras): Prisma.PaymentRequestCreateManyInput {
+  const salt = randomSalt();
+  const { accountId, clientId } = ownerOf(principal);
+  const createdAt = new Date();
+  const id = computeRequestId({
+    accountId,
+    network: terms.network,
+    token: terms.token.address,
+    payee: terms.payee,
+    amount: terms.expectedAmount.toString(),
+    salt,
+    createdAt: createdAt.toISOString(),
+  });
+  // The payment address in the reference is the payee: the protocol's convention for ERC-20 fee proxy requests.
+  const paymentReference = computePaymentReference(id, salt, terms.payee);
+  return {
+    id,
+    accountId,
+    clientId,
+    kind,
+    network: terms.network,
+    invoiceCurrency: terms.invoiceCurrency,
+    paymentCurrency: terms.paymentCurrency,
+    tokenAddress: terms.token.address,
+    amount: terms.amount,
+    expectedAmount: terms.expectedAmount.toString(),
+    payee: terms.payee,
+    payer: extras.payer ?? null,
+    salt,
+    paymentReference,
+    referenceHash: referenceTopic(paymentReference),
+    feePercentage: terms.feePercentage,
+    feeAddress: terms.feeAddress,
+    feeAmount: terms.feeAmount.toString(),
+    reference: extras.reference ?? null,
+    customerInfo: extras.customerInfo,
+    batchId: extras.batchId ?? null,
+    createdAt,
+  };
+}
+
+/** POST /v2/request. */
+export async function createRequest(principal: Principal, body: CreateRequestBody): Promise<{ requestId: string; paymentReference: string }> {
+  if (body.recurrence) throw invalidField("recurrence", "recurring requests are not available yet; create one request per period");
+  if (body.isCryptoToFiatAvailable) throw invalidField("isCryptoToFiatAvailable", "crypto-to-fiat payments are not available");
+  const terms = resolveTerms(body);
+  const payer = body.payer === undefined ? undefined : parseAddressFor(terms.network, body.payer, "payer");
+  const data = requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
+  await db().paymentRequest.create({ data: data as Prisma.PaymentRequestUncheckedCreateInput });
+  return { requestId: data.id, paymentReference: data.paymentReference };
+}

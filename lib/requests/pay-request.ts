@@ -1,0 +1,104 @@
+import { AppError, invalidField } from "@/lib/api/errors";
+import { NETWORKS } from "@/lib/chain/networks";
+import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money/amount";
+import { getRequestOrThrow, networkOf, tokenOf } from "./get-request";
+import { type PaymentPlan, planSinglePayment } from "./plan-payment";
+import { parseAddressFor } from "./terms";
+
+export interface PayOptions {
+  wallet?: string;
+  chain?: string;
+  token?: string;
+  feePercentage?: string;
+  feeAddress?: string;
+}
+
+/** The part still owed, with the fee in proportion (fee overrides apply at payment time). */
+async function remainingTerms(accountId: string, requestId: string, opts: PayOptions) {
+  const row = await getRequestOrThrow(accountId, requestId);
+  if (row.status === "paid") throw new AppError("conflict", "Request has already been paid");
+  const network = networkOf(row);
+  const token = tokenOf(row);
+  const expected = BigInt(row.expectedAmount.toFixed());
+  const remaining = expected - BigInt(row.amountPaid.toFixed());
+  let fee = BigInt(row.feeAmount.toFixed());
+  let feeAddress = row.feeAddress;
+  if (opts.feePercentage !== undefined) fee = applyFeePercentage(expected, parseFeePercentage(opts.feePercentage, "feePercentage").basisPointsE2);
+  if (opts.feeAddress !== undefined) feeAddress = parseAddressFor(network, opts.feeAddress, "feeAddress");
+  if (fee > 0n && !feeAddress) throw invalidField("feeAddress", "is required with a non-zero feePercentage");
+  const wallet = opts.wallet === undefined ? undefined : parseAddressFor(network, opts.wallet, "wallet");
+  return {
+    row,
+    network,
+    token,
+    amount: remaining,
+    feeAmount: (fee * remaining) / expected,
+    feeAddress,
+    wallet,
+    feePercentage: opts.feePercentage ?? row.feePercentage,
+  };
+}
+
+/** GET /v2/request/{requestId}/pay: approvals (when needed) then the fee-proxy payment. */
+export async function payRequest(accountId: string, requestId: string, opts: PayOptions): Promise<PaymentPlan> {
+  if ((opts.chain === undefined) !== (opts.token === undefined))
+    throw invalidField(opts.chain === undefined ? "chain" : "token", "chain and token go together (cross-chain); omit both for same-chain");
+  if (opts.chain !== undefined) throw invalidField("chain", "cross-chain payment is not available yet; omit chain and token to pay on the request's network");
+  const t = await remainingTerms(accountId, requestId, opts);
+  return planSinglePayment(
+    {
+      network: t.network,
+      tokenAddress: t.row.tokenAddress,
+      payee: t.row.payee,
+      amount: t.amount,
+      feeAmount: t.feeAmount,
+      feeAddress: t.feeAddress,
+      paymentReference: t.row.paymentReference as `0x${string}`,
+      approveResetRequired: t.token.approveResetRequired ?? false,
+    },
+    t.wallet,
+  );
+}
+
+/** Human chain labels of the reference API's routes. */
+const CHAIN_LABEL: Record<string, string> = {
+  mainnet: "ETHEREUM",
+  "arbitrum-one": "ARBITRUM",
+  optimism: "OPTIMISM",
+  base: "BASE",
+  matic: "POLYGON",
+  bsc: "BSC",
+  tron: "TRON",
+  sepolia: "SEPOLIA",
+};
+
+/** GET /v2/request/{requestId}/routes: the same-chain route (cross-chain routes come later). */
+export async function listRoutes(accountId: string, requestId: string, opts: PayOptions) {
+  const t = await remainingTerms(accountId, requestId, opts);
+  const pct = t.feePercentage ? Number(t.feePercentage) / 100 : 0;
+  const feeText = formatAmount(t.feeAmount, t.token.decimals);
+  return {
+    routes: [
+      {
+        id: "REQUEST_NETWORK_PAYMENT",
+        fee: pct,
+        feeBreakdown:
+          t.feeAmount > 0n
+            ? [
+                {
+                  type: "platform",
+                  stage: "sending",
+                  provider: "duebill",
+                  amount: feeText,
+                  amountInUSD: t.token.usdPegged ? feeText : null,
+                  currency: t.token.symbol,
+                },
+              ]
+            : [],
+        speed: "FAST" as const,
+        chain: CHAIN_LABEL[t.network] ?? NETWORKS[t.network].name.toUpperCase(),
+        token: t.token.symbol,
+      },
+    ],
+  };
+}

@@ -1,0 +1,123 @@
+import { z } from "zod";
+
+const decimalString = z.string().max(80).meta({ description: "Decimal string in the invoice currency", example: "12.50" });
+const address = z.string().min(1).max(100).meta({ description: "EVM 0x address or Tron base58 T... address" });
+
+export const customerInfoSchema = z.strictObject({
+  firstName: z.string().min(1).max(100).optional(),
+  lastName: z.string().min(1).max(100).optional(),
+  email: z.string().email().max(255).optional(),
+  address: z
+    .strictObject({
+      street: z.string().max(255).optional(),
+      city: z.string().max(100).optional(),
+      state: z.string().max(100).optional(),
+      postalCode: z.string().max(20).optional(),
+      country: z.string().length(2).optional(),
+    })
+    .optional(),
+});
+
+const termsFields = {
+  amount: decimalString,
+  invoiceCurrency: z.string().min(1).max(96).meta({ example: "USD" }),
+  paymentCurrency: z.string().min(1).max(96).meta({ example: "USDC-base" }),
+  feePercentage: z.string().max(20).optional().meta({ description: 'Fee in percent, paid by the payer on top of the amount ("2.5" = 2.5 %)' }),
+  feeAddress: address.optional().meta({ description: "Receiver of the fee; required with a non-zero feePercentage" }),
+};
+
+export const createRequestBodySchema = z.strictObject({
+  ...termsFields,
+  payee: address.optional().meta({ description: "Receiving address (required)" }),
+  payer: address.optional(),
+  reference: z.string().min(1).max(255).optional(),
+  customerInfo: customerInfoSchema.optional(),
+  recurrence: z.strictObject({ startDate: z.string(), frequency: z.enum(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]) }).optional(),
+  isCryptoToFiatAvailable: z.boolean().optional(),
+});
+
+export const createRequestResponseSchema = z
+  .object({ requestId: z.string().meta({ example: `01${"e2".repeat(32)}` }), paymentReference: z.string().meta({ example: "0xb3581f0b0f74cc61" }) })
+  .meta({ id: "CreateRequestResponse" });
+
+export const requestIdParamsSchema = z.object({ requestId: z.string().max(100) });
+
+export const paymentSchema = z.object({
+  txHash: z.string(),
+  amount: z.string(),
+  feeAmount: z.string(),
+  payer: z.string().nullable(),
+  blockNumber: z.number(),
+  timestamp: z.string(),
+  explorer: z.string(),
+});
+
+export const requestStatusSchema = z
+  .object({
+    requestId: z.string(),
+    paymentReference: z.string(),
+    hasBeenPaid: z.boolean(),
+    status: z.enum(["pending", "partially_paid", "paid"]),
+    isListening: z.boolean(),
+    txHash: z.string().nullable(),
+    network: z.string(),
+    payee: z.string(),
+    payer: z.string().nullable(),
+    amount: z.string(),
+    invoiceCurrency: z.string(),
+    paymentCurrency: z.string(),
+    expectedAmount: z.string().meta({ description: "Amount owed in the payment currency" }),
+    totalAmountPaid: z.string(),
+    payments: z.array(paymentSchema),
+    reference: z.string().nullable(),
+    customerInfo: customerInfoSchema.nullable(),
+    fees: z.array(z.object({ type: z.string(), provider: z.string(), amount: z.string(), currency: z.string() })).nullable(),
+    createdAt: z.string(),
+  })
+  .meta({ id: "RequestStatus" });
+
+const walletField = address.meta({ description: "Payer wallet address" });
+
+export const payQuerySchema = z.object({
+  wallet: walletField.optional(),
+  chain: z.string().max(32).optional().meta({ description: "Source chain (cross-chain only; omit for same-chain)" }),
+  token: z.string().max(16).optional().meta({ description: "Source token (cross-chain only; omit for same-chain)" }),
+});
+
+export const routesQuerySchema = z.object({
+  wallet: walletField,
+  feePercentage: z.string().max(20).optional(),
+  feeAddress: address.optional(),
+});
+
+export const txSchema = z.object({
+  data: z.string(),
+  to: z.string(),
+  value: z.object({ type: z.literal("BigNumber"), hex: z.string() }),
+});
+
+export const payMetadataSchema = z.object({
+  stepsRequired: z.number().int(),
+  needsApproval: z.boolean(),
+  approvalTransactionIndex: z.number().int().nullable(),
+  paymentTransactionIndex: z.number().int(),
+  hasEnoughBalance: z.boolean(),
+  hasEnoughGas: z.boolean(),
+});
+
+export const payResponseSchema = z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema }).meta({ id: "PaymentCalldata" });
+
+export const routeSchema = z.object({
+  id: z.string(),
+  fee: z.number(),
+  feeBreakdown: z.array(
+    z.object({ type: z.string(), stage: z.string(), provider: z.string(), amount: z.string(), amountInUSD: z.string().nullable(), currency: z.string() }),
+  ),
+  speed: z.union([z.literal("FAST"), z.number()]),
+  chain: z.string(),
+  token: z.string(),
+});
+
+export const routesResponseSchema = z.object({ routes: z.array(routeSchema) }).meta({ id: "PaymentRoutes" });
+
+export type CreateRequestBody = z.infer<typeof createRequestBodySchema>;
