@@ -36,6 +36,10 @@ const envSchema = z.object({
   DETECTION_MAX_BLOCK_RANGE: z.coerce.number().int().min(1).max(100_000).default(2_000),
   /** On a network's first sweep, how far behind the head to start. */
   DETECTION_INITIAL_LOOKBACK: z.coerce.number().int().min(0).default(5_000),
+  /** Run the background sweeps inside the web server process (dev and embedded mode turn this on). */
+  WORKER_INLINE: boolString.default(false),
+  /** Pause between detection sweeps of the worker. */
+  DETECTION_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(1_000),
 });
 
 export type Env = z.infer<typeof envSchema>;

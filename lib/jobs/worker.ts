@@ -1,0 +1,57 @@
+import { runDetectionSweep } from "@/lib/detection/sweep";
+import { env } from "@/lib/env";
+import { log } from "@/lib/log";
+
+/**
+ * The background loop: runs each sweep, then waits its interval before the next run (never
+ * overlapping itself). Started in the web process when WORKER_INLINE=true, or on its own by
+ * `npm run worker`. Several loops on several instances are safe: every sweep is idempotent.
+ */
+export interface Worker {
+  stop(): Promise<void>;
+}
+
+interface Job {
+  name: string;
+  intervalMs: number;
+  run: () => Promise<unknown>;
+}
+
+export function startWorker(jobs: Job[] = defaultJobs()): Worker {
+  let stopped = false;
+  const running: Promise<void>[] = [];
+  const timers = new Set<NodeJS.Timeout>();
+  for (const job of jobs) {
+    const loop = async (): Promise<void> => {
+      while (!stopped) {
+        try {
+          await job.run();
+        } catch (err) {
+          log.warn("sweep failed", { job: job.name, err });
+        }
+        if (stopped) break;
+        await new Promise<void>((resolve) => {
+          const t = setTimeout(() => {
+            timers.delete(t);
+            resolve();
+          }, job.intervalMs);
+          timers.add(t);
+        });
+      }
+    };
+    running.push(loop());
+  }
+  log.info("worker started", { jobs: jobs.map((j) => j.name) });
+  return {
+    async stop() {
+      stopped = true;
+      for (const t of timers) clearTimeout(t);
+      timers.clear();
+      await Promise.allSettled(running);
+    },
+  };
+}
+
+export function defaultJobs(): Job[] {
+  return [{ name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: runDetectionSweep }];
+}

@@ -1,0 +1,22 @@
+import { resetChainConfig } from "@/lib/chain/config";
+import { resetCurrencyRegistry } from "@/lib/currencies/registry";
+import { resetEnvForTests } from "@/lib/env";
+import { type Devnet, startDevnet } from "@/scripts/devnet";
+
+/** Starts a devnet on a free port and points the app's "sepolia" at it. */
+export async function useDevnet(): Promise<Devnet> {
+  const devnet = await startDevnet({ port: 0 });
+  process.env.CHAIN_CONFIG = JSON.stringify(devnet.chainConfig());
+  resetEnvForTests();
+  resetChainConfig();
+  resetCurrencyRegistry();
+  return devnet;
+}
+
+export async function stopDevnet(devnet: Devnet | undefined): Promise<void> {
+  await devnet?.stop();
+  delete process.env.CHAIN_CONFIG;
+  resetEnvForTests();
+  resetChainConfig();
+  resetCurrencyRegistry();
+}
