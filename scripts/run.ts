@@ -4,8 +4,10 @@
  * seeds the demo account, prints its credentials, and starts Next against it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { type Devnet, startDevnet } from "./devnet";
+import { describeDevnet } from "./devnet/describe";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded-db";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
@@ -13,6 +15,7 @@ const root = path.resolve(__dirname, "..");
 const port = process.env.PORT ?? "3000";
 const children: ChildProcess[] = [];
 let embedded: EmbeddedDb | undefined;
+let devnet: Devnet | undefined;
 
 /**
  * Runs a child to completion without blocking this process's event loop: the embedded
@@ -34,6 +37,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, capture = false): Promise<s
 
 async function shutdown(code: number): Promise<never> {
   for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  await devnet?.stop().catch(() => {});
   await embedded?.stop().catch(() => {});
   process.exit(code);
 }
@@ -49,6 +53,18 @@ async function main(): Promise<void> {
     // PGlite runs one transaction at a time: a small pool avoids queueing behind itself.
     Object.assign(env, { DATABASE_URL: embedded.url, DATABASE_POOL_MAX: env.DATABASE_POOL_MAX ?? "4" });
   }
+  // No chain configured: run a local devnet standing in for sepolia (DEVNET=false to skip).
+  const chainConfigured = env.CHAIN_CONFIG || env.CHAIN_CONFIG_FILE || Object.keys(env).some((k) => k.startsWith("RPC_URL_") && env[k]);
+  if ((env.DEVNET ?? (mode === "dev" && !chainConfigured ? "true" : "false")) === "true") {
+    devnet = await startDevnet({ port: Number(env.DEVNET_PORT ?? 8545) });
+    const file = path.join(root, ".data", "devnet.json");
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(file, `${JSON.stringify(devnet.chainConfig(), null, 2)}\n`);
+    env.CHAIN_CONFIG_FILE = file;
+    console.log(describeDevnet(devnet, path.relative(root, file)));
+  }
+  // Dev and embedded runs detect payments inside the web server; production runs `npm run worker` or cron.
+  env.WORKER_INLINE ??= mode === "dev" || isEmbedded ? "true" : "false";
   const prisma = path.join(root, "node_modules", "prisma", "build", "index.js");
   await run([prisma, "migrate", "deploy"], env);
   if (isEmbedded) {

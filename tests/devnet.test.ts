@@ -94,7 +94,7 @@ describe("devnet", () => {
         rpcUrl: devnet.rpcUrl,
         chainId: 11155111,
         confirmations: 0,
-        contracts: { ...devnet.contracts },
+        contracts: { ...devnet.contracts, erc20ConversionProxy: null, chainlinkConversionPath: null, recurringPaymentProxy: null },
         tokens: { USDC: devnet.tokens.USDC, USDT: devnet.tokens.USDT, FAU: devnet.tokens.FAU },
       },
     });

@@ -31,7 +31,10 @@ export function anvilBinaryPath(): string {
   return path.join(path.dirname(pkgJson), "bin", process.platform === "win32" ? "anvil.exe" : "anvil");
 }
 
-/** A port that was free a moment ago (bind 0, read it, close). Prefer `port: 0` in startAnvil: no race. */
+/**
+ * A port that was free a moment ago (bind 0, read it, close). `port: 0` in startAnvil/startDevnet
+ * uses it and retries when another process takes the port in between.
+ */
 export function getFreePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -45,7 +48,7 @@ export function getFreePort(): Promise<number> {
 }
 
 export interface AnvilOptions {
-  /** 0 lets anvil pick a free port (read back from its "Listening on" line). */
+  /** 0 = any free port (see getFreePort). */
   port: number;
   chainId: number;
   quiet: boolean;
@@ -61,9 +64,22 @@ export interface AnvilProcess {
  * On POSIX anvil runs under a small `sh` watchdog that reads our stdin pipe: when this process
  * ends in any way (even SIGKILL, e.g. a killed vitest worker) the pipe closes, `cat` returns and
  * the watchdog kills anvil. Exit/signal hooks alone miss SIGKILL and crashes, and a leaked anvil
- * would hold its port and a core on a 2-core machine.
+ * would hold its port and a core on a 2-core machine. The watchdog itself exits with anvil, so
+ * an anvil that dies on its own (port taken, crash) is seen as an exit here.
  */
-const WATCHDOG = 'bin="$1"; shift; "$bin" "$@" </dev/null & pid=$!; trap \'kill $pid 2>/dev/null\' EXIT; cat >/dev/null; kill $pid 2>/dev/null; wait $pid';
+// fd 3: sh gives background jobs /dev/null as stdin unless it is redirected explicitly.
+const WATCHDOG = 'bin="$1"; shift; exec 3<&0; "$bin" "$@" </dev/null 3<&- & pid=$!; (cat <&3 >/dev/null; kill $pid 2>/dev/null) & wait $pid';
+
+/** Fails fast with a clear message instead of talking to whatever already listens there. */
+function assertPortFree(port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.once("error", (err: NodeJS.ErrnoException) =>
+      reject(new Error(err.code === "EADDRINUSE" ? `port ${port} is already in use (another devnet or node running?)` : err.message)),
+    );
+    srv.listen(port, "127.0.0.1", () => srv.close(() => resolve()));
+  });
+}
 
 export async function startAnvil(opts: AnvilOptions): Promise<AnvilProcess> {
   // anvil block-buffers stdout when it is not a TTY, so its "Listening on" line cannot be read
@@ -81,6 +97,7 @@ export async function startAnvil(opts: AnvilOptions): Promise<AnvilProcess> {
 
 async function launch(opts: AnvilOptions): Promise<AnvilProcess> {
   const bin = anvilBinaryPath();
+  await assertPortFree(opts.port);
   // Automine (no --block-time): deployment is instant; interval mining is switched on afterwards.
   const args = ["--host", "127.0.0.1", "--port", String(opts.port), "--chain-id", String(opts.chainId), "--mnemonic", ANVIL_MNEMONIC, "--accounts", "10"];
   if (opts.quiet) args.push("--quiet");
@@ -105,7 +122,10 @@ async function launch(opts: AnvilOptions): Promise<AnvilProcess> {
   child.stderr?.on("data", onData);
   const exited = new Promise<never>((_, reject) => {
     child.on("error", reject);
-    child.on("exit", (code) => reject(new Error(`anvil exited with code ${code} while starting on port ${opts.port}: ${output.trim()}`)));
+    child.on("exit", (code) => {
+      child.stdin?.destroy(); // lets the watchdog's leftover `cat` see EOF and go
+      reject(new Error(`anvil exited with code ${code} while starting on port ${opts.port}: ${output.trim()}`));
+    });
   });
   exited.catch(() => {}); // observed below; after start-up an exit is not an error
 
@@ -127,20 +147,33 @@ async function waitForRpc(rpcUrl: string, chainId: number): Promise<void> {
   let last = "";
   while (Date.now() < deadline) {
     try {
-      const res = await fetch(rpcUrl, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-      });
-      const body = (await res.json()) as { result?: string };
-      if (body.result && Number(body.result) === chainId) return;
-      last = JSON.stringify(body);
+      const result = await rpcCall(rpcUrl, "eth_chainId");
+      if (result !== undefined && Number(result) === chainId) return await assertFreshChain(rpcUrl);
+      last = `eth_chainId = ${String(result)}`;
     } catch (err) {
+      if (err instanceof FreshChainError) throw err;
       last = err instanceof Error ? err.message : String(err);
     }
     await new Promise((r) => setTimeout(r, 50));
   }
   throw new Error(`anvil at ${rpcUrl} did not answer eth_chainId=${chainId} within 10 s (${last})`);
+}
+
+async function rpcCall(rpcUrl: string, method: string): Promise<unknown> {
+  const res = await fetch(rpcUrl, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: [] }),
+  });
+  return ((await res.json()) as { result?: unknown }).result;
+}
+
+class FreshChainError extends Error {}
+
+/** A just-started anvil is at block 0: anything else means another node answered on this port. */
+async function assertFreshChain(rpcUrl: string): Promise<void> {
+  const block = Number(await rpcCall(rpcUrl, "eth_blockNumber"));
+  if (block !== 0) throw new FreshChainError(`${rpcUrl} is an existing chain at block ${block}, not the anvil just started`);
 }
 
 function stopChild(child: ChildProcess, posix: boolean): Promise<void> {
@@ -155,7 +188,7 @@ function stopChild(child: ChildProcess, posix: boolean): Promise<void> {
       resolve();
     });
     // Closing the watchdog's stdin makes it kill anvil and reap it (signalling the group
-    // would kill sh first and leave anvil a zombie until init collects it).
+    // first would kill sh too and leave anvil a zombie until init collects it).
     if (posix) child.stdin?.end();
     else signal(child, posix, "SIGTERM");
   });

@@ -119,7 +119,14 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       accounts,
       timings: { anvilMs, deployMs },
       chainConfig: () => ({
-        [network]: { rpcUrl: anvil.rpcUrl, chainId, confirmations: 0, contracts: { ...contracts }, tokens: { ...deployed.tokens } },
+        [network]: {
+          rpcUrl: anvil.rpcUrl,
+          chainId,
+          confirmations: 0,
+          // Nothing is deployed at the network's real conversion/recurring addresses here: switch them off.
+          contracts: { ...contracts, erc20ConversionProxy: null, chainlinkConversionPath: null, recurringPaymentProxy: null },
+          tokens: { ...deployed.tokens },
+        },
       }),
       stop: () => anvil.stop(),
     };

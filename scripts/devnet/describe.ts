@@ -1,0 +1,21 @@
+import type { Devnet } from "./index";
+
+/** What the devnet is, for the console: addresses, the funded payer's key, the config file. */
+export function describeDevnet(devnet: Devnet, configFile: string): string {
+  const a = devnet.accounts;
+  return [
+    `[devnet] anvil up in ${devnet.timings.anvilMs} ms, contracts deployed in ${devnet.timings.deployMs} ms`,
+    `  RPC URL        ${devnet.rpcUrl}  (chain id ${devnet.chainId}, standing in for "${devnet.network}")`,
+    `  ERC20FeeProxy  ${devnet.contracts.erc20FeeProxy}  (creation block ${devnet.contracts.erc20FeeProxyCreationBlock})`,
+    `  Batch          ${devnet.contracts.batchPayments}  (BatchConversionPayments)`,
+    `  USDC (6)       ${devnet.tokens.USDC}`,
+    `  USDT (6)       ${devnet.tokens.USDT}  (USDT-like: no return values, approve 0 before changing)`,
+    `  FAU (18)       ${devnet.tokens.FAU}`,
+    `  payer          ${a.payer.address}  key ${a.payer.privateKey}  (1,000,000 of each token + 10,000 ETH)`,
+    `  payee          ${a.payee.address}`,
+    `  fee recipient  ${a.feeRecipient.address}`,
+    `  relayer        ${a.relayer.address}  key ${a.relayer.privateKey}  (funded like the payer)`,
+    `  chain config   ${configFile}`,
+    "  Anyone may mint test tokens: mint(address,uint256). These keys are public: local use only.",
+  ].join("\n");
+}
