@@ -40,6 +40,25 @@ const envSchema = z.object({
   WORKER_INLINE: boolString.default(false),
   /** Pause between detection sweeps of the worker. */
   DETECTION_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(1_000),
+  /** Pause between webhook delivery sweeps of the worker. */
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(1_000),
+  /**
+   * Server secret (≥ 32 chars) that encrypts webhook signing secrets at rest. Required in
+   * production; development falls back to a fixed, public value.
+   */
+  APP_SECRET: z.string().min(32).optional(),
+  /** Allow webhook URLs on loopback/private addresses and plain http (local development only). */
+  WEBHOOK_ALLOW_PRIVATE: boolString.default(false),
+  /** Webhook HTTP timeout. */
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** Redis for rate-limit counters shared by all instances; in-memory per instance when unset. */
+  REDIS_URL: z.string().url().optional(),
+  /** Multiplies every rate limit (default 1 in production, 10 elsewhere). */
+  RATE_LIMIT_MULTIPLIER: z.coerce.number().positive().max(1000).optional(),
+  /** Bearer token of the cron routes under /api/cron (unset: cron routes answer 401). */
+  CRON_SECRET: z.string().min(16).optional(),
+  /** Number of trusted reverse proxies in front of the app (how many X-Forwarded-For hops to skip from the right). */
+  TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
 });
 
 export type Env = z.infer<typeof envSchema>;
