@@ -1,3 +1,4 @@
+import { challengeOp, currentSessionOp, loginOp, logoutOp, registerOp, verifyOp } from "@/lib/auth/operations";
 import { conversionRoutesOp, listCurrenciesOp } from "@/lib/currencies/operations";
 import { createBatchPayoutOp, createPayoutOp } from "@/lib/payouts/operations";
 import { createRequestOp, getRequestOp, getRequestRoutesOp, payRequestOp } from "@/lib/requests/operations";
@@ -13,4 +14,10 @@ export const OPERATIONS: readonly Operation[] = [
   payRequestOp,
   createPayoutOp,
   createBatchPayoutOp,
+  challengeOp,
+  verifyOp,
+  logoutOp,
+  registerOp,
+  loginOp,
+  currentSessionOp,
 ];

@@ -1,5 +1,6 @@
 import { AppError } from "@/lib/api/errors";
 import type { AuthMode } from "@/lib/api/operation";
+import { env } from "@/lib/env";
 import { type ApiKeyPrincipal, type ClientIdPrincipal, type OrchestratorPrincipal, verifyApiKey, verifyClientId, verifyOrchestratorKey } from "./credentials";
 import { readSessionToken, type SessionPrincipal, verifySessionToken } from "./sessions";
 
@@ -16,7 +17,7 @@ function credentialOf(mode: AuthMode, req: Request): string | null {
     case "orchestratorKey":
       return req.headers.get("x-orchestrator-key");
     case "session":
-      return readSessionToken(req);
+      return readSessionToken(req)?.token ?? null;
   }
 }
 
@@ -29,7 +30,24 @@ function verify(mode: AuthMode, value: string, req: Request): Promise<Principal>
     case "orchestratorKey":
       return verifyOrchestratorKey(value);
     case "session":
-      return verifySessionToken(value);
+      return verifySessionToken(value, readSessionToken(req)?.viaCookie ?? false).then((p) => {
+        assertCookieOrigin(req, p);
+        return p;
+      });
+  }
+}
+
+const SAFE_METHODS = new Set(["GET", "HEAD", "OPTIONS"]);
+
+/**
+ * A cookie rides along on cross-site requests, so a cookie-authenticated write must come from
+ * our own origin (CSRF). Bearer tokens are never sent by a browser on its own.
+ */
+function assertCookieOrigin(req: Request, p: SessionPrincipal): void {
+  if (!p.viaCookie || SAFE_METHODS.has(req.method)) return;
+  const origin = req.headers.get("origin");
+  if (!origin || origin !== new URL(env().APP_URL).origin) {
+    throw new AppError("forbidden", "Cookie-authenticated writes must come from the application's own origin");
   }
 }
 

@@ -1,29 +1,105 @@
 import { AppError } from "@/lib/api/errors";
+import { now, nowMs } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import type { SessionKind } from "@/lib/generated/prisma/enums";
+import { prefixedId, randomToken } from "@/lib/ids";
+import { hashSecret } from "./secrets";
 
 /**
- * Session principal (wallet or email sign-in). The session store arrives with the auth
- * service (issue #4); until then no session token verifies, so session-only routes answer 401.
+ * Server-side sessions. The client holds a random 256-bit token (cookie `session_token` or
+ * `Authorization: Bearer`); the database holds its sha256. Wallet sessions end after 15
+ * minutes without use (and after 24 h in any case); email sessions after 30 days. Logout
+ * revokes the row, so the token stops working everywhere at once.
  */
 export interface SessionPrincipal {
   kind: "session";
   accountId: string;
   sessionId: string;
   userId: string;
+  sessionKind: SessionKind;
+  /** The token came from the cookie (writes must then carry a matching Origin). */
+  viaCookie: boolean;
 }
 
-export async function verifySessionToken(_token: string): Promise<SessionPrincipal> {
-  throw new AppError("unauthorized", "Invalid or expired session");
+export const SESSION_COOKIE = "session_token";
+export const WALLET_IDLE_MS = 15 * 60 * 1000;
+const WALLET_MAX_MS = 24 * 60 * 60 * 1000;
+export const EMAIL_MAX_MS = 30 * 24 * 60 * 60 * 1000;
+/** lastSeenAt is written at most this often, so a busy session is not a write per request. */
+const TOUCH_EVERY_MS = 30 * 1000;
+
+export async function createSession(user: { id: string; accountId: string }, kind: SessionKind): Promise<{ token: string; expiresAt: Date }> {
+  const token = randomToken(32);
+  const created = now();
+  const expiresAt = new Date(created.getTime() + (kind === "wallet" ? WALLET_MAX_MS : EMAIL_MAX_MS));
+  await db().session.create({
+    data: {
+      id: prefixedId("ses_"),
+      tokenHash: hashSecret(token),
+      userId: user.id,
+      accountId: user.accountId,
+      kind,
+      createdAt: created,
+      lastSeenAt: created,
+      expiresAt,
+    },
+  });
+  return { token, expiresAt: kind === "wallet" ? new Date(created.getTime() + WALLET_IDLE_MS) : expiresAt };
+}
+
+const invalid = () => new AppError("unauthorized", "Invalid or expired session");
+
+export async function verifySessionToken(token: string, viaCookie = false): Promise<SessionPrincipal> {
+  if (token.length < 20 || token.length > 200) throw invalid();
+  // Looked up by the hash of the presented token: timing reveals nothing about stored tokens.
+  const row = await db().session.findUnique({ where: { tokenHash: hashSecret(token) } });
+  const t = nowMs();
+  if (!row || row.revokedAt || row.expiresAt.getTime() <= t) throw invalid();
+  if (row.kind === "wallet" && t - row.lastSeenAt.getTime() >= WALLET_IDLE_MS) throw invalid();
+  if (t - row.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
+    await db().session.update({ where: { id: row.id }, data: { lastSeenAt: new Date(t) } });
+  }
+  return { kind: "session", accountId: row.accountId, sessionId: row.id, userId: row.userId, sessionKind: row.kind, viaCookie };
+}
+
+export async function revokeSession(sessionId: string): Promise<void> {
+  await db().session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now() } });
 }
 
 /** The session token from `Authorization: Bearer` or the `session_token` cookie. */
-export function readSessionToken(req: Request): string | null {
+export function readSessionToken(req: Request): { token: string; viaCookie: boolean } | null {
   const auth = req.headers.get("authorization");
-  if (auth?.toLowerCase().startsWith("bearer ")) return auth.slice(7).trim() || null;
+  if (auth?.toLowerCase().startsWith("bearer ")) {
+    const token = auth.slice(7).trim();
+    return token ? { token, viaCookie: false } : null;
+  }
   const cookie = req.headers.get("cookie");
   if (!cookie) return null;
   for (const part of cookie.split(";")) {
     const [name, ...rest] = part.trim().split("=");
-    if (name === "session_token") return decodeURIComponent(rest.join("=")) || null;
+    if (name === SESSION_COOKIE) {
+      const token = decodeURIComponent(rest.join("="));
+      return token ? { token, viaCookie: true } : null;
+    }
   }
   return null;
+}
+
+export function sessionCookie(token: string, expiresAt: Date): string {
+  const secure = env().NODE_ENV === "production" ? "; Secure" : "";
+  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Expires=${expiresAt.toUTCString()}${secure}`;
+}
+
+export function clearedSessionCookie(): string {
+  const secure = env().NODE_ENV === "production" ? "; Secure" : "";
+  return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
+}
+
+export async function describeSession(principal: { kind: string; sessionId?: string; userId?: string; accountId: string }) {
+  if (principal.kind !== "session" || !principal.userId) throw invalid();
+  const user = await db().user.findUnique({ where: { id: principal.userId }, select: { id: true, accountId: true, walletAddress: true, email: true } });
+  if (!user) throw invalid();
+  const session = await db().session.findUnique({ where: { id: principal.sessionId }, select: { kind: true } });
+  return { userId: user.id, accountId: user.accountId, kind: session?.kind ?? "wallet", walletAddress: user.walletAddress, email: user.email };
 }

@@ -1,0 +1,13 @@
+import { json, withApi } from "@/lib/api/handler";
+import { verifyOp } from "@/lib/auth/operations";
+import { sessionCookie } from "@/lib/auth/sessions";
+import { verifyChallenge } from "@/lib/auth/wallet-signin";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(verifyOp, async ({ body }) => {
+  const session = await verifyChallenge(body);
+  return json({ token: session.token, expiresAt: session.expiresAt.toISOString(), user: session.user }, 200, {
+    "set-cookie": sessionCookie(session.token, session.expiresAt),
+  });
+});
