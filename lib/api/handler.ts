@@ -39,7 +39,7 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
       const principal = op.auth.length > 0 ? await authenticate(req, op.auth) : (null as unknown as Principal);
       const params = op.params ? parseWith(op.params, (await routeCtx?.params) ?? {}) : undefined;
       const query = op.query ? parseWith(op.query, queryObject(new URL(req.url))) : undefined;
-      const body = op.body ? parseWith(op.body, await readJsonBody(req, env().MAX_BODY_BYTES)) : undefined;
+      const body = op.body ? parseWith(op.body, await readJsonBody(req, env().MAX_BODY_BYTES, op.bodyOptional)) : undefined;
       res = await handler({ req, requestId, principal, query, body, params } as ApiContext<z.output<Q>, z.output<B>, z.output<P>>);
     } catch (err) {
       res = errorResponse(err, requestId, op);

@@ -26,6 +26,8 @@ export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   auth: readonly AuthMode[];
   query?: Q;
   body?: B;
+  /** An empty request body is read as `{}` (e.g. a toggle that takes optional fields). */
+  bodyOptional?: boolean;
   params?: P;
   responses: Record<number, ResponseSpec>;
 }

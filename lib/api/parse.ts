@@ -32,7 +32,8 @@ export function queryObject(url: URL): Record<string, string> {
 }
 
 /** Reads a JSON body with a byte limit, without trusting Content-Length alone. */
-export async function readJsonBody(req: Request, maxBytes: number): Promise<unknown> {
+export async function readJsonBody(req: Request, maxBytes: number, optional = false): Promise<unknown> {
+  if (optional && !req.body && !req.headers.get("content-type")) return {};
   const type = req.headers.get("content-type") ?? "";
   if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
     throw new AppError("unsupported_media_type", "Content-Type must be application/json");

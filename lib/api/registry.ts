@@ -2,6 +2,7 @@ import { challengeOp, currentSessionOp, loginOp, logoutOp, registerOp, verifyOp 
 import { conversionRoutesOp, listCurrenciesOp } from "@/lib/currencies/operations";
 import { createBatchPayoutOp, createPayoutOp } from "@/lib/payouts/operations";
 import { createRequestOp, getRequestOp, getRequestRoutesOp, payRequestOp } from "@/lib/requests/operations";
+import { createWebhookOp, deleteWebhookOp, listDeliveriesOp, listWebhooksOp, redeliverOp, testWebhookOp, updateWebhookOp } from "@/lib/webhooks/operations";
 import type { Operation } from "./operation";
 
 /** Every public operation, in documentation order. A new route adds its operation here. */
@@ -20,4 +21,11 @@ export const OPERATIONS: readonly Operation[] = [
   registerOp,
   loginOp,
   currentSessionOp,
+  createWebhookOp,
+  listWebhooksOp,
+  updateWebhookOp,
+  deleteWebhookOp,
+  testWebhookOp,
+  listDeliveriesOp,
+  redeliverOp,
 ];

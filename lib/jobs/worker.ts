@@ -1,6 +1,8 @@
 import { runDetectionSweep } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { webhookSweep } from "@/lib/webhooks/deliveries";
+import { expireSweep } from "./expire";
 
 /**
  * The background loop: runs each sweep, then waits its interval before the next run (never
@@ -53,5 +55,9 @@ export function startWorker(jobs: Job[] = defaultJobs()): Worker {
 }
 
 export function defaultJobs(): Job[] {
-  return [{ name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: runDetectionSweep }];
+  return [
+    { name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: runDetectionSweep },
+    { name: "webhook-delivery", intervalMs: env().WEBHOOK_INTERVAL_MS, run: () => webhookSweep() },
+    { name: "expiry", intervalMs: 60_000, run: expireSweep },
+  ];
 }

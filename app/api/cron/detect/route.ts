@@ -1,0 +1,8 @@
+import { runDetectionSweep } from "@/lib/detection/sweep";
+import { cronRoute } from "@/lib/jobs/cron";
+
+export const dynamic = "force-dynamic";
+
+const handler = cronRoute("payment-detection", runDetectionSweep);
+export const GET = handler;
+export const POST = handler;

@@ -1,0 +1,8 @@
+import { cronRoute } from "@/lib/jobs/cron";
+import { webhookSweep } from "@/lib/webhooks/deliveries";
+
+export const dynamic = "force-dynamic";
+
+const handler = cronRoute("webhook-delivery", () => webhookSweep());
+export const GET = handler;
+export const POST = handler;

@@ -1,0 +1,10 @@
+import { json, withApi } from "@/lib/api/handler";
+import { ownerFor } from "@/lib/webhooks/endpoints";
+import { redeliverForOwner } from "@/lib/webhooks/manage-deliveries";
+import { redeliverOp } from "@/lib/webhooks/operations";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(redeliverOp, async ({ principal, params }) =>
+  json(await redeliverForOwner(await ownerFor(principal, undefined), params.id, params.deliveryId), 201),
+);

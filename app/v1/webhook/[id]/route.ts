@@ -1,0 +1,11 @@
+import { json, withApi } from "@/lib/api/handler";
+import { deleteWebhook, ownerFor, setWebhookActive } from "@/lib/webhooks/endpoints";
+import { deleteWebhookOp, updateWebhookOp } from "@/lib/webhooks/operations";
+
+export const dynamic = "force-dynamic";
+
+export const PUT = withApi(updateWebhookOp, async ({ principal, params, body }) =>
+  json(await setWebhookActive(await ownerFor(principal, undefined), params.id, body.active)),
+);
+
+export const DELETE = withApi(deleteWebhookOp, async ({ principal, params }) => json(await deleteWebhook(await ownerFor(principal, undefined), params.id)));

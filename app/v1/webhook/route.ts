@@ -1,0 +1,9 @@
+import { json, withApi } from "@/lib/api/handler";
+import { createWebhook, listWebhooks, ownerFor } from "@/lib/webhooks/endpoints";
+import { createWebhookOp, listWebhooksOp } from "@/lib/webhooks/operations";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(createWebhookOp, async ({ principal, body }) => json(await createWebhook(await ownerFor(principal, body.clientId), body.url), 201));
+
+export const GET = withApi(listWebhooksOp, async ({ principal, query }) => json(await listWebhooks(await ownerFor(principal, query.clientId))));

@@ -1,0 +1,11 @@
+import { withApi } from "@/lib/api/handler";
+import { ownerFor } from "@/lib/webhooks/endpoints";
+import { sendTestDeliveries } from "@/lib/webhooks/manage-deliveries";
+import { testWebhookOp } from "@/lib/webhooks/operations";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(testWebhookOp, async ({ principal, body }) => {
+  await sendTestDeliveries(await ownerFor(principal, body.clientId), body.eventType);
+  return new Response(null, { status: 201 });
+});

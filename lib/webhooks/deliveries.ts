@@ -1,0 +1,304 @@
+import { randomBytes } from "node:crypto";
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import type { WebhookDelivery } from "@/lib/generated/prisma/client";
+import { ulid } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { explorerUrl } from "@/lib/requests/get-request";
+import { postWebhook, type Resolver } from "./http-post";
+import { webhookResolver } from "./resolver";
+import { decryptSecret } from "./secret-box";
+import { signatureHeader, standardWebhookHeaders } from "./sign";
+
+/**
+ * Webhook delivery engine (at-least-once, no ordering):
+ * 1. fanOutEvents turns outbox events into one WebhookDelivery per matching active endpoint.
+ * 2. deliverDue leases due deliveries, POSTs them and records every attempt.
+ * Every step claims rows with FOR UPDATE SKIP LOCKED, so any number of workers and cron calls
+ * can run at once; a worker that dies mid-sweep only leaves a lease that runs out, after which
+ * another sweep sends the same delivery (same ID) again.
+ */
+
+/** Wait after failed attempt n (1-based). The 11th attempt (the 10th retry) is the last. */
+export const RETRY_DELAYS_MS = [1_000, 5_000, 15_000, 60_000, 300_000, 1_800_000, 7_200_000, 21_600_000, 43_200_000, 86_400_000] as const;
+export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
+/** A lease outlives the HTTP deadline by this much, so it never expires under a live attempt. */
+const LEASE_MARGIN_MS = 30_000;
+const CONCURRENCY = 10;
+
+export interface DeliverOptions {
+  limit?: number;
+  now?: Date;
+  resolve?: Resolver;
+  allowPrivate?: boolean;
+  timeoutMs?: number;
+}
+
+export interface DeliverResult {
+  claimed: number;
+  succeeded: number;
+  retried: number;
+  failed: number;
+}
+
+interface OutboxRow {
+  id: string;
+  accountId: string;
+  clientId: string | null;
+  type: string;
+  payload: unknown;
+}
+
+interface ClaimedRow {
+  id: string;
+  body: string;
+  attempts: number;
+  isTest: boolean;
+  endpointId: string;
+  url: string;
+  secretEnc: string;
+  active: boolean;
+}
+
+// jsonb stores object keys sorted by length, so the payload read back has lost its order.
+// Restore the documented order (unknown keys keep theirs, after) so bodies read naturally.
+const KEY_ORDER = (
+  "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency " +
+  "paymentCurrency isCryptoToFiat subStatus failureReason paymentProcessor fees recurringPaymentId paymentIndex"
+).split(" ");
+const rank = (k: string) => {
+  const i = KEY_ORDER.indexOf(k);
+  return i < 0 ? KEY_ORDER.length : i;
+};
+
+function bodyOf(payload: unknown): string {
+  const value = typeof payload === "string" ? JSON.parse(payload) : payload;
+  if (!value || typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => rank(a) - rank(b));
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
+/** Claims up to `limit` unfanned outbox events and creates their deliveries, in one transaction. */
+export async function fanOutEvents(limit = 100, now: Date = new Date()): Promise<{ events: number; deliveries: number }> {
+  return db().$transaction(async (tx) => {
+    const events = await tx.$queryRaw<OutboxRow[]>`
+      UPDATE "OutboxEvent" SET "fannedOutAt" = ${now}
+      WHERE id IN (
+        SELECT id FROM "OutboxEvent" WHERE "fannedOutAt" IS NULL
+        ORDER BY "createdAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id, "accountId", "clientId", type, payload`;
+    if (events.length === 0) return { events: 0, deliveries: 0 };
+    const endpoints = await tx.webhookEndpoint.findMany({
+      where: { active: true, accountId: { in: [...new Set(events.map((e) => e.accountId))] } },
+      select: { id: true, accountId: true, clientId: true },
+    });
+    const rows = events.flatMap((ev) => {
+      // Client-scoped events go to that client's endpoints; account-wide events to all of them.
+      const targets = endpoints.filter((ep) => ep.accountId === ev.accountId && (ev.clientId === null || ep.clientId === ev.clientId));
+      const body = bodyOf(ev.payload);
+      return targets.map((ep) => ({ id: ulid(), endpointId: ep.id, eventId: ev.id, eventType: ev.type, body, nextAttemptAt: now }));
+    });
+    // skipDuplicates on (endpointId, eventId): a re-run never creates a second delivery.
+    const created = rows.length > 0 ? (await tx.webhookDelivery.createMany({ data: rows, skipDuplicates: true })).count : 0;
+    return { events: events.length, deliveries: created };
+  });
+}
+
+/** Runs `fn` over `items`, at most `n` at a time. */
+async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(n, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(lanes);
+}
+
+/** Leases due deliveries, sends them and records the outcome of each. */
+export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResult> {
+  const { limit = 50, now = new Date() } = opts;
+  const resolve = opts.resolve ?? webhookResolver();
+  const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
+  const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
+  const service = env().SERVICE_NAME;
+  const leaseUntil = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
+  const claimed = await db().$queryRaw<ClaimedRow[]>`
+    WITH claimed AS (
+      UPDATE "WebhookDelivery" SET "leaseUntil" = ${leaseUntil}, "updatedAt" = ${new Date()}
+      WHERE id IN (
+        SELECT id FROM "WebhookDelivery"
+        WHERE status = 'pending' AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
+        ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id, body, attempts, "isTest", "endpointId")
+    SELECT c.id, c.body, c.attempts, c."isTest", c."endpointId", e.url, e."secretEnc", e.active
+    FROM claimed c JOIN "WebhookEndpoint" e ON e.id = c."endpointId"`;
+  const result: DeliverResult = { claimed: claimed.length, succeeded: 0, retried: 0, failed: 0 };
+  const secrets = new Map<string, string>();
+
+  await pool(claimed, CONCURRENCY, async (d) => {
+    try {
+      // The lease (value + attempts count) guards every write: a worker whose lease ran out
+      // and was taken over must not overwrite the new owner's state.
+      const mine = { id: d.id, leaseUntil, attempts: d.attempts };
+      if (!d.active) {
+        await db().webhookDelivery.updateMany({ where: mine, data: { status: "failed", lastError: "endpoint inactive", leaseUntil: null } });
+        result.failed++;
+        return;
+      }
+      const startedAt = new Date();
+      let outcome: { statusCode: number | null; latencyMs: number; error: string | null };
+      try {
+        const secret = secrets.get(d.endpointId) ?? decryptSecret(d.secretEnc);
+        secrets.set(d.endpointId, secret);
+        const bytes = Buffer.from(d.body, "utf8");
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "user-agent": `${service}-webhooks/1`,
+          [`x-${service}-signature`]: signatureHeader(secret, bytes),
+          [`x-${service}-delivery`]: d.id,
+          [`x-${service}-retry-count`]: String(d.attempts),
+          ...(d.isTest ? { [`x-${service}-test`]: "true" } : {}),
+          ...standardWebhookHeaders(secret, d.id, bytes, startedAt),
+        };
+        outcome = await postWebhook({ url: d.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
+      } catch (err) {
+        // e.g. the secret cannot be decrypted (APP_SECRET changed): a failed attempt, retried later.
+        outcome = { statusCode: null, latencyMs: Date.now() - startedAt.getTime(), error: err instanceof Error ? err.message : String(err) };
+      }
+      const attempt = d.attempts + 1;
+      const ok = outcome.error === null;
+      const delay = RETRY_DELAYS_MS[attempt - 1];
+      const status = ok ? "succeeded" : delay === undefined ? "failed" : "pending";
+      const nextAttemptAt = ok || delay === undefined ? now : new Date(now.getTime() + delay);
+      const error = outcome.error?.slice(0, 500) ?? null;
+      // One statement: the attempt row and the delivery's new state are written atomically.
+      const updated = await db().$executeRaw`
+        WITH attempt AS (
+          INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "latencyMs", "statusCode", error)
+          VALUES (${ulid()}, ${d.id}, ${attempt}, ${startedAt}, ${outcome.latencyMs}, ${outcome.statusCode}, ${error}))
+        UPDATE "WebhookDelivery"
+        SET status = ${status}::"DeliveryStatus", attempts = ${attempt}, "nextAttemptAt" = ${nextAttemptAt}, "leaseUntil" = NULL,
+            "lastStatus" = ${outcome.statusCode}, "lastError" = ${error}, "updatedAt" = ${new Date()}
+        WHERE id = ${d.id} AND "leaseUntil" = ${leaseUntil} AND attempts = ${d.attempts}`;
+      if (updated === 0) log.warn("webhook lease lost before recording", { deliveryId: d.id });
+      if (status === "succeeded") result.succeeded++;
+      else if (status === "failed") result.failed++;
+      else result.retried++;
+    } catch (err) {
+      // Nothing recorded: the lease runs out and a later sweep sends the delivery again.
+      log.error("webhook delivery step failed", { deliveryId: d.id, err });
+    }
+  });
+  return result;
+}
+
+/**
+ * Sends a delivery again, due now, under the same delivery ID. Its attempt count is kept, so
+ * x-duebill-retry-count stays truthful and a failure continues the backoff from where it was
+ * (an exhausted delivery gets this one attempt). A live lease is left alone so an attempt in
+ * flight is not duplicated. Returns null when the delivery does not exist.
+ */
+export async function redeliver(deliveryId: string, now: Date = new Date()): Promise<WebhookDelivery | null> {
+  const { count } = await db().webhookDelivery.updateMany({ where: { id: deliveryId }, data: { status: "pending", nextAttemptAt: now } });
+  return count === 0 ? null : db().webhookDelivery.findUnique({ where: { id: deliveryId } });
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+
+/** Sample bodies of the real shapes (DECISIONS.md), with fresh random identifiers. */
+export const TEST_EVENT_TYPES = ["payment.confirmed", "payment.failed", "client_id.linked"] as const;
+export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
+
+export function samplePayload(eventType: TestEventType, at: Date = new Date()): Record<string, unknown> {
+  const requestId = `01${hex(32)}`;
+  const paymentReference = `0x${hex(8)}`;
+  const timestamp = at.toISOString();
+  if (eventType === "payment.failed") {
+    return {
+      event: eventType,
+      requestId,
+      requestID: requestId,
+      paymentReference,
+      subStatus: "insufficient_funds",
+      failureReason: "Insufficient funds",
+      amount: "10",
+      paymentCurrency: "USDC-base",
+      network: "base",
+      timestamp,
+    };
+  }
+  if (eventType === "client_id.linked") {
+    return {
+      event: eventType,
+      clientId: `cli_${ulid().toLowerCase()}`,
+      orchestratorId: `okey_${ulid().toLowerCase()}`,
+      linkId: ulid(),
+      intentId: ulid(),
+      externalId: "test-external-id",
+      destinationId: ulid(),
+      destinationWalletAddress: `0x${hex(20)}`,
+      network: "base",
+      currency: "USDC-base",
+      timestamp,
+    };
+  }
+  const txHash = `0x${hex(32)}`;
+  return {
+    event: eventType,
+    requestId,
+    requestID: requestId,
+    paymentReference,
+    explorer: explorerUrl("base", txHash),
+    amount: "10",
+    totalAmountPaid: "10",
+    expectedAmount: "10",
+    timestamp,
+    txHash,
+    network: "base",
+    currency: "USD",
+    paymentCurrency: "USDC-base",
+    isCryptoToFiat: false,
+    subStatus: "",
+    paymentProcessor: "request-network",
+    fees: [],
+  };
+}
+
+/** A test delivery (x-duebill-test: true), sent by the next sweep like any other. */
+export async function createTestDelivery(endpointId: string, eventType: TestEventType, now: Date = new Date()): Promise<WebhookDelivery> {
+  if (!TEST_EVENT_TYPES.includes(eventType)) throw new Error(`Unsupported test event type ${eventType}`);
+  return db().webhookDelivery.create({
+    data: { id: ulid(), endpointId, eventId: null, eventType, isTest: true, body: JSON.stringify(samplePayload(eventType, now)), nextAttemptAt: now },
+  });
+}
+
+export interface SweepResult extends DeliverResult {
+  events: number;
+  created: number;
+}
+
+/**
+ * Fan-out then delivery, repeated while full batches keep coming and the time budget lasts
+ * (one batch per call would cap throughput at `limit` per worker interval). For the worker
+ * loop and the cron route.
+ */
+export async function webhookSweep(opts: DeliverOptions & { budgetMs?: number } = {}): Promise<SweepResult> {
+  const deadline = Date.now() + (opts.budgetMs ?? 20_000);
+  const total: SweepResult = { events: 0, created: 0, claimed: 0, succeeded: 0, retried: 0, failed: 0 };
+  const fanLimit = 100;
+  for (;;) {
+    const f = await fanOutEvents(fanLimit, opts.now ?? new Date());
+    total.events += f.events;
+    total.created += f.deliveries;
+    if (f.events < fanLimit || Date.now() >= deadline) break;
+  }
+  const limit = opts.limit ?? 50;
+  while (Date.now() < deadline) {
+    const r = await deliverDue({ ...opts, limit, now: opts.now ?? new Date() });
+    total.claimed += r.claimed;
+    total.succeeded += r.succeeded;
+    total.retried += r.retried;
+    total.failed += r.failed;
+    if (r.claimed < limit) break;
+  }
+  return total;
+}

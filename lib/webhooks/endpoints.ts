@@ -1,0 +1,94 @@
+import { invalidField, notFound } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/authenticate";
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
+import { ulid } from "@/lib/ids";
+import { webhookResolver } from "./resolver";
+import { encryptSecret } from "./secret-box";
+import { generateWebhookSecret } from "./sign";
+import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "./url-policy";
+
+/**
+ * Webhook endpoints belong to an account and a client ID. A client-ID caller sees only that
+ * client ID's endpoints; a session sees its account's (and names the client ID on create).
+ * Another owner's endpoint answers 404, like a missing one.
+ */
+export interface Owner {
+  accountId: string;
+  clientId: string | null;
+}
+
+export async function ownerFor(principal: Principal, clientId: string | undefined): Promise<Owner> {
+  if (principal.kind === "clientId") {
+    if (clientId !== undefined && clientId !== principal.clientId) throw invalidField("clientId", "must be the x-client-id of the request");
+    return { accountId: principal.accountId, clientId: principal.clientId };
+  }
+  if (clientId === undefined) return { accountId: principal.accountId, clientId: null };
+  const found = await db().clientId.findFirst({ where: { id: clientId, accountId: principal.accountId }, select: { id: true } });
+  if (!found) throw notFound("Client ID not found");
+  return { accountId: principal.accountId, clientId: found.id };
+}
+
+const ownerWhere = (o: Owner) => ({ accountId: o.accountId, ...(o.clientId ? { clientId: o.clientId } : {}) });
+
+/** URL policy at registration: the URL's form, then every address its host resolves to. */
+export async function assertDeliverableUrl(url: string): Promise<string> {
+  const allowPrivate = env().WEBHOOK_ALLOW_PRIVATE;
+  const checked = checkWebhookUrl(url, { allowPrivate });
+  if (!checked.ok) throw invalidField("url", checked.reason);
+  const host = checked.url.hostname.replace(/^\[|\]$/g, "");
+  if (!allowPrivate && !isIpLiteral(host)) {
+    let addresses: { address: string }[];
+    try {
+      addresses = await webhookResolver()(host);
+    } catch {
+      throw invalidField("url", `host ${host} does not resolve`);
+    }
+    if (addresses.length === 0) throw invalidField("url", `host ${host} does not resolve`);
+    if (addresses.some((a) => isForbiddenIp(a.address))) throw invalidField("url", `host ${host} resolves to a private or reserved address`);
+  }
+  return checked.url.toString();
+}
+
+export function toWebhookDto(row: WebhookEndpoint) {
+  return { id: row.id, url: row.url, active: row.active, clientId: row.clientId, createdAt: row.createdAt.toISOString() };
+}
+
+export async function createWebhook(owner: Owner, url: string): Promise<{ id: string; secret: string } & ReturnType<typeof toWebhookDto>> {
+  if (!owner.clientId) throw invalidField("clientId", "is required when signed in with a session");
+  const normalized = await assertDeliverableUrl(url);
+  const secret = generateWebhookSecret();
+  const row = await db().webhookEndpoint.create({
+    data: { id: ulid(), accountId: owner.accountId, clientId: owner.clientId, url: normalized, secretEnc: encryptSecret(secret) },
+  });
+  return { ...toWebhookDto(row), secret };
+}
+
+export async function listWebhooks(owner: Owner) {
+  const rows = await db().webhookEndpoint.findMany({ where: ownerWhere(owner), orderBy: { createdAt: "asc" } });
+  return { webhooks: rows.map(toWebhookDto) };
+}
+
+export async function getWebhookOrThrow(owner: Owner, id: string): Promise<WebhookEndpoint> {
+  const row = await db().webhookEndpoint.findFirst({ where: { id, ...ownerWhere(owner) } });
+  if (!row) throw notFound("Webhook not found");
+  return row;
+}
+
+/** PUT /v1/webhook/{id}: sets `active`, or toggles it when the body omits it. */
+export async function setWebhookActive(owner: Owner, id: string, active: boolean | undefined) {
+  const row = await getWebhookOrThrow(owner, id);
+  const updated = await db().webhookEndpoint.update({ where: { id: row.id }, data: { active: active ?? !row.active } });
+  return toWebhookDto(updated);
+}
+
+export async function deleteWebhook(owner: Owner, id: string) {
+  const row = await getWebhookOrThrow(owner, id);
+  await db().webhookEndpoint.delete({ where: { id: row.id } });
+  return { id: row.id, deleted: true };
+}
+
+export async function activeWebhooks(owner: Owner): Promise<WebhookEndpoint[]> {
+  return db().webhookEndpoint.findMany({ where: { ...ownerWhere(owner), active: true } });
+}

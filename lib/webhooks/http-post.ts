@@ -1,0 +1,169 @@
+import dns from "node:dns";
+import http from "node:http";
+import https from "node:https";
+import type { LookupFunction } from "node:net";
+import { env } from "@/lib/env";
+import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "./url-policy";
+
+/**
+ * One webhook POST, hardened against SSRF:
+ * - the URL passes checkWebhookUrl (scheme, credentials, literal addresses, localhost);
+ * - a host name is resolved ONCE through `resolve`, every address is checked, and the socket
+ *   is pinned to exactly those addresses through a custom `lookup` — the address connected to
+ *   is the address checked, so DNS rebinding between check and connect is impossible, and a
+ *   refused name never reaches the socket layer (no connection attempt at all);
+ * - redirects are never followed (a 3xx is a failed attempt);
+ * - one hard deadline covers resolution, connect, TLS, response and body;
+ * - at most 64 KB of the response body is read (it is only drained, never stored).
+ */
+
+export interface ResolvedAddress {
+  address: string;
+  family: 4 | 6;
+}
+export type Resolver = (hostname: string) => Promise<ResolvedAddress[]>;
+
+export const systemResolver: Resolver = async (hostname) => {
+  const found = await dns.promises.lookup(hostname, { all: true, verbatim: true });
+  return found.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
+};
+
+export interface PostWebhookOptions {
+  url: string;
+  body: string | Buffer;
+  headers: Record<string, string>;
+  timeoutMs?: number;
+  allowPrivate?: boolean;
+  resolve?: Resolver;
+}
+
+export interface PostResult {
+  statusCode: number | null;
+  latencyMs: number;
+  error: string | null;
+}
+
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+// Keep-alive pools: a burst of deliveries to one receiver reuses connections. Separate pools
+// per allowPrivate value so a socket opened under the permissive policy is never reused under
+// the strict one. A pooled socket is connected to an address that was checked when it opened.
+const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: "lifo" as const };
+const agents = {
+  http: [new http.Agent(agentOptions), new http.Agent(agentOptions)],
+  https: [new https.Agent(agentOptions), new https.Agent(agentOptions)],
+};
+
+function pinnedLookup(addresses: ResolvedAddress[], allowPrivate: boolean): LookupFunction {
+  return (_hostname, options, callback) => {
+    const family = options.family === 4 || options.family === 6 ? options.family : 0;
+    const usable = addresses.filter((a) => family === 0 || a.family === family);
+    // Re-checked here too: this is the last point before connect().
+    const bad = allowPrivate ? undefined : usable.find((a) => isForbiddenIp(a.address));
+    const first = usable[0];
+    if (bad || !first) {
+      const err: NodeJS.ErrnoException = new Error(bad ? `refused address ${bad.address}` : "no usable address");
+      err.code = bad ? "EWEBHOOKFORBIDDEN" : "ENOTFOUND";
+      callback(err, "", 0);
+      return;
+    }
+    if (options.all) callback(null, usable);
+    else callback(null, first.address, first.family);
+  };
+}
+
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error("timeout")), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
+}
+
+const errorText = (err: unknown): string => {
+  const e = err as NodeJS.ErrnoException;
+  return e?.code ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(err);
+};
+
+export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult> {
+  const started = performance.now();
+  const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
+  const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
+  const elapsed = () => Math.round(performance.now() - started);
+  const fail = (error: string): PostResult => ({ statusCode: null, latencyMs: elapsed(), error });
+
+  const checked = checkWebhookUrl(opts.url, { allowPrivate });
+  if (!checked.ok) return fail(`refused: ${checked.reason}`);
+  const url = checked.url;
+  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+
+  // Literal addresses were judged by checkWebhookUrl (and net skips lookup for them).
+  let lookup: LookupFunction | undefined;
+  if (!isIpLiteral(host)) {
+    let addresses: ResolvedAddress[];
+    try {
+      addresses = await withDeadline((opts.resolve ?? systemResolver)(host), timeoutMs);
+    } catch (err) {
+      return fail(errorText(err) === "timeout" ? `timeout after ${timeoutMs} ms (dns)` : `dns: ${errorText(err)}`);
+    }
+    if (addresses.length === 0) return fail(`dns: ${host} has no address`);
+    const bad = allowPrivate ? undefined : addresses.find((a) => isForbiddenIp(a.address));
+    if (bad) return fail(`refused: ${host} resolves to forbidden address ${bad.address}`);
+    lookup = pinnedLookup(addresses, allowPrivate);
+  }
+
+  const remaining = timeoutMs - (performance.now() - started);
+  if (remaining <= 0) return fail(`timeout after ${timeoutMs} ms`);
+  const body = typeof opts.body === "string" ? Buffer.from(opts.body, "utf8") : opts.body;
+  const isHttps = url.protocol === "https:";
+
+  return new Promise<PostResult>((resolve) => {
+    let settled = false;
+    let statusCode: number | null = null;
+    let timer: NodeJS.Timeout | undefined;
+    const finish = (error: string | null) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      resolve({ statusCode, latencyMs: elapsed(), error });
+    };
+    const outcome = (): string | null => {
+      if (statusCode === null) return "no response";
+      if (statusCode >= 200 && statusCode < 300) return null;
+      if (statusCode >= 300 && statusCode < 400) return "redirect not followed";
+      return `HTTP ${statusCode}`;
+    };
+    const options: http.RequestOptions = {
+      method: "POST",
+      hostname: host,
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      headers: { ...opts.headers, "content-length": String(body.length) },
+      agent: (isHttps ? agents.https : agents.http)[allowPrivate ? 1 : 0],
+      lookup,
+    };
+    const req = (isHttps ? https : http).request(options, (res) => {
+      statusCode = res.statusCode ?? null;
+      let seen = 0;
+      res.on("data", (chunk: Buffer) => {
+        seen += chunk.length;
+        if (seen > MAX_RESPONSE_BYTES) {
+          // Enough: the status decides, the rest of an oversized body is not worth reading.
+          res.destroy();
+          finish(outcome());
+        }
+      });
+      res.on("end", () => finish(outcome()));
+      res.on("error", () => finish(outcome()));
+      res.on("close", () => finish(outcome()));
+    });
+    timer = setTimeout(() => {
+      // Past the deadline: a known status still counts (the body was merely slow).
+      const error = statusCode === null ? `timeout after ${timeoutMs} ms` : outcome();
+      req.destroy(new Error("timeout"));
+      finish(error);
+    }, remaining);
+    req.on("error", (err) => finish(statusCode === null ? errorText(err) : outcome()));
+    req.end(body);
+  });
+}
