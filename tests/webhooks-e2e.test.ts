@@ -132,7 +132,8 @@ describe("payment.confirmed delivery", () => {
       secretRef.secret = hook.body.secret;
       await payOnDevnet(a.clientId);
       const root = path.resolve(__dirname, "..");
-      worker = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), "scripts/worker.ts"], {
+      // node itself runs the worker (tsx as a loader, not a wrapper process), so SIGKILL hits the worker.
+      worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
         cwd: root,
         env: { ...process.env, DATABASE_URL: testDatabaseUrl(), WEBHOOK_ALLOW_PRIVATE: "true", CHAIN_CONFIG: "{}", LOG_LEVEL: "error" },
         stdio: "ignore",

@@ -113,6 +113,82 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   await Promise.all(lanes);
 }
 
+interface Outcome {
+  id: string;
+  /** Attempts before this one: with the lease value, proves this worker still owns the row. */
+  prev: number;
+  status: "succeeded" | "pending" | "failed";
+  nextAttemptAt: Date;
+  startedAt: Date;
+  latencyMs: number;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * Writes attempts and the deliveries' new state in ONE statement per batch: the attempt rows
+ * and the state change are atomic, and a write guarded by the lease (value and attempt count)
+ * is a no-op for a worker whose lease ran out and was taken over.
+ */
+async function writeOutcomes(batch: Outcome[], leaseUntil: Date): Promise<number> {
+  const col = <K extends keyof Outcome>(k: K) => batch.map((o) => o[k]);
+  const iso = (dates: Date[]) => dates.map((d) => d.toISOString());
+  return db().$executeRaw`
+    WITH r AS (
+      SELECT * FROM unnest(${col("id")}::text[], ${batch.map(() => ulid())}::text[], ${col("prev")}::int[], ${col("status")}::text[],
+        ${iso(col("nextAttemptAt"))}::timestamp[], ${iso(col("startedAt"))}::timestamp[], ${col("latencyMs")}::int[],
+        ${col("statusCode")}::int[], ${col("error")}::text[])
+        AS r(id, attempt_id, prev, status, next_at, started_at, latency, code, error)
+    ), ins AS (
+      INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "latencyMs", "statusCode", error)
+      SELECT r.attempt_id, r.id, r.prev + 1, r.started_at, r.latency, r.code, r.error FROM r JOIN "WebhookDelivery" d ON d.id = r.id)
+    UPDATE "WebhookDelivery" d
+    SET status = r.status::"DeliveryStatus", attempts = r.prev + 1, "nextAttemptAt" = r.next_at, "leaseUntil" = NULL,
+        "lastStatus" = r.code, "lastError" = r.error, "updatedAt" = ${new Date()}
+    FROM r WHERE d.id = r.id AND d."leaseUntil" = ${leaseUntil} AND d.attempts = r.prev`;
+}
+
+/**
+ * Group commit: outcomes that finish while a write is in flight go out together in the next
+ * write, so a sweep costs a handful of statements instead of one per delivery, and an outcome
+ * waits at most one write before it is durable.
+ */
+function recorder(leaseUntil: Date, result: DeliverResult) {
+  let queue: Outcome[] = [];
+  let flushing: Promise<void> | null = null;
+  const tally = (batch: Outcome[]) => {
+    for (const o of batch) result[o.status === "pending" ? "retried" : o.status]++;
+  };
+  const write = async (batch: Outcome[]) => {
+    try {
+      if ((await writeOutcomes(batch, leaseUntil)) < batch.length) log.warn("webhook lease lost before recording", { ids: batch.map((o) => o.id) });
+      tally(batch);
+    } catch (err) {
+      // One bad row must not sink the others: retry one by one. Unwritten outcomes keep their
+      // lease, which runs out, and the delivery is sent again (at-least-once).
+      if (batch.length > 1) for (const o of batch) await write([o]);
+      else log.error("webhook outcome not recorded", { deliveryId: batch[0]?.id, err });
+    }
+  };
+  const loop = async () => {
+    while (queue.length > 0) {
+      const batch = queue;
+      queue = [];
+      await write(batch);
+    }
+    flushing = null;
+  };
+  return {
+    add(o: Outcome) {
+      queue.push(o);
+      flushing ??= loop();
+    },
+    async drain() {
+      while (flushing) await flushing;
+    },
+  };
+}
+
 /** Leases due deliveries, sends them and records the outcome of each. */
 export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResult> {
   const { limit = 50, now = new Date() } = opts;
@@ -132,62 +208,44 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
     SELECT c.id, c.body, c.attempts, c."isTest", c."endpointId", e.url, e."secretEnc", e.active
     FROM claimed c JOIN "WebhookEndpoint" e ON e.id = c."endpointId"`;
   const result: DeliverResult = { claimed: claimed.length, succeeded: 0, retried: 0, failed: 0 };
+  const record = recorder(leaseUntil, result);
   const secrets = new Map<string, string>();
 
   await pool(claimed, CONCURRENCY, async (d) => {
-    try {
-      // The lease (value + attempts count) guards every write: a worker whose lease ran out
-      // and was taken over must not overwrite the new owner's state.
-      const mine = { id: d.id, leaseUntil, attempts: d.attempts };
-      if (!d.active) {
-        await db().webhookDelivery.updateMany({ where: mine, data: { status: "failed", lastError: "endpoint inactive", leaseUntil: null } });
-        result.failed++;
-        return;
-      }
-      const startedAt = new Date();
-      let outcome: { statusCode: number | null; latencyMs: number; error: string | null };
+    if (!d.active) {
       try {
-        const secret = secrets.get(d.endpointId) ?? decryptSecret(d.secretEnc);
-        secrets.set(d.endpointId, secret);
-        const bytes = Buffer.from(d.body, "utf8");
-        const headers: Record<string, string> = {
-          "content-type": "application/json",
-          "user-agent": `${service}-webhooks/1`,
-          [`x-${service}-signature`]: signatureHeader(secret, bytes),
-          [`x-${service}-delivery`]: d.id,
-          [`x-${service}-retry-count`]: String(d.attempts),
-          ...(d.isTest ? { [`x-${service}-test`]: "true" } : {}),
-          ...standardWebhookHeaders(secret, d.id, bytes, startedAt),
-        };
-        outcome = await postWebhook({ url: d.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
+        const data = { status: "failed" as const, lastError: "endpoint inactive", leaseUntil: null };
+        result.failed += (await db().webhookDelivery.updateMany({ where: { id: d.id, leaseUntil, attempts: d.attempts }, data })).count;
       } catch (err) {
-        // e.g. the secret cannot be decrypted (APP_SECRET changed): a failed attempt, retried later.
-        outcome = { statusCode: null, latencyMs: Date.now() - startedAt.getTime(), error: err instanceof Error ? err.message : String(err) };
+        log.error("webhook delivery not updated", { deliveryId: d.id, err }); // the lease runs out; retried then
       }
-      const attempt = d.attempts + 1;
-      const ok = outcome.error === null;
-      const delay = RETRY_DELAYS_MS[attempt - 1];
-      const status = ok ? "succeeded" : delay === undefined ? "failed" : "pending";
-      const nextAttemptAt = ok || delay === undefined ? now : new Date(now.getTime() + delay);
-      const error = outcome.error?.slice(0, 500) ?? null;
-      // One statement: the attempt row and the delivery's new state are written atomically.
-      const updated = await db().$executeRaw`
-        WITH attempt AS (
-          INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "latencyMs", "statusCode", error)
-          VALUES (${ulid()}, ${d.id}, ${attempt}, ${startedAt}, ${outcome.latencyMs}, ${outcome.statusCode}, ${error}))
-        UPDATE "WebhookDelivery"
-        SET status = ${status}::"DeliveryStatus", attempts = ${attempt}, "nextAttemptAt" = ${nextAttemptAt}, "leaseUntil" = NULL,
-            "lastStatus" = ${outcome.statusCode}, "lastError" = ${error}, "updatedAt" = ${new Date()}
-        WHERE id = ${d.id} AND "leaseUntil" = ${leaseUntil} AND attempts = ${d.attempts}`;
-      if (updated === 0) log.warn("webhook lease lost before recording", { deliveryId: d.id });
-      if (status === "succeeded") result.succeeded++;
-      else if (status === "failed") result.failed++;
-      else result.retried++;
-    } catch (err) {
-      // Nothing recorded: the lease runs out and a later sweep sends the delivery again.
-      log.error("webhook delivery step failed", { deliveryId: d.id, err });
+      return;
     }
-  });
+    const startedAt = new Date();
+    let outcome: { statusCode: number | null; latencyMs: number; error: string | null };
+    try {
+      const secret = secrets.get(d.endpointId) ?? decryptSecret(d.secretEnc);
+      secrets.set(d.endpointId, secret);
+      const bytes = Buffer.from(d.body, "utf8");
+      const headers: Record<string, string> = {
+        "content-type": "application/json",
+        "user-agent": `${service}-webhooks/1`,
+        [`x-${service}-signature`]: signatureHeader(secret, bytes),
+        [`x-${service}-delivery`]: d.id,
+        [`x-${service}-retry-count`]: String(d.attempts),
+        ...(d.isTest ? { [`x-${service}-test`]: "true" } : {}),
+        ...standardWebhookHeaders(secret, d.id, bytes, startedAt),
+      };
+      outcome = await postWebhook({ url: d.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
+    } catch (err) {
+      // e.g. the secret cannot be decrypted (APP_SECRET changed): a failed attempt, retried later.
+      outcome = { statusCode: null, latencyMs: Date.now() - startedAt.getTime(), error: err instanceof Error ? err.message : String(err) };
+    }
+    const delay = RETRY_DELAYS_MS[d.attempts];
+    const status = outcome.error === null ? "succeeded" : delay === undefined ? "failed" : "pending";
+    const nextAttemptAt = status === "pending" && delay !== undefined ? new Date(now.getTime() + delay) : now;
+    record.add({ id: d.id, prev: d.attempts, status, nextAttemptAt, startedAt, ...outcome, error: outcome.error?.slice(0, 500) ?? null });
+  }).finally(() => record.drain());
   return result;
 }
 
@@ -209,58 +267,21 @@ export const TEST_EVENT_TYPES = ["payment.confirmed", "payment.failed", "client_
 export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
 
 export function samplePayload(eventType: TestEventType, at: Date = new Date()): Record<string, unknown> {
-  const requestId = `01${hex(32)}`;
-  const paymentReference = `0x${hex(8)}`;
-  const timestamp = at.toISOString();
+  const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
+  const request = { requestId, requestID: requestId, paymentReference };
   if (eventType === "payment.failed") {
-    return {
-      event: eventType,
-      requestId,
-      requestID: requestId,
-      paymentReference,
-      subStatus: "insufficient_funds",
-      failureReason: "Insufficient funds",
-      amount: "10",
-      paymentCurrency: "USDC-base",
-      network: "base",
-      timestamp,
-    };
+    const failure = { subStatus: "insufficient_funds", failureReason: "Insufficient funds" };
+    return { event: eventType, ...request, ...failure, amount: "10", paymentCurrency: "USDC-base", network: "base", timestamp };
   }
   if (eventType === "client_id.linked") {
-    return {
-      event: eventType,
-      clientId: `cli_${ulid().toLowerCase()}`,
-      orchestratorId: `okey_${ulid().toLowerCase()}`,
-      linkId: ulid(),
-      intentId: ulid(),
-      externalId: "test-external-id",
-      destinationId: ulid(),
-      destinationWalletAddress: `0x${hex(20)}`,
-      network: "base",
-      currency: "USDC-base",
-      timestamp,
-    };
+    const link = { linkId: ulid(), intentId: ulid(), externalId: "test-external-id", destinationId: ulid(), destinationWalletAddress: `0x${hex(20)}` };
+    const ids = { clientId: `cli_${ulid().toLowerCase()}`, orchestratorId: `okey_${ulid().toLowerCase()}` };
+    return { event: eventType, ...ids, ...link, network: "base", currency: "USDC-base", timestamp };
   }
-  const txHash = `0x${hex(32)}`;
-  return {
-    event: eventType,
-    requestId,
-    requestID: requestId,
-    paymentReference,
-    explorer: explorerUrl("base", txHash),
-    amount: "10",
-    totalAmountPaid: "10",
-    expectedAmount: "10",
-    timestamp,
-    txHash,
-    network: "base",
-    currency: "USD",
-    paymentCurrency: "USDC-base",
-    isCryptoToFiat: false,
-    subStatus: "",
-    paymentProcessor: "request-network",
-    fees: [],
-  };
+  const amounts = { amount: "10", totalAmountPaid: "10", expectedAmount: "10" };
+  const rest = { isCryptoToFiat: false, subStatus: "", paymentProcessor: "request-network", fees: [] };
+  const where = { network: "base", currency: "USD", paymentCurrency: "USDC-base" };
+  return { event: eventType, ...request, explorer: explorerUrl("base", txHash), ...amounts, timestamp, txHash, ...where, ...rest };
 }
 
 /** A test delivery (x-duebill-test: true), sent by the next sweep like any other. */

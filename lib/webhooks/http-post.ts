@@ -56,7 +56,8 @@ const agents = {
 
 function pinnedLookup(addresses: ResolvedAddress[], allowPrivate: boolean): LookupFunction {
   return (_hostname, options, callback) => {
-    const family = options.family === 4 || options.family === 6 ? options.family : 0;
+    const f: unknown = options.family;
+    const family = f === 4 || f === "IPv4" ? 4 : f === 6 || f === "IPv6" ? 6 : 0;
     const usable = addresses.filter((a) => family === 0 || a.family === family);
     // Re-checked here too: this is the last point before connect().
     const bad = allowPrivate ? undefined : usable.find((a) => isForbiddenIp(a.address));
