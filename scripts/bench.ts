@@ -13,6 +13,7 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { measureDetectionLatency } from "./bench-latency";
+import { measureWebhookThroughput } from "./bench-webhooks";
 
 const root = path.resolve(__dirname, "..");
 const dbUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_bench";
@@ -160,6 +161,8 @@ async function main(): Promise<void> {
     CHECKPOINT_DISABLE: "1",
     BENCH_ROUTES: "true",
     LOG_LEVEL: "warn",
+    // The limiter stays on (its cost is part of every route) but must not refuse the load itself.
+    RATE_LIMIT_MULTIPLIER: "1000",
   };
   await prepareDatabase();
   const prisma = path.join(root, "node_modules/prisma/build/index.js");
@@ -187,6 +190,8 @@ async function main(): Promise<void> {
     { name: INSERT, method: "POST", path: "/api/bench/insert", body: () => "{}" },
     { name: "POST /v2/payouts", method: "POST", path: "/v2/payouts", headers: key, body: () => payoutBody, baseline: INSERT, target: 2 },
     { name: "GET /v2/request/{id}", method: "GET", path: "", headers: key, baseline: EMPTY },
+    { name: "API-key route, no limiter", method: "GET", path: "/api/bench/unlimited", headers: key },
+    { name: "API-key route, rate-limited", method: "GET", path: "/api/bench/limited", headers: key, baseline: "API-key route, no limiter", target: 1.1 },
   ];
 
   const server: ChildProcess = spawn(process.execPath, [next, "start", "--port", String(PORT), "--hostname", "127.0.0.1"], {
@@ -242,6 +247,15 @@ async function main(): Promise<void> {
     `\nDetection latency on anvil (1 s sweep), receipt → API shows paid: median ${latency.medianMs} ms, max ${latency.maxMs} ms  (target ≤ 2000 ms) ${latencyOk ? "OK" : "OVER"}`,
   );
   report.detectionLatency = latency;
+  const { disconnectDb: closeDb } = await import("@/lib/db/client");
+  const webhooks = await measureWebhookThroughput(1000);
+  await closeDb();
+  const webhooksOk = webhooks.perSecond >= 300;
+  failed ||= !webhooksOk;
+  console.log(
+    `Webhook delivery to a local receiver: ${webhooks.deliveries} in ${webhooks.seconds} s = ${webhooks.perSecond}/s  (target ≥ 300/s) ${webhooksOk ? "OK" : "UNDER"}`,
+  );
+  report.webhookThroughput = webhooks;
   mkdirSync(path.join(root, "bench-results"), { recursive: true });
   writeFileSync(path.join(root, "bench-results/latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log("\nWritten to bench-results/latest.json");

@@ -6,6 +6,7 @@ import { log } from "@/lib/log";
 import { AppError, errorBody } from "./errors";
 import type { Operation } from "./operation";
 import { parseWith, queryObject, readJsonBody } from "./parse";
+import { enforceRateLimit } from "./rate-limit";
 
 export interface ApiContext<Q, B, P> {
   req: Request;
@@ -35,8 +36,10 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
     const incoming = req.headers.get("x-request-id");
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     let res: Response;
+    let limitHeaders: Record<string, string> = {};
     try {
-      const principal = op.auth.length > 0 ? await authenticate(req, op.auth) : (null as unknown as Principal);
+      const principal = op.auth.length > 0 ? await authenticateLimited(req, op) : (null as unknown as Principal);
+      if (op.rateLimit !== "off") limitHeaders = await enforceRateLimit(req, principal, op.rateLimit === "relaxed");
       const params = op.params ? parseWith(op.params, (await routeCtx?.params) ?? {}) : undefined;
       const query = op.query ? parseWith(op.query, queryObject(new URL(req.url))) : undefined;
       const body = op.body ? parseWith(op.body, await readJsonBody(req, env().MAX_BODY_BYTES, op.bodyOptional)) : undefined;
@@ -45,8 +48,19 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
       res = errorResponse(err, requestId, op);
     }
     res.headers.set("x-request-id", requestId);
+    for (const [k, v] of Object.entries(limitHeaders)) if (!res.headers.has(k)) res.headers.set(k, v);
     return res;
   };
+}
+
+/** Failed authentication counts against the caller's IP, so guessing credentials is throttled too. */
+async function authenticateLimited(req: Request, op: Operation): Promise<Principal> {
+  try {
+    return await authenticate(req, op.auth);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 401 && op.rateLimit !== "off") await enforceRateLimit(req, null);
+    throw err;
+  }
 }
 
 export function errorResponse(err: unknown, requestId: string, op?: Pick<Operation, "method" | "path">): Response {

@@ -30,6 +30,8 @@ export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   bodyOptional?: boolean;
   params?: P;
   responses: Record<number, ResponseSpec>;
+  /** "relaxed" for client-ID management endpoints (a larger, separate allowance); "off" only for benchmarks. */
+  rateLimit?: "default" | "relaxed" | "off";
 }
 
 export function defineOperation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType>(

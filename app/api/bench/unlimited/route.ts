@@ -1,0 +1,4 @@
+import { unlimitedBenchRoute } from "@/lib/api/bench-operations";
+
+export const dynamic = "force-dynamic";
+export const GET = unlimitedBenchRoute;
