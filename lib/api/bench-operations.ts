@@ -11,13 +11,13 @@ function benchRoute(op: Operation) {
 }
 
 const base = {
-  method: "GET",
+  method: "GET" as const,
   operationId: "bench",
   summary: "benchmark twin",
   tags: ["Bench"],
-  auth: ["apiKey"],
+  auth: ["apiKey" as const],
   responses: { 200: { description: "ok" } },
-} as const;
+};
 
 export const limitedBenchRoute = benchRoute(defineOperation({ ...base, path: "/api/bench/limited" }));
 export const unlimitedBenchRoute = benchRoute(defineOperation({ ...base, path: "/api/bench/unlimited", rateLimit: "off" }));
