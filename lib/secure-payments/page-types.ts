@@ -1,0 +1,53 @@
+/**
+ * What the hosted payment page (`/pay/{token}`) and its client code see of a secure
+ * payment. Served by `getPaymentPage(token)` (server components) and by the public
+ * `GET /v2/secure-payments/{token}` (the page's live status polling); the token is the
+ * capability, so nothing here is private to the integrator (payees may be masked).
+ */
+export type SecurePaymentStatus = "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+
+export interface PaymentPageItem {
+  requestId: string;
+  paymentReference: string;
+  /** Human decimal the payee receives. */
+  amount: string;
+  payee: string;
+}
+
+export interface PaymentPageData {
+  token: string;
+  status: SecurePaymentStatus;
+  direction: "incoming" | "outgoing";
+  paymentType: "single" | "batch";
+  network: { id: string; name: string; chainId: number; kind: "evm" | "tron"; explorerTxUrl: string; testnet: boolean };
+  /** RPC URL the browser wallet may use for this chain (set for local devnets; null otherwise). */
+  rpcUrl: string | null;
+  currency: { id: string; symbol: string; decimals: number; address: string };
+  /** Total the payer sends, fees included (human decimal). */
+  totalAmount: string;
+  /** Fees the payer pays on top (human decimal; "0" when none). */
+  payerFees: string;
+  items: PaymentPageItem[];
+  /** Payee as shown: the address, or a masked form when the access policy says so. */
+  payee: { display: string; masked: boolean };
+  reference: string | null;
+  expiresAt: string;
+  completedAt: string | null;
+  redirectUrl: string | null;
+  redirectLabel: string | null;
+  payerAddress: string | null;
+  txHash: string | null;
+}
+
+/** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order. */
+export interface PaymentPagePlan {
+  transactions: { to: string; data: `0x${string}`; value: { type: "BigNumber"; hex: `0x${string}` } }[];
+  metadata: {
+    stepsRequired: number;
+    needsApproval: boolean;
+    approvalTransactionIndex: number | null;
+    paymentTransactionIndex: number;
+    hasEnoughBalance: boolean;
+    hasEnoughGas: boolean;
+  };
+}
