@@ -59,6 +59,19 @@ const envSchema = z.object({
   CRON_SECRET: z.string().min(16).optional(),
   /** Number of trusted reverse proxies in front of the app (how many X-Forwarded-For hops to skip from the right). */
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
+  /** Folder of sanctioned_addresses_<ASSET>.txt files (default: the bundled data/ofac-sdn). */
+  KYT_SANCTIONS_DIR: z.string().optional(),
+  /** Extra blocked addresses, comma-separated. */
+  KYT_DENY_LIST: z.string().optional(),
+  /** File of extra blocked addresses, one per line. */
+  KYT_DENY_LIST_FILE: z.string().optional(),
+  /** Secure payment links expire this long after creation. */
+  SECURE_PAYMENT_TTL_HOURS: z.coerce
+    .number()
+    .int()
+    .min(1)
+    .max(24 * 365)
+    .default(24 * 7),
 });
 
 export type Env = z.infer<typeof envSchema>;

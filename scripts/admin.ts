@@ -17,6 +17,8 @@ import {
 } from "@/lib/accounts/credentials";
 import { AppError } from "@/lib/api/errors";
 import { db, disconnectDb } from "@/lib/db/client";
+import { bindClientIdDestination } from "@/lib/destinations/destinations";
+import { setFeeConfig } from "@/lib/fees/fee-config";
 import type { RateTier } from "@/lib/generated/prisma/enums";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
@@ -32,6 +34,9 @@ Commands:
   orchestrator-key:create --account <acc_id> [--name <name>] [--tier <tier>]
   orchestrator-key:revoke <okey_id>
   tier:set <key_|cli_|okey_ id> <tier>
+  client-id:bind <cli_id> <destinationId|none>        (payment links of the client ID pay there)
+  fee:set --account <acc_id> --flow get_paid|pay --bps <n> [--cap <usd>] [--bearer payer|payee] [--evm 0x..] [--tron T..] [--label <text>]
+  fee:clear --account <acc_id> --flow get_paid|pay
 
 Tiers: ${RATE_TIERS.join(", ")}. Secrets are printed once and stored hashed.`;
 
@@ -40,6 +45,11 @@ function tierOf(value: string | undefined): RateTier | undefined {
   if (!(RATE_TIERS as readonly string[]).includes(value))
     throw new AppError("validation_failed", `Unknown tier "${value}"; expected one of ${RATE_TIERS.join(", ")}`);
   return value as RateTier;
+}
+
+function flowOf(value: string | undefined): "get_paid" | "pay" {
+  if (value !== "get_paid" && value !== "pay") throw new AppError("validation_failed", "--flow must be get_paid or pay");
+  return value;
 }
 
 function need(value: string | undefined, flag: string): string {
@@ -56,6 +66,13 @@ async function run(argv: string[]): Promise<unknown> {
       account: { type: "string" },
       tier: { type: "string" },
       domain: { type: "string", multiple: true },
+      flow: { type: "string" },
+      bps: { type: "string" },
+      cap: { type: "string" },
+      bearer: { type: "string" },
+      evm: { type: "string" },
+      tron: { type: "string" },
+      label: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -94,6 +111,26 @@ async function run(argv: string[]): Promise<unknown> {
     case "tier:set":
       await setRateTier(need(args[0], "<id>"), tierOf(need(args[1], "<tier>")) ?? "default");
       return { id: args[0], rateTier: args[1] };
+    case "client-id:bind": {
+      const cli = need(args[0], "<cli_id>");
+      const row = await db().clientId.findUnique({ where: { id: cli }, select: { accountId: true } });
+      if (!row) throw new AppError("not_found", `Client ID ${cli} not found`);
+      const dest = need(args[1], "<destinationId|none>");
+      return bindClientIdDestination(row.accountId, cli, dest === "none" ? null : dest);
+    }
+    case "fee:set":
+      return setFeeConfig({
+        accountId: need(values.account, "--account"),
+        flow: flowOf(values.flow),
+        percentageBps: Number(need(values.bps, "--bps")),
+        capUsd: values.cap,
+        feeBearer: values.bearer === "payee" ? "payee" : "payer",
+        evmAddress: values.evm,
+        tronAddress: values.tron,
+        label: values.label,
+      });
+    case "fee:clear":
+      return db().feeConfig.updateMany({ where: { accountId: need(values.account, "--account"), flow: flowOf(values.flow) }, data: { active: false } });
     default:
       throw new AppError("validation_failed", `Unknown command "${command}"\n\n${USAGE}`);
   }

@@ -6,7 +6,9 @@
  */
 import { createHash } from "node:crypto";
 import { hashSecret } from "@/lib/auth/secrets";
+import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db/client";
+import { destinationIdOf } from "@/lib/destinations/erc7828";
 import { env } from "@/lib/env";
 
 const ACCOUNT_ID = "acc_demo";
@@ -14,7 +16,38 @@ const API_KEY_ID = "key_demo";
 const BACKEND_CLIENT_ID = "cli_demo_backend";
 const BROWSER_CLIENT_ID = "cli_demo_browser";
 
-export async function seedDemo(): Promise<{ accountId: string; apiKey: string; clientId: string; browserClientId: string; appUrl: string }> {
+/** The demo payee (anvil's account 2) receives USDC on sepolia — the devnet when one runs. */
+async function seedDestination(client: ReturnType<typeof db>): Promise<string> {
+  const payee = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+  const rt = networkRuntime("sepolia");
+  const usdc = rt.tokens.find((t) => t.symbol === "USDC")!;
+  const id = destinationIdOf(payee, rt.network.chainId, usdc.address);
+  await client.payeeDestination.updateMany({ where: { accountId: ACCOUNT_ID, active: true, NOT: { id } }, data: { active: false } });
+  await client.payeeDestination.upsert({
+    where: { id },
+    create: {
+      id,
+      accountId: ACCOUNT_ID,
+      walletAddress: payee,
+      network: "sepolia",
+      chainId: rt.network.chainId,
+      tokenAddress: usdc.address,
+      tokenSymbol: "USDC",
+    },
+    update: { active: true, deactivatedAt: null },
+  });
+  await client.clientId.update({ where: { id: BROWSER_CLIENT_ID }, data: { boundDestinationId: id } });
+  return id;
+}
+
+export async function seedDemo(): Promise<{
+  accountId: string;
+  apiKey: string;
+  clientId: string;
+  browserClientId: string;
+  destinationId: string;
+  appUrl: string;
+}> {
   const seed = process.env.DEMO_SEED ?? "duebill-local-demo";
   const apiKey = `dbk_demo_${createHash("sha256").update(`duebill-demo-key:${seed}`).digest("base64url").slice(0, 32)}`;
   const client = db();
@@ -34,7 +67,8 @@ export async function seedDemo(): Promise<{ accountId: string; apiKey: string; c
     create: { id: BROWSER_CLIENT_ID, accountId: ACCOUNT_ID, name: "Demo browser", allowedDomains: ["http://localhost:3000"] },
     update: { status: "active" },
   });
-  return { accountId: ACCOUNT_ID, apiKey, clientId: BACKEND_CLIENT_ID, browserClientId: BROWSER_CLIENT_ID, appUrl: env().APP_URL };
+  const destinationId = await seedDestination(client);
+  return { accountId: ACCOUNT_ID, apiKey, clientId: BACKEND_CLIENT_ID, browserClientId: BROWSER_CLIENT_ID, destinationId, appUrl: env().APP_URL };
 }
 
 if (process.argv[1]?.endsWith("seed.ts")) {

@@ -19,6 +19,8 @@ describe("ERC-7828 interop names", () => {
     expect(name).toMatch(/^TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW@eip155:728126428#[0-9A-F]{8}$/);
     // the checksum covers the 20-byte account, the same bytes as its 0x form
     expect(interopChecksum("TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW", 728126428)).toBe(interopChecksum("0x5a523b449890854c8fc460ab602df9f31fe4293f", 728126428));
-    expect(destinationIdOf("TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW", 728126428, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")).toBe(`${name}:TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`);
+    expect(destinationIdOf("TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW", 728126428, "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t")).toBe(
+      `${name}:TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t`,
+    );
   });
 });

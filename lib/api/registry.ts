@@ -1,7 +1,9 @@
 import { challengeOp, currentSessionOp, loginOp, logoutOp, registerOp, verifyOp } from "@/lib/auth/operations";
 import { conversionRoutesOp, listCurrenciesOp } from "@/lib/currencies/operations";
+import { createDestinationOp, deactivateDestinationOp, getActiveDestinationOp, readDestinationOp } from "@/lib/destinations/operations";
 import { createBatchPayoutOp, createPayoutOp } from "@/lib/payouts/operations";
 import { createRequestOp, getRequestOp, getRequestRoutesOp, payRequestOp } from "@/lib/requests/operations";
+import { createPayoutLinkOp, createSecurePaymentOp, getPaymentPageOp, getSecurePaymentOp, payLinkOp } from "@/lib/secure-payments/operations";
 import { createWebhookOp, deleteWebhookOp, listDeliveriesOp, listWebhooksOp, redeliverOp, testWebhookOp, updateWebhookOp } from "@/lib/webhooks/operations";
 import type { Operation } from "./operation";
 
@@ -15,6 +17,15 @@ export const OPERATIONS: readonly Operation[] = [
   payRequestOp,
   createPayoutOp,
   createBatchPayoutOp,
+  createSecurePaymentOp,
+  createPayoutLinkOp,
+  getSecurePaymentOp,
+  getPaymentPageOp,
+  payLinkOp,
+  createDestinationOp,
+  getActiveDestinationOp,
+  readDestinationOp,
+  deactivateDestinationOp,
   challengeOp,
   verifyOp,
   logoutOp,

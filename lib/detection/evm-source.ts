@@ -1,4 +1,4 @@
-import type { PublicClient } from "viem";
+import { getAddress, type PublicClient } from "viem";
 import { erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
@@ -48,7 +48,7 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
         }
         let from = senders.get(log.transactionHash);
         if (!from) {
-          from = (await client.getTransaction({ hash: log.transactionHash })).from;
+          from = getAddress((await client.getTransaction({ hash: log.transactionHash })).from);
           if (senders.size > 1000) senders.clear();
           senders.set(log.transactionHash, from);
         }

@@ -3,6 +3,7 @@ import type { NetworkId } from "@/lib/chain/networks";
 import { db } from "@/lib/db/client";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
+import { settleSecurePayments } from "@/lib/secure-payments/settle";
 import { evmEventSource } from "./evm-source";
 import { recordTransfer } from "./record-payment";
 import type { PaymentEventSource } from "./types";
@@ -29,6 +30,7 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
   const cursor = await db().chainCursor.findUnique({ where: { network: source.network } });
   let from = cursor ? cursor.lastBlock + 1n : await source.startBlock(head);
   const range = BigInt(env().DETECTION_MAX_BLOCK_RANGE);
+  const touched = new Set<string>();
   for (let step = 0; step < maxSteps && from <= head; step++) {
     const to = from + range - 1n < head ? from + range - 1n : head;
     const events = await source.transfers(from, to);
@@ -43,14 +45,18 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
         const request = byHash.get(ev.referenceHash.toLowerCase());
         if (!request) continue;
         const outcome = await recordTransfer(request, ev);
-        if (outcome === "recorded") result.recorded += 1;
-        else if (outcome === "duplicate") result.duplicates += 1;
+        if (outcome === "recorded") {
+          result.recorded += 1;
+          touched.add(request.id);
+        } else if (outcome === "duplicate") result.duplicates += 1;
         else result.ignored += 1;
       }
     }
     await db().chainCursor.upsert({ where: { network: source.network }, create: { network: source.network, lastBlock: to }, update: { lastBlock: to } });
     from = to + 1n;
   }
+  // Links whose requests are now paid complete (or fail screening); the expiry sweep retries after a crash.
+  await settleSecurePayments([...touched]);
   return result;
 }
 

@@ -1,0 +1,41 @@
+import { invalidField, notFound } from "@/lib/api/errors";
+import { isEvmAddress, isTronAddress } from "@/lib/chain/address";
+import { db } from "@/lib/db/client";
+import { prefixedId } from "@/lib/ids";
+
+/** Sets the account's fee for a flow (one active configuration per flow: the new one replaces it). */
+export async function setFeeConfig(input: {
+  accountId: string;
+  flow: "get_paid" | "pay";
+  percentageBps: number;
+  capUsd?: string;
+  feeBearer: "payer" | "payee";
+  evmAddress?: string;
+  tronAddress?: string;
+  label?: string;
+}) {
+  if (!Number.isInteger(input.percentageBps) || input.percentageBps < 0 || input.percentageBps > 10_000)
+    throw invalidField("bps", "must be an integer from 0 to 10000");
+  if (input.capUsd !== undefined && !/^\d+(\.\d{1,2})?$/.test(input.capUsd)) throw invalidField("cap", "must be a USD amount such as 5 or 2.50");
+  if (input.evmAddress && !isEvmAddress(input.evmAddress)) throw invalidField("evm", "must be a checksummed 0x address");
+  if (input.tronAddress && !isTronAddress(input.tronAddress)) throw invalidField("tron", "must be a Tron base58 address");
+  if (!input.evmAddress && !input.tronAddress) throw invalidField("evm", "a fee needs a receiving address (--evm and/or --tron)");
+  const account = await db().account.findUnique({ where: { id: input.accountId }, select: { id: true } });
+  if (!account) throw notFound(`Account ${input.accountId} not found`);
+  return db().$transaction(async (tx) => {
+    await tx.feeConfig.updateMany({ where: { accountId: input.accountId, flow: input.flow, active: true }, data: { active: false } });
+    return tx.feeConfig.create({
+      data: {
+        id: prefixedId("fee_"),
+        accountId: input.accountId,
+        flow: input.flow,
+        percentageBps: input.percentageBps,
+        capUsd: input.capUsd ?? null,
+        feeBearer: input.feeBearer,
+        evmAddress: input.evmAddress ?? null,
+        tronAddress: input.tronAddress ?? null,
+        label: input.label ?? "Platform fee",
+      },
+    });
+  });
+}

@@ -1,0 +1,117 @@
+import type { Token } from "@/lib/chain/tokens";
+import { db } from "@/lib/db/client";
+import type { FeeFlow } from "@/lib/generated/prisma/enums";
+import { formatAmount } from "@/lib/money/amount";
+
+/**
+ * The immutable fee plan snapshot of a secure payment (interface "Fee plan object"), resolved
+ * from the account's active fee configuration for the flow at creation. Amounts are in USD,
+ * so a plan exists only for a dollar stablecoin; null otherwise (or with no configuration).
+ * The fee proxy has one fee leg, so the first active configuration's address receives it.
+ */
+export interface FeeEntry {
+  type: string;
+  label: string;
+  feeBearer: "payer" | "payee";
+  feeBearerSource: "fee_config" | "payment_default_override" | "flow_default" | "forced_fee_policy";
+  percentageBps: number;
+  capUsd: string | null;
+  calculatedAmountUsd: string;
+  destinationResolver: string;
+  destinationRef: { evmAddress?: string; tronAddress?: string };
+  configSource: string;
+  fixedAmountUsd?: string | null;
+}
+
+export interface FeePlan {
+  version: 1;
+  flow: FeeFlow;
+  defaultFeeBearer: "payer" | "payee";
+  grossAmountUsd: string;
+  netRecipientAmountUsd: string;
+  payerTotalAmountUsd: string;
+  totalFeesUsd: string;
+  payeeBorneFeesUsd: string;
+  payerBorneFeesUsd: string;
+  fees: FeeEntry[];
+}
+
+/** How the plan splits one payment, in token base units. */
+export interface FeeSplit {
+  /** What the payee receives (the request's expected amount). */
+  toPayee: bigint;
+  /** The fee leg of the fee proxy. */
+  fee: bigint;
+  feeAddress: string | null;
+}
+
+const CENTS = 2;
+
+export async function resolveFeePlan(
+  accountId: string,
+  flow: FeeFlow,
+  token: Token,
+  grossUnits: bigint,
+): Promise<{ plan: FeePlan; feeAddress: string | null } | null> {
+  if (!token.usdPegged) return null;
+  const configs = await db().feeConfig.findMany({ where: { accountId, flow, active: true }, orderBy: { createdAt: "asc" } });
+  if (configs.length === 0) return null;
+  // Work in cents: stablecoin amounts are USD amounts.
+  const grossCents = (grossUnits * 10n ** BigInt(CENTS)) / 10n ** BigInt(token.decimals);
+  let payer = 0n;
+  let payee = 0n;
+  const fees: FeeEntry[] = configs.map((c) => {
+    let cents = (grossCents * BigInt(c.percentageBps)) / 10_000n;
+    const cap = c.capUsd === null ? null : BigInt(c.capUsd.mul(100).toFixed(0));
+    if (cap !== null && cents > cap) cents = cap;
+    if (c.feeBearer === "payer") payer += cents;
+    else payee += cents;
+    return {
+      type: "platform",
+      label: c.label,
+      feeBearer: c.feeBearer,
+      feeBearerSource: "fee_config",
+      percentageBps: c.percentageBps,
+      capUsd: c.capUsd === null ? null : c.capUsd.toFixed(2),
+      calculatedAmountUsd: formatUsd(cents),
+      destinationResolver: "fee_config",
+      destinationRef: { ...(c.evmAddress ? { evmAddress: c.evmAddress } : {}), ...(c.tronAddress ? { tronAddress: c.tronAddress } : {}) },
+      configSource: `fee_config:${c.id}`,
+      fixedAmountUsd: null,
+    };
+  });
+  const first = configs[0]!;
+  const feeAddress = token.network === "tron" ? first.tronAddress : first.evmAddress;
+  const plan: FeePlan = {
+    version: 1,
+    flow,
+    defaultFeeBearer: first.feeBearer,
+    grossAmountUsd: formatUsd(grossCents),
+    netRecipientAmountUsd: formatUsd(grossCents - payee),
+    payerTotalAmountUsd: formatUsd(grossCents + payer),
+    totalFeesUsd: formatUsd(payer + payee),
+    payeeBorneFeesUsd: formatUsd(payee),
+    payerBorneFeesUsd: formatUsd(payer),
+    fees,
+  };
+  return { plan, feeAddress };
+}
+
+function formatUsd(cents: bigint): string {
+  const s = formatAmount(cents, CENTS);
+  const [whole, frac = ""] = s.split(".");
+  return `${whole}.${frac.padEnd(2, "0")}`;
+}
+
+/** Splits one request's gross amount by the plan's share of payer- and payee-borne fees. */
+export function splitByPlan(plan: FeePlan | null, feeAddress: string | null, grossUnits: bigint): FeeSplit {
+  if (!plan || !feeAddress) return { toPayee: grossUnits, fee: 0n, feeAddress: null };
+  const gross = toCents(plan.grossAmountUsd);
+  if (gross === 0n) return { toPayee: grossUnits, fee: 0n, feeAddress: null };
+  const scale = (cents: bigint) => (grossUnits * cents) / gross;
+  const payeeBorne = scale(toCents(plan.payeeBorneFeesUsd));
+  const payerBorne = scale(toCents(plan.payerBorneFeesUsd));
+  return { toPayee: grossUnits - payeeBorne, fee: payeeBorne + payerBorne, feeAddress };
+}
+
+const toCents = (usd: string) => BigInt(usd.replace(".", ""));

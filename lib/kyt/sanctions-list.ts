@@ -1,0 +1,66 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { env } from "@/lib/env";
+import type { KytProvider, KytResult } from "./types";
+
+/**
+ * Built-in screening: the OFAC SDN digital-currency addresses bundled in data/ofac-sdn (or
+ * KYT_SANCTIONS_DIR), plus the operator's deny list (KYT_DENY_LIST, KYT_DENY_LIST_FILE).
+ * EVM addresses compare case-insensitively, Tron base58 exactly. Loaded once per process.
+ */
+interface Lists {
+  sanctioned: Set<string>;
+  denied: Set<string>;
+  reference: string;
+}
+
+const key = (address: string) => (address.startsWith("0x") ? address.toLowerCase() : address);
+
+function readLines(file: string): string[] {
+  return readFileSync(file, "utf8")
+    .split(/\r?\n/)
+    .map((l) => l.trim())
+    .filter((l) => l && !l.startsWith("#"));
+}
+
+let lists: Lists | undefined;
+
+function load(): Lists {
+  const dir = env().KYT_SANCTIONS_DIR ?? path.join(process.cwd(), "data", "ofac-sdn");
+  const sanctioned = new Set<string>();
+  if (existsSync(dir)) {
+    for (const f of readdirSync(dir)) if (/^sanctioned_addresses_\w+\.txt$/.test(f)) for (const a of readLines(path.join(dir, f))) sanctioned.add(key(a));
+  }
+  const denied = new Set<string>();
+  for (const a of (env().KYT_DENY_LIST ?? "").split(",")) if (a.trim()) denied.add(key(a.trim()));
+  const file = env().KYT_DENY_LIST_FILE;
+  if (file && existsSync(file)) for (const a of readLines(file)) denied.add(key(a));
+  return { sanctioned, denied, reference: `ofac-sdn:${path.basename(dir)}:${sanctioned.size}` };
+}
+
+export function resetKytListsForTests(): void {
+  lists = undefined;
+}
+
+export const sanctionsListProvider: KytProvider = {
+  name: "duebill-sanctions-list",
+  async screen(walletAddress) {
+    lists ??= load();
+    const k = key(walletAddress);
+    const reason = lists.sanctioned.has(k) ? "sanctioned_address" : lists.denied.has(k) ? "deny_listed" : null;
+    const result: KytResult = {
+      walletAddress,
+      walletType: "eoa",
+      parentWalletAddress: null,
+      status: reason ? "rejected" : "approved",
+      reasonCode: reason,
+      provider: "duebill-sanctions-list",
+      providerReference: lists.reference,
+      reportUrl: null,
+      notes: reason === "sanctioned_address" ? "Address is on the OFAC SDN list" : reason === "deny_listed" ? "Address is on the operator's deny list" : null,
+      rawStatus: reason ?? "clear",
+      evaluatedAt: new Date().toISOString(),
+    };
+    return result;
+  },
+};

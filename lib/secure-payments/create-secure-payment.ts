@@ -1,0 +1,163 @@
+import { AppError, invalidField } from "@/lib/api/errors";
+import type { Principal } from "@/lib/auth/authenticate";
+import { isNetworkId } from "@/lib/chain/networks";
+import { now } from "@/lib/clock";
+import { findTokenCurrency } from "@/lib/currencies/registry";
+import { db } from "@/lib/db/client";
+import { getActiveDestination, getDestinationOrThrow, toDestinationDto } from "@/lib/destinations/destinations";
+import { env } from "@/lib/env";
+import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { ulid } from "@/lib/ids";
+import { screenWallet } from "@/lib/kyt/screen";
+import { parseAmount } from "@/lib/money/amount";
+import { ownerOf, requestData } from "@/lib/requests/create-request";
+import { parseAddressFor, resolveTerms } from "@/lib/requests/terms";
+import type { CreatePayoutLinkBody, CreateSecurePaymentBody } from "./schemas";
+
+/**
+ * Secure payment links: requests grouped behind a token, paid on the hosted page. Incoming
+ * links pay the account's destination (the client ID's bound one, or the active one); an
+ * outgoing link pays a recipient from the creator's wallet, with the payee screened now.
+ */
+const TRON_BATCH = "Batch payments are not supported for TRON networks. Please submit individual payment requests.";
+
+export interface LinkResult {
+  requestIds: string[];
+  securePaymentUrl: string;
+  token: string;
+  feePlan: FeePlan | null;
+}
+
+async function boundDestinationId(principal: Principal): Promise<string | null> {
+  if (principal.kind !== "clientId") return null;
+  const client = await db().clientId.findUnique({ where: { id: principal.clientId }, select: { boundDestinationId: true } });
+  return client?.boundDestinationId ?? null;
+}
+
+function linkUrl(token: string): string {
+  return `${env().APP_URL.replace(/\/$/, "")}/pay/${token}`;
+}
+
+function identity(principal: Principal) {
+  const { clientId } = ownerOf(principal);
+  return {
+    clientId,
+    identityMode: clientId ? "client_id" : "manual_dashboard",
+    orchestratorId: principal.kind === "orchestratorKey" ? principal.credentialId : null,
+  };
+}
+
+export async function createSecurePayment(principal: Principal, body: CreateSecurePaymentBody): Promise<LinkResult> {
+  const bound = await boundDestinationId(principal);
+  const asked = [body.destinationId, ...body.requests.map((r) => r.destinationId)].filter((d): d is string => d !== undefined);
+  if (bound && asked.some((d) => d !== bound)) throw new AppError("destination_mismatch", "destinationId differs from the client ID's bound destination");
+  if (new Set(asked).size > 1) throw invalidField("destinationId", "every request of a link pays the same destination");
+  const destination = asked[0]
+    ? await getDestinationOrThrow(principal.accountId, asked[0])
+    : bound
+      ? await getDestinationOrThrow(principal.accountId, bound)
+      : await getActiveDestination(principal.accountId);
+  if (!destination) throw invalidField("destinationId", "no payee destination: register one (POST /v2/payee-destination) or pass destinationId");
+  if (!destination.active) throw invalidField("destinationId", "destination is not active");
+  if (!isNetworkId(destination.network)) throw new AppError("internal_error", "destination has an unknown network");
+  const network = destination.network;
+  if (network === "tron" && body.requests.length > 1) throw new AppError("tron_batch_unsupported", TRON_BATCH);
+  const currency = findTokenCurrency(`${destination.tokenSymbol}-${network}`);
+  if (!currency) throw new AppError("internal_error", "destination has an unknown currency");
+  const token = currency.token;
+
+  const grossUnits = body.requests.map((r, i) => parseAmount(r.amount, token.decimals, `requests.${i}.amount`));
+  const total = grossUnits.reduce((a, b) => a + b, 0n);
+  const fee = await resolveFeePlan(principal.accountId, "get_paid", token, total);
+  const ownerIdentity = identity(principal);
+  const secureToken = ulid();
+  const rows = grossUnits.map((gross, i) => {
+    const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, gross);
+    const terms = resolveTerms({
+      amount: body.requests[i]!.amount,
+      invoiceCurrency: currency.id,
+      paymentCurrency: currency.id,
+      payee: destination.walletAddress,
+    });
+    return requestData(
+      principal,
+      "request",
+      { ...terms, expectedAmount: split.toPayee, feeAmount: split.fee, feeAddress: split.feeAddress },
+      { reference: body.reference },
+    );
+  });
+  await db().$transaction(async (tx) => {
+    await tx.paymentRequest.createMany({ data: rows });
+    await tx.securePayment.create({
+      data: {
+        token: secureToken,
+        accountId: principal.accountId,
+        ...ownerIdentity,
+        direction: "incoming",
+        paymentType: rows.length > 1 ? "batch" : "single",
+        network,
+        currency: currency.id,
+        executionKind: network === "tron" ? "tron_batch" : "evm_same_chain",
+        expiresAt: new Date(now().getTime() + env().SECURE_PAYMENT_TTL_HOURS * 3_600_000),
+        redirectUrl: body.redirectUrl ?? null,
+        redirectLabel: body.redirectLabel ?? null,
+        reference: body.reference ?? null,
+        payerIdentifier: body.payerIdentifier ?? null,
+        accessPolicy: (body.accessPolicy ?? undefined) as Prisma.InputJsonValue | undefined,
+        feePlan: (fee?.plan ?? undefined) as Prisma.InputJsonValue | undefined,
+        destination: toDestinationDto(destination) as unknown as Prisma.InputJsonValue,
+        requests: { create: rows.map((r, position) => ({ requestId: r.id, position })) },
+      },
+    });
+  });
+  return { requestIds: rows.map((r) => r.id), securePaymentUrl: linkUrl(secureToken), token: secureToken, feePlan: fee?.plan ?? null };
+}
+
+/** POST /v2/secure-payments/payouts: an outgoing link; the payee is screened at creation. */
+export async function createPayoutLink(principal: Principal, body: CreatePayoutLinkBody): Promise<LinkResult> {
+  if (!isNetworkId(body.network)) throw invalidField("network", `Unknown network "${body.network}"`);
+  const currency = findTokenCurrency(body.currency);
+  if (!currency) throw invalidField("currency", `Unknown currency "${body.currency}"`);
+  if (currency.token.network !== body.network) throw invalidField("currency", `${currency.id} is not on ${body.network}`);
+  const payer = parseAddressFor(body.network, body.creatorWalletAddress, "creatorWalletAddress");
+  const recipient = parseAddressFor(body.network, body.recipient, "recipient");
+  const terms = resolveTerms({ amount: body.amount, invoiceCurrency: currency.id, paymentCurrency: currency.id, payee: recipient });
+  const fee = await resolveFeePlan(principal.accountId, "pay", currency.token, terms.expectedAmount);
+  const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, terms.expectedAmount);
+  const row = requestData(
+    principal,
+    "payout",
+    { ...terms, expectedAmount: split.toPayee, feeAmount: split.fee, feeAddress: split.feeAddress },
+    { payer, reference: body.reference },
+  );
+  const kyt = await screenWallet(recipient, body.network, null, "payee");
+  const claimed = await db().payeeDestination.findFirst({ where: { walletAddress: recipient, network: body.network, active: true } });
+  const secureToken = ulid();
+  await db().$transaction(async (tx) => {
+    await tx.paymentRequest.create({ data: row as Prisma.PaymentRequestUncheckedCreateInput });
+    await tx.securePayment.create({
+      data: {
+        token: secureToken,
+        accountId: principal.accountId,
+        ...identity(principal),
+        direction: "outgoing",
+        paymentType: "single",
+        status: kyt?.status === "rejected" ? "compliance_failed" : "pending",
+        network: body.network,
+        currency: currency.id,
+        executionKind: body.network === "tron" ? "tron_batch" : "evm_same_chain",
+        expiresAt: new Date(now().getTime() + env().SECURE_PAYMENT_TTL_HOURS * 3_600_000),
+        redirectUrl: body.redirectUrl ?? null,
+        redirectLabel: body.redirectLabel ?? null,
+        reference: body.reference ?? null,
+        payerIdentifier: body.recipientIdentifier ?? null,
+        feePlan: (fee?.plan ?? undefined) as Prisma.InputJsonValue | undefined,
+        claimedDestination: (claimed ? toDestinationDto(claimed) : undefined) as Prisma.InputJsonValue | undefined,
+        payeeKytResults: (kyt ? [kyt] : []) as unknown as Prisma.InputJsonValue,
+        requests: { create: [{ requestId: row.id, position: 0 }] },
+      },
+    });
+  });
+  return { requestIds: [row.id], securePaymentUrl: linkUrl(secureToken), token: secureToken, feePlan: fee?.plan ?? null };
+}

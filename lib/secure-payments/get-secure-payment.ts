@@ -1,0 +1,59 @@
+import { notFound } from "@/lib/api/errors";
+import { db } from "@/lib/db/client";
+import { env } from "@/lib/env";
+import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import { REQUEST_ID_PATTERN } from "@/lib/requests/reference";
+
+/**
+ * GET /v2/secure-payments?requestId=: the secure payment object of the interface, every field
+ * present (nullable ones as null). Scoped to the session's account: another account's request
+ * is 404, like a missing one.
+ */
+export function blockReasonOf(sp: SecurePayment, request: PaymentRequest, paymentType: string): string | null {
+  if (sp.direction !== "outgoing") return "not_outgoing";
+  if (paymentType !== "single") return "not_single_payment";
+  if (sp.status === "compliance_failed") return "compliance_failed";
+  if (request.status === "paid") return "already_paid";
+  if (sp.status === "expired" || sp.expiresAt.getTime() <= Date.now()) return "secure_payment_expired";
+  if (sp.status !== "pending") return "secure_payment_not_pending";
+  if (request.status === "partially_paid") return "request_processing";
+  return null;
+}
+
+export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest) {
+  const blockReason = blockReasonOf(sp, request, sp.paymentType);
+  return {
+    token: sp.token,
+    securePaymentUrl: `${env().APP_URL.replace(/\/$/, "")}/pay/${sp.token}`,
+    status: sp.status,
+    paymentType: sp.paymentType,
+    createdAt: sp.createdAt.toISOString(),
+    expiresAt: sp.expiresAt.toISOString(),
+    redirectUrl: sp.redirectUrl,
+    redirectLabel: sp.redirectLabel,
+    completedAt: sp.completedAt?.toISOString() ?? null,
+    payerAddress: sp.payerAddress,
+    payerKytResults: sp.payerKytResults ?? [],
+    payeeKytResults: sp.payeeKytResults ?? [],
+    destination: sp.destination ?? null,
+    claimedDestination: sp.claimedDestination ?? null,
+    orchestratorId: sp.orchestratorId,
+    feePlan: sp.feePlan ?? null,
+    network: sp.network,
+    currency: sp.currency,
+    executionKind: sp.executionKind,
+    identityMode: sp.identityMode,
+    clientId: sp.clientId,
+    branding: { whitelabelEnabled: sp.whitelabel, source: sp.clientId ? "client_id" : "request_network" },
+    childExecutable: blockReason === null,
+    blockReason,
+  };
+}
+
+export async function getSecurePaymentByRequest(accountId: string, requestId: string) {
+  if (!REQUEST_ID_PATTERN.test(requestId)) throw notFound("Secure payment not found");
+  const link = await db().securePaymentRequest.findUnique({ where: { requestId }, include: { securePayment: true } });
+  if (!link || link.securePayment.accountId !== accountId) throw notFound("Secure payment not found");
+  const request = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
+  return toSecurePaymentResponse(link.securePayment, request);
+}

@@ -1,0 +1,143 @@
+import { AppError, invalidField, notFound } from "@/lib/api/errors";
+import { networkRuntime } from "@/lib/chain/config";
+import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import { nowMs } from "@/lib/clock";
+import { findTokenCurrency } from "@/lib/currencies/registry";
+import { db } from "@/lib/db/client";
+import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import type { AccessPolicy } from "@/lib/kyt/screen";
+import { formatAmount } from "@/lib/money/amount";
+import { planBatchPayment, planSinglePayment } from "@/lib/requests/plan-payment";
+import { parseAddressFor } from "@/lib/requests/terms";
+import type { PaymentPageData, PaymentPagePlan } from "./page-types";
+
+/**
+ * The hosted page's view of a link, by token (the token is the capability: no credentials).
+ * A pending link past its expiry already shows as expired, before the sweep records it.
+ */
+const TOKEN = /^[0-9A-Z]{26}$/;
+
+async function loadLink(token: string): Promise<{ sp: SecurePayment; requests: PaymentRequest[] } | null> {
+  if (!TOKEN.test(token)) return null;
+  const sp = await db().securePayment.findUnique({ where: { token }, include: { requests: { orderBy: { position: "asc" } } } });
+  if (!sp) return null;
+  const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
+  const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
+  return { sp, requests: requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)) };
+}
+
+export function effectiveStatus(sp: Pick<SecurePayment, "status" | "expiresAt">) {
+  return sp.status === "pending" && sp.expiresAt.getTime() <= nowMs() ? "expired" : sp.status;
+}
+
+const mask = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
+const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url);
+const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
+
+export async function getPaymentPage(token: string): Promise<PaymentPageData | null> {
+  const link = await loadLink(token);
+  if (!link || !isNetworkId(link.sp.network)) return null;
+  const { sp, requests } = link;
+  const rt = networkRuntime(link.sp.network);
+  const currency = sp.currency ? findTokenCurrency(sp.currency) : undefined;
+  if (!currency) return null;
+  const decimals = currency.token.decimals;
+  const toPayees = requests.reduce((s, r) => s + units(r.expectedAmount), 0n);
+  const fees = requests.reduce((s, r) => s + units(r.feeAmount), 0n);
+  const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
+  const masked = policy?.maskPayee === true;
+  const payee = requests[0]?.payee ?? "";
+  const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
+  return {
+    token: sp.token,
+    status: effectiveStatus(sp),
+    direction: sp.direction === "outgoing" ? "outgoing" : "incoming",
+    paymentType: sp.paymentType === "batch" ? "batch" : "single",
+    network: {
+      id: rt.network.id,
+      name: rt.network.name,
+      chainId: rt.network.chainId,
+      kind: rt.network.kind,
+      explorerTxUrl: rt.network.explorerTxUrl,
+      testnet: rt.network.testnet,
+    },
+    rpcUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null,
+    currency: { id: currency.id, symbol: currency.token.symbol, decimals, address: currency.token.address },
+    totalAmount: formatAmount(toPayees + fees, decimals),
+    payerFees: formatAmount(fees, decimals),
+    items: requests.map((r) => ({
+      requestId: r.id,
+      paymentReference: r.paymentReference,
+      amount: formatAmount(units(r.expectedAmount), decimals),
+      payee: masked ? mask(r.payee) : r.payee,
+    })),
+    payee: { display: masked ? mask(payee) : payee, masked },
+    reference: sp.reference,
+    expiresAt: sp.expiresAt.toISOString(),
+    completedAt: sp.completedAt?.toISOString() ?? null,
+    redirectUrl: sp.redirectUrl,
+    redirectLabel: sp.redirectLabel,
+    payerAddress: sp.payerAddress,
+    txHash: last?.txHash ?? null,
+  };
+}
+
+export async function getPaymentPageOrThrow(token: string): Promise<PaymentPageData> {
+  const page = await getPaymentPage(token);
+  if (!page) throw notFound("Secure payment not found");
+  return page;
+}
+
+/** GET /v2/secure-payments/{token}/pay?wallet=: the payer's transactions for the whole link. */
+export async function planLinkPayment(token: string, walletInput: string): Promise<PaymentPagePlan> {
+  const link = await loadLink(token);
+  if (!link || !isNetworkId(link.sp.network)) throw notFound("Secure payment not found");
+  const { sp, requests } = link;
+  const status = effectiveStatus(sp);
+  if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
+  const network: NetworkId = link.sp.network;
+  const wallet = parseAddressFor(network, walletInput, "wallet");
+  const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
+  const allowed = policy?.allowedPayerAddresses ?? [];
+  if (sp.direction === "incoming" && allowed.length > 0 && !allowed.some((a) => a.toLowerCase() === wallet.toLowerCase())) {
+    throw new AppError("forbidden", "This wallet is not allowed to pay this link");
+  }
+  if (sp.direction === "outgoing" && requests[0]?.payer && requests[0].payer.toLowerCase() !== wallet.toLowerCase()) {
+    throw invalidField("wallet", "this payout must be sent from the creator's wallet");
+  }
+  const token0 = sp.currency ? findTokenCurrency(sp.currency)?.token : undefined;
+  const reset = token0?.approveResetRequired ?? false;
+  const open = requests.filter((r) => r.status !== "paid");
+  if (open.length === 0) throw new AppError("conflict", "Already paid");
+  if (open.length === 1) {
+    const r = open[0]!;
+    const remaining = units(r.expectedAmount) - units(r.amountPaid);
+    return planSinglePayment(
+      {
+        network,
+        tokenAddress: r.tokenAddress,
+        payee: r.payee,
+        amount: remaining,
+        feeAmount: (units(r.feeAmount) * remaining) / units(r.expectedAmount),
+        feeAddress: r.feeAddress,
+        paymentReference: r.paymentReference as `0x${string}`,
+        approveResetRequired: reset,
+      },
+      wallet,
+    );
+  }
+  const plan = await planBatchPayment(
+    network,
+    open.map((r) => ({
+      token: r.tokenAddress,
+      to: r.payee,
+      amount: units(r.expectedAmount),
+      paymentReference: r.paymentReference as `0x${string}`,
+      feeAmount: units(r.feeAmount),
+      approveResetRequired: reset,
+    })),
+    open.find((r) => r.feeAddress)?.feeAddress ?? null,
+    wallet,
+  );
+  return { transactions: [...plan.approvals, plan.batch], metadata: plan.metadata };
+}

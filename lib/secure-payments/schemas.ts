@@ -1,0 +1,52 @@
+import { z } from "zod";
+
+const label = z
+  .string()
+  .min(1)
+  .max(255)
+  .refine((s) => !/[<>&"'`]/.test(s), "must not contain < > & \" ' or `");
+
+const redirectUrl = z
+  .string()
+  .max(2048)
+  .refine((s) => /^https?:\/\//.test(s) && URL.canParse(s), "must be an http(s) URL");
+
+export const accessPolicySchema = z.strictObject({
+  mode: z.enum(["inherit", "off", "kyt_all_wallets"]),
+  allowedPayerAddresses: z.array(z.string().max(100)).max(100).optional(),
+  maskPayee: z.boolean().optional().meta({ description: "Hide the payee address on the hosted page" }),
+});
+
+export const createSecurePaymentBodySchema = z.strictObject({
+  requests: z
+    .array(z.strictObject({ amount: z.string().max(80), destinationId: z.string().max(200).optional() }))
+    .min(1)
+    .max(50),
+  destinationId: z.string().max(200).optional(),
+  reference: z.string().min(1).max(255).optional(),
+  payerIdentifier: z.string().min(1).max(255).optional(),
+  redirectUrl: redirectUrl.optional(),
+  redirectLabel: label.optional(),
+  accessPolicy: accessPolicySchema.optional(),
+  feePercentage: z.string().max(20).optional().meta({ description: "Accepted and ignored: fees come from the fee plan" }),
+  feeAddress: z.string().max(100).optional().meta({ description: "Accepted and ignored" }),
+});
+
+export const createPayoutLinkBodySchema = z.strictObject({
+  recipient: z.string().min(1).max(100),
+  creatorWalletAddress: z.string().min(1).max(100),
+  network: z.string().max(32),
+  currency: z.string().max(96).meta({ example: "USDC-base" }),
+  amount: z.string().max(80),
+  reference: z.string().min(1).max(255).optional(),
+  recipientIdentifier: z.string().min(1).max(255).optional(),
+  redirectUrl: redirectUrl.optional(),
+  redirectLabel: label.optional(),
+});
+
+export const linkResponseSchema = z
+  .object({ requestIds: z.array(z.string()), securePaymentUrl: z.string(), token: z.string(), feePlan: z.record(z.string(), z.unknown()).nullable() })
+  .meta({ id: "SecurePaymentLink" });
+
+export type CreateSecurePaymentBody = z.infer<typeof createSecurePaymentBodySchema>;
+export type CreatePayoutLinkBody = z.infer<typeof createPayoutLinkBodySchema>;

@@ -1,0 +1,71 @@
+import { now } from "@/lib/clock";
+import { db } from "@/lib/db/client";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
+import type { KytResult } from "@/lib/kyt/types";
+import { log } from "@/lib/log";
+
+/**
+ * Moves pending links forward once their requests are paid: the detected payer wallets of an
+ * incoming link are screened (access policy), then the link becomes `completed` — or
+ * `compliance_failed` when screening rejects a payer. Final states never change: every
+ * update is conditional on `status = pending`. Safe to repeat (the expiry sweep reconciles).
+ */
+export async function settleSecurePayments(requestIds: readonly string[]): Promise<number> {
+  if (requestIds.length === 0) return 0;
+  const links = await db().securePaymentRequest.findMany({ where: { requestId: { in: [...requestIds] } }, select: { securePaymentToken: true } });
+  let settled = 0;
+  for (const token of new Set(links.map((l) => l.securePaymentToken))) {
+    try {
+      if (await settleOne(token)) settled += 1;
+    } catch (err) {
+      log.warn("settling a secure payment failed", { token, err });
+    }
+  }
+  return settled;
+}
+
+async function settleOne(token: string): Promise<boolean> {
+  const sp = await db().securePayment.findUnique({ where: { token }, include: { requests: true } });
+  if (sp?.status !== "pending") return false;
+  const ids = sp.requests.map((r) => r.requestId);
+  const requests = await db().paymentRequest.findMany({ where: { id: { in: ids } }, select: { status: true } });
+  if (requests.length !== ids.length || requests.some((r) => r.status !== "paid")) return false;
+  const payments = await db().payment.findMany({ where: { requestId: { in: ids } }, orderBy: { blockNumber: "asc" }, select: { payer: true } });
+  const payers = [...new Set(payments.map((p) => p.payer).filter((p): p is string => !!p))];
+  const results: KytResult[] = [];
+  if (sp.direction === "incoming") {
+    for (const payer of payers) {
+      const r = await screenWallet(payer, sp.network, (sp.accessPolicy as AccessPolicy | null) ?? null, "payer");
+      if (r) results.push(r);
+    }
+  }
+  const rejected = results.some((r) => r.status === "rejected");
+  const { count } = await db().securePayment.updateMany({
+    where: { token, status: "pending" },
+    data: {
+      status: rejected ? "compliance_failed" : "completed",
+      completedAt: rejected ? null : now(),
+      payerAddress: payers[0] ?? null,
+      payerKytResults: results as unknown as Prisma.InputJsonValue,
+    },
+  });
+  return count === 1;
+}
+
+/** Pending links past their expiry become `expired`; paid-but-unsettled ones are settled. */
+export async function expireAndReconcileSecurePayments(): Promise<{ expired: number; settled: number }> {
+  const unsettled = await db().securePaymentRequest.findMany({
+    where: {
+      securePayment: { status: "pending" },
+      requestId: {
+        in: (await db().paymentRequest.findMany({ where: { status: "paid" }, select: { id: true }, take: 500, orderBy: { paidAt: "desc" } })).map((r) => r.id),
+      },
+    },
+    select: { requestId: true },
+    take: 500,
+  });
+  const settled = await settleSecurePayments(unsettled.map((u) => u.requestId));
+  const { count } = await db().securePayment.updateMany({ where: { status: "pending", expiresAt: { lte: now() } }, data: { status: "expired" } });
+  return { expired: count, settled };
+}
