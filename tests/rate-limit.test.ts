@@ -1,5 +1,5 @@
 import Redis from "ioredis";
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { resetEnvForTests } from "@/lib/env";
 import { log } from "@/lib/log";
 import { checkRateLimit, type RateLimitDecision, type RatePolicy, rateLimitHeaders, rateLimitKey, resetRateLimitStoreForTests } from "@/lib/rate-limit";
@@ -266,6 +266,11 @@ describe("memory store bounds", () => {
 });
 
 describe("checkRateLimit (process-wide store)", () => {
+  // The suite-wide setup raises every limit (tests/helpers/setup-env.ts); these tests need the defaults.
+  beforeEach(() => {
+    vi.stubEnv("RATE_LIMIT_MULTIPLIER", undefined);
+    resetEnvForTests();
+  });
   afterEach(async () => {
     vi.useRealTimers();
     vi.unstubAllEnvs();
