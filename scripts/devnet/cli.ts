@@ -8,6 +8,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { describeDevnet } from "./describe";
 import { startDevnet } from "./index";
 
 const { values } = parseArgs({
@@ -39,26 +40,8 @@ async function main(): Promise<void> {
   mkdirSync(path.dirname(out), { recursive: true });
   writeFileSync(out, `${JSON.stringify(devnet.chainConfig(), null, 2)}\n`);
 
-  const a = devnet.accounts;
   const shown = path.relative(process.cwd(), out).startsWith("..") ? out : path.relative(process.cwd(), out);
-  console.log(
-    [
-      `[devnet] anvil up in ${devnet.timings.anvilMs} ms, contracts deployed in ${devnet.timings.deployMs} ms`,
-      `  RPC URL        ${devnet.rpcUrl}  (chain id ${devnet.chainId}, standing in for "${devnet.network}")`,
-      `  ERC20FeeProxy  ${devnet.contracts.erc20FeeProxy}  (creation block ${devnet.contracts.erc20FeeProxyCreationBlock})`,
-      `  Batch          ${devnet.contracts.batchPayments}  (BatchConversionPayments)`,
-      `  USDC (6)       ${devnet.tokens.USDC}`,
-      `  USDT (6)       ${devnet.tokens.USDT}  (USDT-like: no return values, approve 0 before changing)`,
-      `  FAU (18)       ${devnet.tokens.FAU}`,
-      `  payer          ${a.payer.address}  key ${a.payer.privateKey}  (1,000,000 of each token + 10,000 ETH)`,
-      `  payee          ${a.payee.address}`,
-      `  fee recipient  ${a.feeRecipient.address}`,
-      `  relayer        ${a.relayer.address}  key ${a.relayer.privateKey}  (funded like the payer)`,
-      `  chain config   ${shown}  -> start the app with CHAIN_CONFIG_FILE=${shown}`,
-      "  Anyone may mint test tokens: mint(address,uint256). These keys are public: local use only.",
-      "[devnet] Ctrl-C to stop",
-    ].join("\n"),
-  );
+  console.log(`${describeDevnet(devnet, `${shown}  -> start the app with CHAIN_CONFIG_FILE=${shown}`)}\n[devnet] Ctrl-C to stop`);
 
   let stopping = false;
   const stop = async (sig: string) => {
