@@ -1,0 +1,81 @@
+import type { Metadata } from "next";
+import { headers } from "next/headers";
+import { notFound } from "next/navigation";
+import { cache, type ReactNode } from "react";
+import { formatAmount } from "@/components/payment/format";
+import { LinkOutcome } from "@/components/payment/link-outcome";
+import { PaidPanel } from "@/components/payment/paid-panel";
+import { PayPanelLoader } from "@/components/payment/pay-panel-loader";
+import { PaymentSummary } from "@/components/payment/payment-summary";
+import { getPaymentPage } from "@/lib/secure-payments/page-data";
+import type { PaymentPageData, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
+
+export const dynamic = "force-dynamic";
+
+type Props = { params: Promise<{ token: string }> };
+
+/** One lookup per request, shared by generateMetadata and the page. */
+const loadPage = cache((token: string) => getPaymentPage(token));
+
+/** A pending link past its expiry is shown as expired even before the expiry sweep has run. */
+function shownStatus(data: PaymentPageData, now: number): SecurePaymentStatus {
+  return data.status === "pending" && new Date(data.expiresAt).getTime() <= now ? "expired" : data.status;
+}
+
+/**
+ * Only wagmi's own cookie is handed to the client, raw as wagmi wrote it (its parser expects
+ * `wagmi.store=<json>`): the rest of the Cookie header may hold httpOnly session cookies.
+ */
+function wagmiCookie(header: string | null): string | null {
+  return header?.split("; ").find((c) => c.startsWith("wagmi.store=")) ?? null;
+}
+
+export async function generateMetadata({ params }: Props): Promise<Metadata> {
+  const { token } = await params;
+  const data = await loadPage(token);
+  const status = data ? shownStatus(data, Date.now()) : null;
+  const title = !data
+    ? "Payment link not found"
+    : status === "pending"
+      ? `Pay ${formatAmount(data.totalAmount)} ${data.currency.symbol}`
+      : status === "completed"
+        ? "Payment complete"
+        : "Payment link";
+  // The URL is a bearer capability: keep it out of search engines and out of Referer headers.
+  return { title, robots: { index: false, follow: false, nocache: true }, referrer: "no-referrer" };
+}
+
+export default async function PaymentPage({ params }: Props) {
+  const { token } = await params;
+  const data = await loadPage(token);
+  if (!data) notFound();
+  const now = Date.now();
+  const status = shownStatus(data, now);
+  const shown = status === data.status ? data : { ...data, status };
+
+  let panel: ReactNode;
+  if (status === "pending") {
+    const cookie = data.network.kind === "evm" ? wagmiCookie((await headers()).get("cookie")) : null;
+    panel = <PayPanelLoader data={data} cookie={cookie} />;
+  } else if (status === "completed") {
+    panel = (
+      <PaidPanel
+        payerAddress={data.payerAddress}
+        txHash={data.txHash}
+        explorerPrefix={data.network.explorerTxUrl}
+        completedAt={data.completedAt}
+        redirectUrl={data.redirectUrl}
+        redirectLabel={data.redirectLabel}
+      />
+    );
+  } else {
+    panel = <LinkOutcome status={status} />;
+  }
+
+  return (
+    <>
+      <PaymentSummary data={shown} now={now} />
+      {panel}
+    </>
+  );
+}

@@ -1,0 +1,93 @@
+"use client";
+
+import { useConnectModal } from "@rainbow-me/rainbowkit";
+import { type ReactNode, useMemo } from "react";
+import type { Address, Hex } from "viem";
+import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
+import { waitForTransactionReceipt } from "wagmi/actions";
+import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { primaryButtonClass } from "./paid-panel";
+import { ConnectedWallet, PayCard } from "./pay-card";
+import { PlanPanel, stepLabels } from "./plan-panel";
+import { usePaymentPlan } from "./use-payment-plan";
+import { type TxSender, usePlanRunner } from "./use-plan-runner";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "./wallet-errors";
+
+/** Connect → right network → plan → approve/pay, for EVM links. Lives inside EvmProviders. */
+export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nativeSymbol: string }) {
+  const target = data.network.chainId;
+  const { address, chainId, isConnected, connector } = useAccount();
+  const { openConnectModal, connectModalOpen } = useConnectModal();
+  const { switchChain, isPending: switching, error: switchError } = useSwitchChain();
+  const { disconnect } = useDisconnect();
+  const config = useConfig();
+  const { sendTransactionAsync } = useSendTransaction();
+  const runner = usePlanRunner();
+  const onTarget = isConnected && chainId === target;
+  const plan = usePaymentPlan(data.token, address, onTarget);
+  const busy = runner.phase === "running" || runner.phase === "payment_submitted" || runner.phase === "payment_confirmed";
+
+  const sender = useMemo<TxSender>(
+    () => ({
+      send: (tx) => sendTransactionAsync({ to: tx.to as Address, data: tx.data, value: BigInt(tx.value.hex), chainId: target }),
+      wait: async (hash) => {
+        const receipt = await waitForTransactionReceipt(config, { hash: hash as Hex, chainId: target });
+        if (receipt.status !== "success") throw new Error("The transaction failed on chain (it was reverted).");
+      },
+    }),
+    [sendTransactionAsync, config, target],
+  );
+
+  const onPay = async (retry: boolean) => {
+    const current = retry ? await plan.reload() : plan.plan;
+    if (current?.metadata.hasEnoughBalance) await runner.run(current, stepLabels(data), sender);
+  };
+
+  let body: ReactNode;
+  if (!isConnected || !address) {
+    body = (
+      <div className="space-y-3">
+        <p className="text-sm text-slate-600">Connect the wallet you want to pay from. Nothing is sent until you confirm each transaction in your wallet.</p>
+        <button type="button" className={`${primaryButtonClass} sm:w-full`} onClick={openConnectModal} disabled={!openConnectModal || connectModalOpen}>
+          Connect wallet
+        </button>
+      </div>
+    );
+  } else if (!onTarget) {
+    body = (
+      <div className="space-y-3">
+        <p className="text-sm text-slate-700">
+          Your wallet is on another network. This payment is on <strong>{data.network.name}</strong>.
+        </p>
+        <button type="button" className={`${primaryButtonClass} sm:w-full`} disabled={switching} onClick={() => switchChain({ chainId: target })}>
+          {switching ? "Confirm in your wallet…" : `Switch to ${data.network.name}`}
+        </button>
+        {switchError ? (
+          <p role="alert" className="text-sm text-rose-700">
+            {isUserRejection(switchError) ? REJECTED_MESSAGE : describeError(switchError)}
+          </p>
+        ) : null}
+      </div>
+    );
+  } else {
+    body = (
+      <PlanPanel
+        data={data}
+        plan={plan.plan}
+        planLoading={plan.loading}
+        planError={plan.error}
+        onReloadPlan={() => void plan.reload()}
+        runner={runner}
+        onPay={(retry) => void onPay(retry)}
+        nativeSymbol={nativeSymbol}
+      />
+    );
+  }
+
+  return (
+    <PayCard data={data} paymentTx={runner.paymentTx}>
+      {isConnected && address ? <ConnectedWallet address={address} walletName={connector?.name} onDisconnect={() => disconnect()} disabled={busy} /> : null}
+      {body}
+    </PayCard>
+  );
+}

@@ -1,0 +1,44 @@
+import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
+
+/** An error answer of the public API (`{statusCode, error, message, code, errors?, requestId}`). */
+export class PageApiError extends Error {
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string | null,
+  ) {
+    super(message);
+    this.name = "PageApiError";
+  }
+}
+
+async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+  let res: Response;
+  try {
+    res = await fetch(path, { headers: { accept: "application/json" }, cache: "no-store", signal });
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    throw new PageApiError("Could not reach Duebill. Check your connection and try again.", 0, null);
+  }
+  const body: unknown = await res.json().catch(() => null);
+  if (!res.ok) {
+    const e = (body ?? {}) as { message?: unknown; code?: unknown };
+    const message = typeof e.message === "string" && e.message ? e.message : `Request failed (${res.status})`;
+    throw new PageApiError(message, res.status, typeof e.code === "string" ? e.code : null);
+  }
+  return body as T;
+}
+
+function tokenPath(token: string): string {
+  return `/v2/secure-payments/${encodeURIComponent(token)}`;
+}
+
+/** The payer's transactions (approvals first, then the payment) for the connected wallet. */
+export function fetchPlan(token: string, wallet: string, signal?: AbortSignal): Promise<PaymentPagePlan> {
+  return getJson(`${tokenPath(token)}/pay?wallet=${encodeURIComponent(wallet)}`, signal);
+}
+
+/** The link as the page sees it, for live status polling. */
+export function fetchPageData(token: string, signal?: AbortSignal): Promise<PaymentPageData> {
+  return getJson(tokenPath(token), signal);
+}

@@ -1,0 +1,75 @@
+import type { ReactNode } from "react";
+import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { formatAmount, formatRelative, formatUtc } from "./format";
+import { StatusBadge } from "./status-badge";
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid gap-1 py-3 sm:grid-cols-[7rem_minmax(0,1fr)] sm:gap-4">
+      <dt className="text-sm font-medium text-slate-500">{label}</dt>
+      <dd className="min-w-0 text-sm text-slate-900">{children}</dd>
+    </div>
+  );
+}
+
+/** The link's terms, server-rendered: what is paid, to whom, on which network, until when. */
+export function PaymentSummary({ data, now }: { data: PaymentPageData; now: number }) {
+  const symbol = data.currency.symbol;
+  const expired = new Date(data.expiresAt).getTime() <= now;
+  const hasFees = data.payerFees !== "0" && Number.parseFloat(data.payerFees) !== 0;
+  return (
+    <section aria-labelledby="summary-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <div className="flex flex-wrap items-start justify-between gap-3">
+        <h1 id="summary-heading" className="text-sm font-medium text-slate-600">
+          {data.direction === "outgoing" ? "Payout" : "Payment request"}
+          {data.paymentType === "batch" ? ` · ${data.items.length} payments` : ""}
+        </h1>
+        <StatusBadge status={data.status} />
+      </div>
+      <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
+        {formatAmount(data.totalAmount)} <span className="text-slate-600">{symbol}</span>
+      </p>
+      {hasFees ? (
+        <p className="mt-1 text-sm text-slate-600">
+          Includes {formatAmount(data.payerFees)} {symbol} in fees
+        </p>
+      ) : null}
+      <dl className="mt-4 divide-y divide-slate-100 border-t border-slate-100">
+        <Row label="Network">
+          {data.network.name}
+          {data.network.testnet ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">Testnet</span> : null}
+        </Row>
+        <Row label={data.direction === "outgoing" ? "Recipient" : "Pay to"}>
+          <span className="break-all font-mono text-[13px]">{data.payee.display}</span>
+          {data.payee.masked ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
+        </Row>
+        {data.reference ? (
+          <Row label="Reference">
+            <span className="break-words">{data.reference}</span>
+          </Row>
+        ) : null}
+        <Row label={expired ? "Expired" : "Expires"}>
+          <time dateTime={data.expiresAt}>{formatUtc(data.expiresAt)}</time>
+          <span className="text-slate-500"> · {formatRelative(data.expiresAt, now)}</span>
+        </Row>
+      </dl>
+      {data.paymentType === "batch" ? (
+        <details className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm">
+          <summary className="cursor-pointer rounded font-medium text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
+            See the {data.items.length} payments
+          </summary>
+          <ul className="mt-2 space-y-2">
+            {data.items.map((item) => (
+              <li key={item.requestId} className="flex flex-wrap justify-between gap-2">
+                <span className="break-all font-mono text-xs text-slate-600">{item.payee}</span>
+                <span className="font-medium">
+                  {formatAmount(item.amount)} {symbol}
+                </span>
+              </li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </section>
+  );
+}

@@ -1,0 +1,43 @@
+"use client";
+
+import { useCallback, useEffect, useRef, useState } from "react";
+import type { PaymentPagePlan } from "@/lib/secure-payments/page-types";
+import { fetchPlan } from "./page-api";
+import { describeError } from "./wallet-errors";
+
+export interface PlanState {
+  plan: PaymentPagePlan | undefined;
+  loading: boolean;
+  error: string | null;
+}
+
+/**
+ * The plan for the connected wallet, loaded when `wallet` is set and `enabled` (connected on
+ * the right network). `reload()` fetches a fresh one (retry, balance re-check) and returns it.
+ */
+export function usePaymentPlan(token: string, wallet: string | null | undefined, enabled: boolean) {
+  const [state, setState] = useState<PlanState>({ plan: undefined, loading: false, error: null });
+  const seq = useRef(0);
+
+  const reload = useCallback(async (): Promise<PaymentPagePlan | undefined> => {
+    if (!wallet) return undefined;
+    const id = ++seq.current;
+    setState((s) => ({ ...s, loading: true, error: null }));
+    try {
+      const plan = await fetchPlan(token, wallet);
+      if (id === seq.current) setState({ plan, loading: false, error: null });
+      return plan;
+    } catch (err) {
+      if (id === seq.current) setState({ plan: undefined, loading: false, error: describeError(err) });
+      return undefined;
+    }
+  }, [token, wallet]);
+
+  useEffect(() => {
+    seq.current++;
+    setState({ plan: undefined, loading: false, error: null });
+    if (enabled && wallet) void reload();
+  }, [enabled, wallet, reload]);
+
+  return { ...state, reload };
+}

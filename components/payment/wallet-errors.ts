@@ -1,0 +1,39 @@
+/**
+ * Wallet errors, in words a payer understands. EIP-1193 wallets reject with code 4001
+ * (viem wraps it as UserRejectedRequestError, sometimes several causes deep); TronLink
+ * rejects a signature with a plain string such as "Confirmation declined by user", which
+ * the adapter wraps in a WalletSignTransactionError.
+ */
+const REJECTION_TEXT = /user rejected|user denied|declined by user|rejected the request|user canceled|user cancelled|cancelled by user/i;
+
+function causes(err: unknown): unknown[] {
+  const out: unknown[] = [];
+  let cur: unknown = err;
+  for (let depth = 0; cur && depth < 8; depth++) {
+    out.push(cur);
+    cur = typeof cur === "object" ? (cur as { cause?: unknown }).cause : undefined;
+  }
+  return out;
+}
+
+export function isUserRejection(err: unknown): boolean {
+  return causes(err).some((e) => {
+    if (typeof e === "string") return REJECTION_TEXT.test(e);
+    if (typeof e !== "object" || e === null) return false;
+    const { code, name, message } = e as { code?: unknown; name?: unknown; message?: unknown };
+    return code === 4001 || name === "UserRejectedRequestError" || (typeof message === "string" && REJECTION_TEXT.test(message));
+  });
+}
+
+/** One readable sentence: viem's shortMessage when there is one, never a stack or a JSON dump. */
+export function describeError(err: unknown): string {
+  if (typeof err === "string") return err;
+  if (err && typeof err === "object") {
+    const { shortMessage, message } = err as { shortMessage?: unknown; message?: unknown };
+    if (typeof shortMessage === "string" && shortMessage) return shortMessage;
+    if (typeof message === "string" && message) return message.split("\n")[0] ?? message;
+  }
+  return "Something went wrong. Please try again.";
+}
+
+export const REJECTED_MESSAGE = "You rejected the request in your wallet.";

@@ -1,0 +1,161 @@
+/**
+ * The whole stack the journeys run against, on this machine only: a fresh Postgres database
+ * (`duebill_e2e`, migrated), an anvil devnet with the Request Network contracts standing in
+ * for Sepolia, the production build served by `next start` on a free port (detection
+ * running inline every 500 ms), and the demo account seeded (scripts/seed.ts).
+ */
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createWriteStream, existsSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import pg from "pg";
+import { type Devnet, getFreePort, startDevnet } from "@/scripts/devnet";
+
+const ROOT = path.resolve(__dirname, "../..");
+/** Fixed, public: this server only ever holds test data. */
+const E2E_APP_SECRET = "duebill-e2e-app-secret-not-for-production-use";
+
+export interface SeededDemo {
+  accountId: string;
+  apiKey: string;
+  clientId: string;
+  browserClientId: string;
+  destinationId: string;
+}
+
+export interface AppServer {
+  baseUrl: string;
+  databaseUrl: string;
+  devnet: Devnet;
+  demo: SeededDemo;
+  logFile: string;
+  stop(): Promise<void>;
+}
+
+/** The e2e database; like the unit tests, it refuses anything but a local server. */
+export function e2eDatabaseUrl(): string {
+  const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_e2e";
+  const host = new URL(url).hostname;
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`E2E_DATABASE_URL must point at a local database, got host ${host}`);
+  return url;
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const admin = new URL(url);
+  admin.pathname = "/postgres";
+  const client = new pg.Client({ connectionString: admin.toString() });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Drops and recreates the database, then applies the migrations (as tests/helpers/global-setup.ts). */
+export async function createE2eDatabase(url: string): Promise<void> {
+  const name = new URL(url).pathname.slice(1);
+  if (!/^[a-z0-9_]+$/.test(name)) throw new Error(`unexpected database name ${name}`);
+  await adminQuery(url, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+  await adminQuery(url, `CREATE DATABASE "${name}"`);
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
+    cwd: ROOT,
+    env: { ...process.env, DATABASE_URL: url, CHECKPOINT_DISABLE: "1" },
+    encoding: "utf8",
+  });
+  if (r.status !== 0) throw new Error(`prisma migrate deploy failed:\n${r.stdout}\n${r.stderr}`);
+}
+
+/**
+ * seedDemo() from scripts/seed.ts, run through tsx in its own process: the generated Prisma
+ * client is ESM with import.meta, which Playwright's loader does not run.
+ */
+function seed(env: NodeJS.ProcessEnv): SeededDemo {
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--json"], { cwd: ROOT, env, encoding: "utf8" });
+  if (r.status !== 0) throw new Error(`seed failed:\n${r.stdout}\n${r.stderr}`);
+  const line = r.stdout.trim().split("\n").pop() ?? "";
+  return JSON.parse(line) as SeededDemo;
+}
+
+async function waitForHealth(baseUrl: string, child: ChildProcess, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`next start exited with ${child.exitCode} (see the server log)`);
+    try {
+      const res = await fetch(`${baseUrl}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`next start did not answer /api/health within ${timeoutMs} ms`);
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 5_000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+export async function startAppServer(): Promise<AppServer> {
+  if (!existsSync(path.join(ROOT, ".next", "BUILD_ID"))) {
+    throw new Error("No production build in .next: run `npx next build` first (the e2e script does).");
+  }
+  const databaseUrl = e2eDatabaseUrl();
+  await createE2eDatabase(databaseUrl);
+  const devnet = await startDevnet({ port: 0 });
+  let child: ChildProcess | undefined;
+  try {
+    const port = await getFreePort();
+    const baseUrl = `http://127.0.0.1:${port}`;
+    const env: NodeJS.ProcessEnv = {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXT_TELEMETRY_DISABLED: "1",
+      DATABASE_URL: databaseUrl,
+      CHAIN_CONFIG: JSON.stringify(devnet.chainConfig()),
+      WORKER_INLINE: "true",
+      DETECTION_INTERVAL_MS: "500",
+      APP_URL: baseUrl,
+      APP_SECRET: E2E_APP_SECRET,
+      RATE_LIMIT_MULTIPLIER: "1000",
+    };
+    const demo = seed({ ...env, NODE_ENV: "test" });
+    const logDir = path.join(ROOT, "test-results");
+    mkdirSync(logDir, { recursive: true });
+    const logFile = path.join(logDir, "app-server.log");
+    const log = createWriteStream(logFile);
+    child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+      cwd: ROOT,
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.pipe(log);
+    child.stderr?.pipe(log);
+    await waitForHealth(baseUrl, child, 60_000);
+    const server = child;
+    return {
+      baseUrl,
+      databaseUrl,
+      devnet,
+      demo,
+      logFile,
+      stop: async () => {
+        await stopChild(server);
+        log.end();
+        await devnet.stop();
+        await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`).catch(() => {});
+      },
+    };
+  } catch (err) {
+    if (child) await stopChild(child);
+    await devnet.stop();
+    throw err;
+  }
+}
