@@ -137,6 +137,45 @@ function createOnePayout(headers: Record<string, string>, body: string): Promise
   });
 }
 
+function postJson(pathName: string, headers: Record<string, string>, payload: unknown): Promise<Record<string, unknown>> {
+  const body = JSON.stringify(payload);
+  return new Promise((resolve, reject) => {
+    const req = http.request(
+      {
+        host: "127.0.0.1",
+        port: PORT,
+        path: pathName,
+        method: "POST",
+        headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d: Buffer) => {
+          text += d.toString("utf8");
+        });
+        res.on("end", () => (res.statusCode && res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${pathName}: ${res.statusCode} ${text}`))));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** Wall time of one GET until the last byte (the page streams its HTML). */
+function timedGet(pathName: string): Promise<number> {
+  const started = process.hrtime.bigint();
+  return new Promise((resolve, reject) => {
+    const req = http.request({ host: "127.0.0.1", port: PORT, path: pathName, method: "GET", agent }, (res) => {
+      res.resume();
+      res.on("end", () =>
+        res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${pathName}: ${res.statusCode}`)),
+      );
+    });
+    req.on("error", reject);
+    req.end();
+  });
+}
+
 async function waitReady(): Promise<void> {
   for (let i = 0; i < 300; i++) {
     try {
@@ -235,6 +274,21 @@ async function main(): Promise<void> {
       console.log(line);
     }
     report.results = results;
+
+    // Hosted page: server render time of /pay/{token} (sequential requests, wall clock).
+    const link = await postJson("/v2/secure-payments", { "x-client-id": demo.clientId }, { requests: [{ amount: "12.5" }], reference: "BENCH-1" });
+    const pagePath = `/pay/${link.token as string}`;
+    for (let i = 0; i < 10; i++) await timedGet(pagePath);
+    const renders: number[] = [];
+    for (let i = 0; i < 50; i++) renders.push(await timedGet(pagePath));
+    const sorted = [...renders].sort((x, y) => x - y);
+    const pageRender = { medianMs: Number(median(renders).toFixed(1)), p95Ms: Number((sorted[Math.floor(sorted.length * 0.95)] ?? Number.NaN).toFixed(1)) };
+    const renderOk = pageRender.medianMs <= 100;
+    failed ||= !renderOk;
+    console.log(
+      `\nHosted page ${pagePath.slice(0, 10)}… server render: median ${pageRender.medianMs} ms, p95 ${pageRender.p95Ms} ms  (target ≤ 100 ms) ${renderOk ? "OK" : "OVER"}`,
+    );
+    report.pageRender = pageRender;
   } finally {
     server.kill("SIGTERM");
     agent.destroy();
