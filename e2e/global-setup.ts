@@ -13,6 +13,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       rpcUrl: devnet.rpcUrl,
       chainId: devnet.chainId,
       payer: devnet.accounts.payer,
+      deniedPayer: devnet.accounts.relayer,
       payee: devnet.accounts.payee.address,
       tokens: devnet.tokens,
       erc20FeeProxy: devnet.contracts.erc20FeeProxy,

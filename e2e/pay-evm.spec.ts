@@ -132,6 +132,9 @@ test("an EVM link is paid from an injected wallet: approve, pay, detected, compl
   expect(sp.status).toBe(200);
   expect(sp.body.status).toBe("completed");
   expect(String(sp.body.payerAddress).toLowerCase()).toBe(wallet.address.toLowerCase());
+  expect(sp.body.payerKytResults).toEqual([
+    expect.objectContaining({ walletAddress: sp.body.payerAddress, status: "approved", provider: "duebill-sanctions-list" }),
+  ]);
 });
 
 test("a pending link works at 375 px wide and from the keyboard", async ({ page, state, wallet, shot }) => {

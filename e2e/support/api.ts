@@ -15,6 +15,8 @@ export interface E2eState {
     rpcUrl: string;
     chainId: number;
     payer: { address: `0x${string}`; privateKey: `0x${string}` };
+    /** A funded wallet the server's KYT deny list blocks (KYT_DENY_LIST). */
+    deniedPayer: { address: `0x${string}`; privateKey: `0x${string}` };
     payee: `0x${string}`;
     tokens: Record<string, `0x${string}`>;
     erc20FeeProxy: `0x${string}`;

@@ -125,6 +125,8 @@ export async function startAppServer(): Promise<AppServer> {
       APP_URL: baseUrl,
       APP_SECRET: E2E_APP_SECRET,
       RATE_LIMIT_MULTIPLIER: "1000",
+      // The relayer account (funded like the payer) stands in for a blocked wallet.
+      KYT_DENY_LIST: devnet.accounts.relayer.address,
     };
     const demo = seed({ ...env, NODE_ENV: "test" });
     const logDir = path.join(ROOT, "test-results");
