@@ -139,3 +139,44 @@ describe("cron routes", () => {
     }
   });
 });
+
+describe("delivery log and redelivery", () => {
+  it("lists a webhook's deliveries with their attempts and redelivers one under the same ID; 404 for another client's", async () => {
+    const { GET: listDeliveries } = await import("@/app/v1/webhook/[id]/deliveries/route");
+    const { POST: redeliverRoute } = await import("@/app/v1/webhook/[id]/deliveries/[deliveryId]/redeliver/route");
+    const hook = await register({ url: "https://hooks.example.test/log" }, asClient(a.clientId));
+    await call(testWebhook, "/v1/webhook/test", { method: "POST", headers: asClient(a.clientId), json: { eventType: "payment.failed" } });
+    const delivery = await db().webhookDelivery.findFirstOrThrow();
+    await db().webhookDelivery.update({ where: { id: delivery.id }, data: { status: "failed", attempts: 11, lastStatus: 500 } });
+    await db().webhookAttempt.create({
+      data: { id: prefixedId("att_"), deliveryId: delivery.id, attempt: 1, startedAt: new Date(), latencyMs: 12, statusCode: 500, error: "HTTP 500" },
+    });
+    const list = await call(listDeliveries, "/v1/webhook/x/deliveries", { headers: asClient(a.clientId), params: { id: hook.body.id } });
+    expect(list.status).toBe(200);
+    expect(list.body.deliveries[0]).toMatchObject({
+      id: delivery.id,
+      eventType: "payment.failed",
+      isTest: true,
+      status: "failed",
+      attempts: 11,
+      attemptLog: [{ attempt: 1, statusCode: 500, latencyMs: 12, error: "HTTP 500" }],
+    });
+    const again = await call(redeliverRoute, "/v1/webhook/x/deliveries/y/redeliver", {
+      method: "POST",
+      headers: asClient(a.clientId),
+      params: { id: hook.body.id, deliveryId: delivery.id },
+    });
+    expect(again.status).toBe(201);
+    expect(again.body).toMatchObject({ id: delivery.id, status: "pending" });
+    expect((await call(listDeliveries, "/v1/webhook/x/deliveries", { headers: asClient(b.clientId), params: { id: hook.body.id } })).status).toBe(404);
+    expect(
+      (
+        await call(redeliverRoute, "/v1/webhook/x/deliveries/y/redeliver", {
+          method: "POST",
+          headers: asClient(b.clientId),
+          params: { id: hook.body.id, deliveryId: delivery.id },
+        })
+      ).status,
+    ).toBe(404);
+  });
+});
