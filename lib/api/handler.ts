@@ -4,6 +4,7 @@ import { authenticate, type Principal } from "@/lib/auth/authenticate";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { AppError, errorBody } from "./errors";
+import { withIdempotency } from "./idempotency";
 import type { Operation } from "./operation";
 import { parseWith, queryObject, readJsonBody } from "./parse";
 import { enforceRateLimit } from "./rate-limit";
@@ -43,7 +44,8 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
       const params = op.params ? parseWith(op.params, (await routeCtx?.params) ?? {}) : undefined;
       const query = op.query ? parseWith(op.query, queryObject(new URL(req.url))) : undefined;
       const body = op.body ? parseWith(op.body, await readJsonBody(req, env().MAX_BODY_BYTES, op.bodyOptional)) : undefined;
-      res = await handler({ req, requestId, principal, query, body, params } as ApiContext<z.output<Q>, z.output<B>, z.output<P>>);
+      const call = () => handler({ req, requestId, principal, query, body, params } as ApiContext<z.output<Q>, z.output<B>, z.output<P>>);
+      res = op.idempotent ? await withIdempotency(req, principal, body, call) : await call();
     } catch (err) {
       res = errorResponse(err, requestId, op);
     }

@@ -58,6 +58,15 @@ function parameters(op: Operation, components: Record<string, JsonSchema>): Json
       });
     }
   }
+  if (op.idempotent) {
+    out.push({
+      name: "Idempotency-Key",
+      in: "header",
+      required: false,
+      description: "Retry-safe writes: the first successful response is replayed for 24 h to the same key and body; another body → 409",
+      schema: { type: "string", maxLength: 255 },
+    });
+  }
   return out;
 }
 

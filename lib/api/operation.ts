@@ -32,6 +32,8 @@ export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   responses: Record<number, ResponseSpec>;
   /** "relaxed" for client-ID management endpoints (a larger, separate allowance); "off" only for benchmarks. */
   rateLimit?: "default" | "relaxed" | "off";
+  /** Honour `Idempotency-Key` (writes that create something). */
+  idempotent?: boolean;
 }
 
 export function defineOperation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType>(

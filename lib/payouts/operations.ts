@@ -11,6 +11,7 @@ export const createPayoutOp = defineOperation({
   tags: ["Payouts"],
   auth: ["apiKey", "clientId"],
   body: createPayoutBodySchema,
+  idempotent: true,
   responses: { 201: { description: "Payout created", schema: payoutResponseSchema }, ...errorResponses(400, 401, 403, 429) },
 });
 
@@ -24,5 +25,6 @@ export const createBatchPayoutOp = defineOperation({
   tags: ["Payouts"],
   auth: ["apiKey", "clientId"],
   body: createBatchPayoutBodySchema,
+  idempotent: true,
   responses: { 201: { description: "Batch calldata", schema: batchPayoutResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
 });

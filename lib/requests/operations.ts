@@ -24,6 +24,7 @@ export const createRequestOp = defineOperation({
   tags,
   auth,
   body: createRequestBodySchema,
+  idempotent: true,
   responses: { 201: { description: "Created", schema: createRequestResponseSchema }, ...errorResponses(400, 401, 403, 429) },
 });
 

@@ -60,6 +60,7 @@ export const createSecurePaymentOp = defineOperation({
   tags,
   auth: creators,
   body: createSecurePaymentBodySchema,
+  idempotent: true,
   responses: { 201: { description: "Link", schema: linkResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
 });
 
@@ -72,6 +73,7 @@ export const createPayoutLinkOp = defineOperation({
   tags,
   auth: creators,
   body: createPayoutLinkBodySchema,
+  idempotent: true,
   responses: { 201: { description: "Link", schema: linkResponseSchema }, ...errorResponses(400, 401, 403, 429) },
 });
 
