@@ -210,6 +210,14 @@ describe("secure payment links", () => {
     expect((await bySession(created.body.requestIds[1])).body).toMatchObject({ status: "completed", paymentType: "batch" });
   });
 
+  it("the expiry sweep settles a paid link left pending by a crash", async () => {
+    const created = await link({ requests: [{ amount: "4" }] });
+    await payFromPage(created.body.token);
+    await db().securePayment.update({ where: { token: created.body.token }, data: { status: "pending", completedAt: null } });
+    expect((await expireSweep()).securePayments.settled).toBe(1);
+    expect((await bySession(created.body.requestIds[0])).body.status).toBe("completed");
+  });
+
   it("expires pending links after 7 days", async () => {
     const created = await link({ requests: [{ amount: "1" }] });
     const t0 = Date.now();

@@ -96,10 +96,10 @@ export function clearedSessionCookie(): string {
   return `${SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0${secure}`;
 }
 
-export async function describeSession(principal: { kind: string; sessionId?: string; userId?: string; accountId: string }) {
-  if (principal.kind !== "session" || !principal.userId) throw invalid();
+/** GET /v1/auth/session: the principal already carries the session kind; only the user is read. */
+export async function describeSession(principal: { kind: string; userId?: string; sessionKind?: SessionKind }) {
+  if (principal.kind !== "session" || !principal.userId || !principal.sessionKind) throw invalid();
   const user = await db().user.findUnique({ where: { id: principal.userId }, select: { id: true, accountId: true, walletAddress: true, email: true } });
   if (!user) throw invalid();
-  const session = await db().session.findUnique({ where: { id: principal.sessionId }, select: { kind: true } });
-  return { userId: user.id, accountId: user.accountId, kind: session?.kind ?? "wallet", walletAddress: user.walletAddress, email: user.email };
+  return { userId: user.id, accountId: user.accountId, kind: principal.sessionKind, walletAddress: user.walletAddress, email: user.email };
 }

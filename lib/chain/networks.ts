@@ -98,11 +98,3 @@ export const NETWORKS: Readonly<Record<NetworkId, Network>> = {
 export function isNetworkId(value: string): value is NetworkId {
   return Object.hasOwn(NETWORKS, value);
 }
-
-export function getNetwork(id: NetworkId): Network {
-  return NETWORKS[id];
-}
-
-export function findNetworkByChainId(chainId: number): Network | undefined {
-  return Object.values(NETWORKS).find((n) => n.chainId === chainId);
-}

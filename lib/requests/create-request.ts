@@ -14,8 +14,6 @@ export interface RequestExtras {
   batchId?: string;
 }
 
-export type RequestRow = Prisma.PaymentRequestGetPayload<object>;
-
 /** Owner of new requests: the account behind the credential, and the client ID when one was used. */
 export function ownerOf(principal: Principal): { accountId: string; clientId: string | null } {
   return { accountId: principal.accountId, clientId: principal.kind === "clientId" ? principal.clientId : null };

@@ -55,16 +55,13 @@ async function settleOne(token: string): Promise<boolean> {
 
 /** Pending links past their expiry become `expired`; paid-but-unsettled ones are settled. */
 export async function expireAndReconcileSecurePayments(): Promise<{ expired: number; settled: number }> {
-  const unsettled = await db().securePaymentRequest.findMany({
-    where: {
-      securePayment: { status: "pending" },
-      requestId: {
-        in: (await db().paymentRequest.findMany({ where: { status: "paid" }, select: { id: true }, take: 500, orderBy: { paidAt: "desc" } })).map((r) => r.id),
-      },
-    },
-    select: { requestId: true },
-    take: 500,
-  });
+  // Links still pending although one of their requests is paid: a crash between recording and settling.
+  const unsettled = await db().$queryRaw<{ requestId: string }[]>`
+    SELECT spr."requestId" FROM "SecurePaymentRequest" spr
+    JOIN "SecurePayment" sp ON sp.token = spr."securePaymentToken"
+    JOIN "PaymentRequest" pr ON pr.id = spr."requestId"
+    WHERE sp.status = 'pending' AND pr.status = 'paid'
+    LIMIT 500`;
   const settled = await settleSecurePayments(unsettled.map((u) => u.requestId));
   const { count } = await db().securePayment.updateMany({ where: { status: "pending", expiresAt: { lte: now() } }, data: { status: "expired" } });
   return { expired: count, settled };
