@@ -14,10 +14,10 @@ import {
   revokeOrchestratorKey,
   setClientIdStatus,
   setRateTier,
-} from "@/lib/accounts/credentials";
-import { AppError } from "@/lib/api/errors";
-import { db, disconnectDb } from "@/lib/db/client";
+} from "@/lib/accounts/issue-credentials";
+import { db, disconnectDb } from "@/lib/db";
 import { bindClientIdDestination } from "@/lib/destinations/destinations";
+import { AppError } from "@/lib/errors";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import type { RateTier } from "@/lib/generated/prisma/enums";
 

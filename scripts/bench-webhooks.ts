@@ -9,7 +9,7 @@ export async function measureWebhookThroughput(count: number): Promise<{ deliver
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
   const { resetEnvForTests } = await import("@/lib/env");
   resetEnvForTests();
-  const { db } = await import("@/lib/db/client");
+  const { db } = await import("@/lib/db");
   const { ulid } = await import("@/lib/ids");
   const { encryptSecret } = await import("@/lib/webhooks/secret-box");
   const { generateWebhookSecret } = await import("@/lib/webhooks/sign");

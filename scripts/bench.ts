@@ -210,7 +210,7 @@ async function main(): Promise<void> {
   if (!existsSync(path.join(root, ".next/BUILD_ID")) || process.env.BENCH_REBUILD === "true") run(process.execPath, [next, "build"], env);
   process.env.DATABASE_URL = dbUrl;
   const { seedDemo } = await import("./seed");
-  const { disconnectDb } = await import("@/lib/db/client");
+  const { disconnectDb } = await import("@/lib/db");
   const demo = await seedDemo();
   await disconnectDb();
 
@@ -301,7 +301,7 @@ async function main(): Promise<void> {
     `\nDetection latency on anvil (1 s sweep), receipt → API shows paid: median ${latency.medianMs} ms, max ${latency.maxMs} ms  (target ≤ 2000 ms) ${latencyOk ? "OK" : "OVER"}`,
   );
   report.detectionLatency = latency;
-  const { disconnectDb: closeDb } = await import("@/lib/db/client");
+  const { disconnectDb: closeDb } = await import("@/lib/db");
   const webhooks = await measureWebhookThroughput(1000);
   await closeDb();
   const webhooksOk = webhooks.perSecond >= 300;

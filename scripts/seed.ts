@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { hashSecret } from "@/lib/auth/secrets";
 import { networkRuntime } from "@/lib/chain/config";
-import { db, disconnectDb } from "@/lib/db/client";
+import { db, disconnectDb } from "@/lib/db";
 import { destinationIdOf } from "@/lib/destinations/erc7828";
 import { env } from "@/lib/env";
 

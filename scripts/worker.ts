@@ -1,5 +1,5 @@
 /** `npm run worker`: the background sweeps as their own process (stops cleanly on SIGINT/SIGTERM). */
-import { disconnectDb } from "@/lib/db/client";
+import { disconnectDb } from "@/lib/db";
 import { startWorker } from "@/lib/jobs/worker";
 
 const worker = startWorker();

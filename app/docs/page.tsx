@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { OperationCard } from "@/components/docs/operation-card";
-import { buildOpenApiDocument } from "@/lib/api/openapi";
+import { buildOpenApiDocument } from "@/lib/contracts/openapi";
 
 export const metadata: Metadata = { title: "API reference" };
 

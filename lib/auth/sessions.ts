@@ -1,10 +1,10 @@
-import { AppError } from "@/lib/api/errors";
+import { hashSecret } from "@/lib/auth/secrets";
 import { now, nowMs } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
 import type { SessionKind } from "@/lib/generated/prisma/enums";
 import { prefixedId, randomToken } from "@/lib/ids";
-import { hashSecret } from "./secrets";
 
 /**
  * Server-side sessions. The client holds a random 256-bit token (cookie `session_token` or

@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
+import { CONTRACTS, type NetworkContracts } from "@/lib/chain/contracts";
+import { NETWORK_IDS, NETWORKS, type Network, type NetworkId } from "@/lib/chain/networks";
+import { TOKENS, type Token } from "@/lib/chain/tokens";
 import { env } from "@/lib/env";
-import { CONTRACTS, type NetworkContracts } from "./contracts";
-import { NETWORK_IDS, NETWORKS, type Network, type NetworkId } from "./networks";
-import { TOKENS, type Token } from "./tokens";
 
 /**
  * Runtime view of the networks: the committed tables of chain-data.md with per-network

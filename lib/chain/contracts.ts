@@ -1,4 +1,4 @@
-import type { NetworkId } from "./networks";
+import type { NetworkId } from "@/lib/chain/networks";
 
 /** Deployed Request Network contracts per network (shared/spec/chain-data.md). */
 export interface NetworkContracts {

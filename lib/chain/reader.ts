@@ -1,8 +1,8 @@
 import { createPublicClient, erc20Abi, http, type PublicClient } from "viem";
-import { AppError } from "@/lib/api/errors";
-import { batchConversionPaymentsAbi } from "./abis";
-import { networkRuntime } from "./config";
-import type { NetworkId } from "./networks";
+import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
+import { networkRuntime } from "@/lib/chain/config";
+import type { NetworkId } from "@/lib/chain/networks";
+import { AppError } from "@/lib/errors";
 
 /**
  * Reads the chain state payment planning needs. EVM through the network's JSON-RPC; Tron

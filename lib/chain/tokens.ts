@@ -1,4 +1,4 @@
-import type { NetworkId } from "./networks";
+import type { NetworkId } from "@/lib/chain/networks";
 
 /**
  * Stablecoins (and the Sepolia test token) per network, from shared/spec/chain-data.md.

@@ -1,7 +1,6 @@
-import { invalidField, notFound } from "@/lib/api/errors";
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
-import { conversionPaymentCurrencies, findCurrency, tokenCurrencies } from "./registry";
-import type { CurrencyDto } from "./schemas";
+import { type CurrencyDto, conversionPaymentCurrencies, findCurrency, tokenCurrencies } from "@/lib/currencies/registry";
+import { invalidField, notFound } from "@/lib/errors";
 
 export interface ListCurrenciesQuery {
   network?: string;

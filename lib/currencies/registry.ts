@@ -1,14 +1,26 @@
 import { allNetworkRuntimes } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { CONVERSION_PAYMENT_SYMBOLS, type Token, tokenCurrencyId } from "@/lib/chain/tokens";
-import { FIAT_CURRENCIES, type FiatCurrency, fiatCurrencyHash } from "./fiat";
-import type { CurrencyDto } from "./schemas";
+import { FIAT_CURRENCIES, type FiatCurrency, fiatCurrencyHash } from "@/lib/currencies/fiat";
 
 /**
  * The currency registry: every token of the 8 networks (with configured address overrides,
  * e.g. a local devnet's) plus the fiat invoice currencies, built once on first use.
  * Currency IDs are `SYMBOL-network`; fiat IDs are plain codes.
  */
+/** A currency as the API lists it (GET /v2/currencies). */
+export interface CurrencyDto {
+  id: string;
+  name: string;
+  symbol: string;
+  decimals: number;
+  address: string | null;
+  network: string | null;
+  type: "ERC20" | "ISO4217";
+  hash: string;
+  chainId: number | null;
+}
+
 export type Currency = { kind: "token"; id: string; token: Token; dto: CurrencyDto } | { kind: "fiat"; id: string; fiat: FiatCurrency; dto: CurrencyDto };
 
 function tokenDto(t: Token, chainId: number): CurrencyDto {

@@ -1,11 +1,11 @@
-import { AppError, invalidField, notFound } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/authenticate";
+import type { Principal } from "@/lib/auth/principal";
 import { networkRuntime } from "@/lib/chain/config";
 import { findTokenCurrency } from "@/lib/currencies/registry";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
+import { destinationIdOf, toInteropName } from "@/lib/destinations/erc7828";
+import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { PayeeDestination } from "@/lib/generated/prisma/client";
-import { parseAddressFor } from "@/lib/requests/terms";
-import { destinationIdOf, toInteropName } from "./erc7828";
+import { parseAddressFor } from "@/lib/payments/terms";
 
 /**
  * Payee destinations: where an account receives. One active destination per account: a new

@@ -3,8 +3,8 @@ import { erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
+import type { PaymentEventSource, TransferEvent } from "@/lib/detection/types";
 import { env } from "@/lib/env";
-import type { PaymentEventSource, TransferEvent } from "./types";
 
 const transferEvent = erc20FeeProxyAbi.find((x) => x.type === "event" && x.name === "TransferWithReferenceAndFee");
 

@@ -1,8 +1,8 @@
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
+import type { TransferEvent } from "@/lib/detection/types";
+import { paymentConfirmedPayload } from "@/lib/events/catalog";
 import type { PaymentRequest } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { paymentConfirmedPayload } from "@/lib/outbox/payment-events";
-import type { TransferEvent } from "./types";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
 

@@ -1,12 +1,12 @@
 import { allNetworkRuntimes } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
+import { evmEventSource } from "@/lib/detection/evm-source";
+import { recordTransfer } from "@/lib/detection/record-payment";
+import type { PaymentEventSource } from "@/lib/detection/types";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
 import { settleSecurePayments } from "@/lib/secure-payments/settle";
-import { evmEventSource } from "./evm-source";
-import { recordTransfer } from "./record-payment";
-import type { PaymentEventSource } from "./types";
 
 export interface NetworkSweepResult {
   network: string;

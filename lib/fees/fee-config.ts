@@ -1,6 +1,6 @@
-import { invalidField, notFound } from "@/lib/api/errors";
 import { isEvmAddress, isTronAddress } from "@/lib/chain/address";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
+import { invalidField, notFound } from "@/lib/errors";
 import { prefixedId } from "@/lib/ids";
 
 /** Sets the account's fee for a flow (one active configuration per flow: the new one replaces it). */

@@ -1,7 +1,7 @@
 import type { Token } from "@/lib/chain/tokens";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import type { FeeFlow } from "@/lib/generated/prisma/enums";
-import { formatAmount } from "@/lib/money/amount";
+import { formatAmount } from "@/lib/money";
 
 /**
  * The immutable fee plan snapshot of a secure payment (interface "Fee plan object"), resolved

@@ -1,6 +1,6 @@
-import { IDEMPOTENCY_TTL_MS } from "@/lib/api/idempotency";
 import { nowMs } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
+import { purgeExpiredIdempotencyKeys } from "@/lib/idempotency/store";
 import { expireAndReconcileSecurePayments } from "@/lib/secure-payments/settle";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -21,6 +21,6 @@ export async function expireSweep(): Promise<{
     db().session.deleteMany({ where: { OR: [{ expiresAt: { lt: cutoff } }, { revokedAt: { lt: cutoff } }] } }),
   ]);
   const securePayments = await expireAndReconcileSecurePayments();
-  const idempotency = await db().idempotencyRecord.deleteMany({ where: { createdAt: { lt: new Date(nowMs() - IDEMPOTENCY_TTL_MS) } } });
-  return { challenges: challenges.count, sessions: sessions.count, securePayments, idempotencyKeys: idempotency.count };
+  const idempotencyKeys = await purgeExpiredIdempotencyKeys();
+  return { challenges: challenges.count, sessions: sessions.count, securePayments, idempotencyKeys };
 }

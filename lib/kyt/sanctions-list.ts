@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { env } from "@/lib/env";
-import type { KytProvider, KytResult } from "./types";
+import type { KytProvider, KytResult } from "@/lib/kyt/types";
 
 /**
  * Built-in screening: the OFAC SDN digital-currency addresses bundled in data/ofac-sdn (or

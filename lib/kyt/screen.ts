@@ -1,5 +1,5 @@
-import { sanctionsListProvider } from "./sanctions-list";
-import type { KytProvider, KytResult } from "./types";
+import { sanctionsListProvider } from "@/lib/kyt/sanctions-list";
+import type { KytProvider, KytResult } from "@/lib/kyt/types";
 
 /**
  * The secure-payment access policy (DECISIONS.md): `off` screens nothing; `kyt_all_wallets`

@@ -1,18 +1,15 @@
-import { AppError, invalidField } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/authenticate";
+import type { Principal } from "@/lib/auth/principal";
 import type { NetworkId } from "@/lib/chain/networks";
-import { db } from "@/lib/db/client";
+import { networkOf, tokenOf } from "@/lib/chain/stored";
+import { db } from "@/lib/db";
+import { AppError, invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { applyFeePercentage, parseFeePercentage } from "@/lib/money/amount";
+import { applyFeePercentage, parseFeePercentage } from "@/lib/money";
+import { planBatchPayment, TRON_BATCH_MESSAGE } from "@/lib/payments/plan";
+import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
+import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { requestData } from "@/lib/requests/create-request";
-import { networkOf, tokenOf } from "@/lib/requests/get-request";
-import { planBatchPayment } from "@/lib/requests/plan-payment";
-import { REQUEST_ID_PATTERN } from "@/lib/requests/reference";
-import { parseAddressFor, resolveTerms } from "@/lib/requests/terms";
-import type { CreateBatchPayoutBody } from "./schemas";
-
-const TRON_BATCH = "Batch payments are not supported for TRON networks. Please submit individual payment requests.";
 
 interface Item {
   data: Prisma.PaymentRequestCreateManyInput | null;
@@ -25,14 +22,22 @@ interface Item {
 }
 
 /** POST /v2/payouts/batch: one batchPayments transaction for several payees on one EVM network. */
-export async function createBatchPayout(principal: Principal, body: CreateBatchPayoutBody) {
+export interface CreateBatchPayoutInput {
+  requests?: { payee: string; amount: string; invoiceCurrency: string; paymentCurrency: string }[];
+  requestIds?: string[];
+  payer?: string;
+  feePercentage?: string;
+  feeAddress?: string;
+}
+
+export async function createBatchPayout(principal: Principal, body: CreateBatchPayoutInput) {
   if ((body.requests === undefined) === (body.requestIds === undefined)) throw invalidField("requests", "provide either requests or requestIds, not both");
   const batchId = ulid();
   const items: Item[] = [];
   if (body.requests) {
     // Any Tron payee rejects the whole batch with the interface's exact message.
     if (body.requests.some((r) => r.paymentCurrency.toLowerCase().endsWith("-tron") || r.payee.startsWith("T")))
-      throw new AppError("tron_batch_unsupported", TRON_BATCH);
+      throw new AppError("tron_batch_unsupported", TRON_BATCH_MESSAGE);
     body.requests.forEach((r, i) => {
       const terms = resolveTerms(r, `requests.${i}`);
       const data = requestData(principal, "payout", terms, { batchId });
@@ -52,7 +57,7 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
     ids.forEach((id, i) => {
       const row = rows.find((r) => r.id === id);
       if (!row) throw new AppError("not_found", `Request ${id} not found`);
-      if (row.network === "tron") throw new AppError("tron_batch_unsupported", TRON_BATCH);
+      if (row.network === "tron") throw new AppError("tron_batch_unsupported", TRON_BATCH_MESSAGE);
       if (row.status !== "pending") throw invalidField(`requestIds.${i}`, `request ${id} is ${row.status}`);
       const token = tokenOf(row);
       items.push({

@@ -1,18 +1,31 @@
-import { invalidField } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/authenticate";
-import { db } from "@/lib/db/client";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { requestData } from "@/lib/requests/create-request";
-import { type PaymentPlan, planSinglePayment } from "@/lib/requests/plan-payment";
-import { parseAddressFor, resolveTerms } from "@/lib/requests/terms";
-import type { CreatePayoutBody } from "./schemas";
+import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
+import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
+import { type CustomerInfo, requestData } from "@/lib/requests/create-request";
 
 /**
  * POST /v2/payouts (one-off): stores the request and returns the payer's transactions.
  * The chain is read (allowance, balances) before anything is written, so an RPC failure
  * leaves no orphan request behind.
  */
-export async function createPayout(principal: Principal, body: CreatePayoutBody): Promise<{ requestId: string; paymentReference: string } & PaymentPlan> {
+export interface CreatePayoutInput {
+  payee: string;
+  amount: string;
+  invoiceCurrency: string;
+  paymentCurrency: string;
+  feePercentage?: string;
+  feeAddress?: string;
+  payerWallet?: string;
+  payerAddress?: string;
+  recurrence?: { startDate: string; frequency: string; totalPayments: number; payer: string };
+  customerInfo?: CustomerInfo;
+  reference?: string;
+}
+
+export async function createPayout(principal: Principal, body: CreatePayoutInput): Promise<{ requestId: string; paymentReference: string } & PaymentPlan> {
   if (body.recurrence) throw invalidField("recurrence", "recurring payouts are not available yet");
   const terms = resolveTerms(body);
   const walletInput = body.payerWallet ?? body.payerAddress;

@@ -1,11 +1,10 @@
-import { invalidField } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/authenticate";
-import { db } from "@/lib/db/client";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
+import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { RequestKind } from "@/lib/generated/prisma/enums";
-import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "./reference";
-import type { CreateRequestBody } from "./schemas";
-import { type PaymentTerms, parseAddressFor, resolveTerms } from "./terms";
+import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "@/lib/payments/reference";
+import { type PaymentTerms, parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 
 export interface RequestExtras {
   payer?: string;
@@ -61,7 +60,30 @@ export function requestData(principal: Principal, kind: RequestKind, terms: Paym
 }
 
 /** POST /v2/request. */
-export async function createRequest(principal: Principal, body: CreateRequestBody): Promise<{ requestId: string; paymentReference: string }> {
+/** A type, not an interface, so it stays assignable to a JSON column. */
+export type CustomerInfo = {
+  firstName?: string;
+  lastName?: string;
+  email?: string;
+  address?: { street?: string; city?: string; state?: string; postalCode?: string; country?: string };
+};
+
+/** The terms of a new request: decimal strings and addresses as given, validated here. */
+export interface CreateRequestInput {
+  amount: string;
+  invoiceCurrency: string;
+  paymentCurrency: string;
+  feePercentage?: string;
+  feeAddress?: string;
+  payee?: string;
+  payer?: string;
+  reference?: string;
+  customerInfo?: CustomerInfo;
+  recurrence?: { startDate: string; frequency: string };
+  isCryptoToFiatAvailable?: boolean;
+}
+
+export async function createRequest(principal: Principal, body: CreateRequestInput): Promise<{ requestId: string; paymentReference: string }> {
   if (body.recurrence) throw invalidField("recurrence", "recurring requests are not available yet; create one request per period");
   if (body.isCryptoToFiatAvailable) throw invalidField("isCryptoToFiatAvailable", "crypto-to-fiat payments are not available");
   const terms = resolveTerms(body);

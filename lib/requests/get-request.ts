@@ -1,10 +1,9 @@
-import { AppError, notFound } from "@/lib/api/errors";
-import { networkRuntime } from "@/lib/chain/config";
-import { isNetworkId, NETWORKS, type NetworkId } from "@/lib/chain/networks";
-import { db } from "@/lib/db/client";
+import { explorerUrl, tokenOf } from "@/lib/chain/stored";
+import { db } from "@/lib/db";
+import { notFound } from "@/lib/errors";
 import type { Payment, PaymentRequest } from "@/lib/generated/prisma/client";
-import { formatAmount } from "@/lib/money/amount";
-import { REQUEST_ID_PATTERN } from "./reference";
+import { formatAmount } from "@/lib/money";
+import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 
 /**
  * Requests are scoped to the caller's account inside the query, so another account's
@@ -15,22 +14,6 @@ export async function getRequestOrThrow(accountId: string, requestId: string): P
   const row = await db().paymentRequest.findFirst({ where: { id: requestId, accountId } });
   if (!row) throw notFound("Request not found");
   return row;
-}
-
-export function networkOf(row: Pick<PaymentRequest, "network">): NetworkId {
-  if (!isNetworkId(row.network)) throw new AppError("internal_error", `Stored request has unknown network ${row.network}`);
-  return row.network;
-}
-
-export function tokenOf(row: Pick<PaymentRequest, "network" | "paymentCurrency">) {
-  const symbol = row.paymentCurrency.slice(0, row.paymentCurrency.lastIndexOf("-"));
-  const token = networkRuntime(networkOf(row)).tokens.find((t) => t.symbol === symbol);
-  if (!token) throw new AppError("internal_error", `Stored request has unknown currency ${row.paymentCurrency}`);
-  return token;
-}
-
-export function explorerUrl(network: string, txHash: string): string {
-  return isNetworkId(network) ? `${NETWORKS[network].explorerTxUrl}${txHash}` : txHash;
 }
 
 export function toRequestStatus(row: PaymentRequest, payments: Payment[]) {

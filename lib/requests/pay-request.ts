@@ -1,9 +1,10 @@
-import { AppError, invalidField } from "@/lib/api/errors";
 import { NETWORKS } from "@/lib/chain/networks";
-import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money/amount";
-import { getRequestOrThrow, networkOf, tokenOf } from "./get-request";
-import { type PaymentPlan, planSinglePayment } from "./plan-payment";
-import { parseAddressFor } from "./terms";
+import { networkOf, tokenOf } from "@/lib/chain/stored";
+import { AppError, invalidField } from "@/lib/errors";
+import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money";
+import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
+import { parseAddressFor } from "@/lib/payments/terms";
+import { getRequestOrThrow } from "@/lib/requests/get-request";
 
 export interface PayOptions {
   wallet?: string;

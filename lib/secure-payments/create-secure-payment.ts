@@ -1,26 +1,55 @@
-import { AppError, invalidField } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/authenticate";
+import type { Principal } from "@/lib/auth/principal";
 import { isNetworkId } from "@/lib/chain/networks";
 import { now } from "@/lib/clock";
 import { findTokenCurrency } from "@/lib/currencies/registry";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { getActiveDestination, getDestinationOrThrow, toDestinationDto } from "@/lib/destinations/destinations";
 import { env } from "@/lib/env";
+import { AppError, invalidField } from "@/lib/errors";
 import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { screenWallet } from "@/lib/kyt/screen";
-import { parseAmount } from "@/lib/money/amount";
+import { parseAmount } from "@/lib/money";
+import { assertNotTronBatch } from "@/lib/payments/plan";
+import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { ownerOf, requestData } from "@/lib/requests/create-request";
-import { parseAddressFor, resolveTerms } from "@/lib/requests/terms";
-import type { CreatePayoutLinkBody, CreateSecurePaymentBody } from "./schemas";
 
 /**
  * Secure payment links: requests grouped behind a token, paid on the hosted page. Incoming
  * links pay the account's destination (the client ID's bound one, or the active one); an
  * outgoing link pays a recipient from the creator's wallet, with the payee screened now.
  */
-const TRON_BATCH = "Batch payments are not supported for TRON networks. Please submit individual payment requests.";
+
+export interface AccessPolicyInput {
+  mode: "inherit" | "off" | "kyt_all_wallets";
+  allowedPayerAddresses?: string[];
+  maskPayee?: boolean;
+}
+
+export interface CreateSecurePaymentInput {
+  requests: { amount: string; destinationId?: string }[];
+  destinationId?: string;
+  reference?: string;
+  payerIdentifier?: string;
+  redirectUrl?: string;
+  redirectLabel?: string;
+  accessPolicy?: AccessPolicyInput;
+  feePercentage?: string;
+  feeAddress?: string;
+}
+
+export interface CreatePayoutLinkInput {
+  recipient: string;
+  creatorWalletAddress: string;
+  network: string;
+  currency: string;
+  amount: string;
+  reference?: string;
+  recipientIdentifier?: string;
+  redirectUrl?: string;
+  redirectLabel?: string;
+}
 
 export interface LinkResult {
   requestIds: string[];
@@ -48,7 +77,7 @@ function identity(principal: Principal) {
   };
 }
 
-export async function createSecurePayment(principal: Principal, body: CreateSecurePaymentBody): Promise<LinkResult> {
+export async function createSecurePayment(principal: Principal, body: CreateSecurePaymentInput): Promise<LinkResult> {
   const bound = await boundDestinationId(principal);
   const asked = [body.destinationId, ...body.requests.map((r) => r.destinationId)].filter((d): d is string => d !== undefined);
   if (bound && asked.some((d) => d !== bound)) throw new AppError("destination_mismatch", "destinationId differs from the client ID's bound destination");
@@ -62,7 +91,7 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
   if (!destination.active) throw invalidField("destinationId", "destination is not active");
   if (!isNetworkId(destination.network)) throw new AppError("internal_error", "destination has an unknown network");
   const network = destination.network;
-  if (network === "tron" && body.requests.length > 1) throw new AppError("tron_batch_unsupported", TRON_BATCH);
+  assertNotTronBatch(network, body.requests.length);
   const currency = findTokenCurrency(`${destination.tokenSymbol}-${network}`);
   if (!currency) throw new AppError("internal_error", "destination has an unknown currency");
   const token = currency.token;
@@ -115,7 +144,7 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
 }
 
 /** POST /v2/secure-payments/payouts: an outgoing link; the payee is screened at creation. */
-export async function createPayoutLink(principal: Principal, body: CreatePayoutLinkBody): Promise<LinkResult> {
+export async function createPayoutLink(principal: Principal, body: CreatePayoutLinkInput): Promise<LinkResult> {
   if (!isNetworkId(body.network)) throw invalidField("network", `Unknown network "${body.network}"`);
   const currency = findTokenCurrency(body.currency);
   if (!currency) throw invalidField("currency", `Unknown currency "${body.currency}"`);

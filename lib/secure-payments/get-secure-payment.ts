@@ -1,8 +1,8 @@
-import { notFound } from "@/lib/api/errors";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
-import { REQUEST_ID_PATTERN } from "@/lib/requests/reference";
+import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 
 /**
  * GET /v2/secure-payments?requestId=: the secure payment object of the interface, every field

@@ -1,15 +1,15 @@
-import { AppError, invalidField, notFound } from "@/lib/api/errors";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
 import { nowMs } from "@/lib/clock";
 import { findTokenCurrency } from "@/lib/currencies/registry";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
+import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import type { AccessPolicy } from "@/lib/kyt/screen";
-import { formatAmount } from "@/lib/money/amount";
-import { planBatchPayment, planSinglePayment } from "@/lib/requests/plan-payment";
-import { parseAddressFor } from "@/lib/requests/terms";
-import type { PaymentPageData, PaymentPagePlan } from "./page-types";
+import { formatAmount } from "@/lib/money";
+import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
+import { parseAddressFor } from "@/lib/payments/terms";
+import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 
 /**
  * The hosted page's view of a link, by token (the token is the capability: no credentials).

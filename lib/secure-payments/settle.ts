@@ -1,5 +1,5 @@
 import { now } from "@/lib/clock";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import type { KytResult } from "@/lib/kyt/types";

@@ -1,14 +1,14 @@
 import { randomBytes } from "node:crypto";
-import { db } from "@/lib/db/client";
+import { explorerUrl } from "@/lib/chain/stored";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { WebhookDelivery } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { explorerUrl } from "@/lib/requests/get-request";
-import { postWebhook, type Resolver } from "./http-post";
-import { webhookResolver } from "./resolver";
-import { decryptSecret } from "./secret-box";
-import { signatureHeader, standardWebhookHeaders } from "./sign";
+import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
+import { webhookResolver } from "@/lib/webhooks/resolver";
+import { decryptSecret } from "@/lib/webhooks/secret-box";
+import { signatureHeader, standardWebhookHeaders } from "@/lib/webhooks/sign";
 
 /**
  * Webhook delivery engine (at-least-once, no ordering):

@@ -1,13 +1,13 @@
-import { invalidField, notFound } from "@/lib/api/errors";
-import type { Principal } from "@/lib/auth/authenticate";
-import { db } from "@/lib/db/client";
+import type { Principal } from "@/lib/auth/principal";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { invalidField, notFound } from "@/lib/errors";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { webhookResolver } from "./resolver";
-import { encryptSecret } from "./secret-box";
-import { generateWebhookSecret } from "./sign";
-import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "./url-policy";
+import { webhookResolver } from "@/lib/webhooks/resolver";
+import { encryptSecret } from "@/lib/webhooks/secret-box";
+import { generateWebhookSecret } from "@/lib/webhooks/sign";
+import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "@/lib/webhooks/url-policy";
 
 /**
  * Webhook endpoints belong to an account and a client ID. A client-ID caller sees only that

@@ -3,7 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { env } from "@/lib/env";
-import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "./url-policy";
+import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "@/lib/webhooks/url-policy";
 
 /**
  * One webhook POST, hardened against SSRF:

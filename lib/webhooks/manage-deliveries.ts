@@ -1,8 +1,8 @@
-import { notFound } from "@/lib/api/errors";
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
+import { notFound } from "@/lib/errors";
 import type { WebhookAttempt, WebhookDelivery } from "@/lib/generated/prisma/client";
-import { createTestDelivery, redeliver, type TestEventType } from "./deliveries";
-import { activeWebhooks, getWebhookOrThrow, type Owner } from "./endpoints";
+import { createTestDelivery, redeliver, type TestEventType } from "@/lib/webhooks/deliveries";
+import { activeWebhooks, getWebhookOrThrow, type Owner } from "@/lib/webhooks/endpoints";
 
 /** What integrators see of deliveries: the owner-scoped views behind the /v1/webhook routes. */
 export function toDeliveryDto(d: WebhookDelivery & { attemptLog?: WebhookAttempt[] }) {

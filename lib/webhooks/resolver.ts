@@ -1,4 +1,4 @@
-import { type Resolver, systemResolver } from "./http-post";
+import { type Resolver, systemResolver } from "@/lib/webhooks/http-post";
 
 /**
  * The DNS resolver webhook URLs are checked with, at registration and at delivery. Tests

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 
 /** Empties every application table (not the migrations table) between tests. */
 export async function resetDb(): Promise<void> {

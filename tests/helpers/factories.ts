@@ -1,4 +1,4 @@
-import { createAccount, createApiKey, createClientId, createOrchestratorKey } from "@/lib/accounts/credentials";
+import { createAccount, createApiKey, createClientId, createOrchestratorKey } from "@/lib/accounts/issue-credentials";
 
 let n = 0;
 

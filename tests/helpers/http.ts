@@ -1,4 +1,4 @@
-import type { RouteHandler } from "@/lib/api/handler";
+import type { RouteHandler } from "@/lib/http/handler";
 
 /** Calls a route handler the way Next does, with a real Request. */
 export async function call(

@@ -1,4 +1,4 @@
-import { checkHealth } from "@/lib/db/health";
+import { checkHealth } from "@/lib/db";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { createWebhookOp, listWebhooksOp } from "@/lib/contracts/webhooks";
+import { json, withApi } from "@/lib/http/handler";
 import { createWebhook, listWebhooks, ownerFor } from "@/lib/webhooks/endpoints";
-import { createWebhookOp, listWebhooksOp } from "@/lib/webhooks/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { listCurrenciesOp } from "@/lib/contracts/currencies";
 import { listAllCurrenciesJson, listCurrencies } from "@/lib/currencies/list-currencies";
-import { listCurrenciesOp } from "@/lib/currencies/operations";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

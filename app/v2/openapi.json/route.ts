@@ -1,4 +1,4 @@
-import { openApiJson } from "@/lib/api/openapi";
+import { openApiJson } from "@/lib/contracts/openapi";
 
 export const dynamic = "force-dynamic";
 

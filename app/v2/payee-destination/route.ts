@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { createDestinationOp, getActiveDestinationOp } from "@/lib/contracts/destinations";
 import { createDestination, listDestinations } from "@/lib/destinations/destinations";
-import { createDestinationOp, getActiveDestinationOp } from "@/lib/destinations/operations";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

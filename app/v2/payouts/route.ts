@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { createPayoutOp } from "@/lib/contracts/payouts";
+import { json, withApi } from "@/lib/http/handler";
 import { createPayout } from "@/lib/payouts/create-payout";
-import { createPayoutOp } from "@/lib/payouts/operations";
 
 export const dynamic = "force-dynamic";
 

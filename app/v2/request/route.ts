@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { createRequestOp } from "@/lib/contracts/requests";
+import { json, withApi } from "@/lib/http/handler";
 import { createRequest } from "@/lib/requests/create-request";
-import { createRequestOp } from "@/lib/requests/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
-import { json, withApi } from "@/lib/api/handler";
+import { createSecurePaymentOp, getSecurePaymentOp } from "@/lib/contracts/secure-payments";
+import { json, withApi } from "@/lib/http/handler";
 import { createSecurePayment } from "@/lib/secure-payments/create-secure-payment";
 import { getSecurePaymentByRequest } from "@/lib/secure-payments/get-secure-payment";
-import { createSecurePaymentOp, getSecurePaymentOp } from "@/lib/secure-payments/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { db } from "@/lib/db/client";
+import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { ulid } from "@/lib/ids";
 

@@ -1,4 +1,4 @@
-import { limitedBenchRoute } from "@/lib/api/bench-operations";
+import { limitedBenchRoute } from "@/app/api/bench/twin-routes";
 
 export const dynamic = "force-dynamic";
 export const GET = limitedBenchRoute;

@@ -1,4 +1,4 @@
-import { unlimitedBenchRoute } from "@/lib/api/bench-operations";
+import { unlimitedBenchRoute } from "@/app/api/bench/twin-routes";
 
 export const dynamic = "force-dynamic";
 export const GET = unlimitedBenchRoute;

@@ -1,5 +1,5 @@
 import { runDetectionSweep } from "@/lib/detection/sweep";
-import { cronRoute } from "@/lib/jobs/cron";
+import { cronRoute } from "@/lib/http/cron";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { cronRoute } from "@/lib/jobs/cron";
+import { cronRoute } from "@/lib/http/cron";
 import { expireSweep } from "@/lib/jobs/expire";
 
 export const dynamic = "force-dynamic";

@@ -1,4 +1,4 @@
-import { cronRoute } from "@/lib/jobs/cron";
+import { cronRoute } from "@/lib/http/cron";
 import { webhookSweep } from "@/lib/webhooks/deliveries";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import { json, withApi } from "@/lib/api/handler";
-import { login } from "@/lib/auth/email-signin";
-import { loginOp } from "@/lib/auth/operations";
 import { sessionCookie } from "@/lib/auth/sessions";
+import { login } from "@/lib/auth/sign-in/email";
+import { loginOp } from "@/lib/contracts/auth";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

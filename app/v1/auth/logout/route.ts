@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
-import { logoutOp } from "@/lib/auth/operations";
 import { clearedSessionCookie, revokeSession } from "@/lib/auth/sessions";
+import { logoutOp } from "@/lib/contracts/auth";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
-import { register } from "@/lib/auth/email-signin";
-import { registerOp } from "@/lib/auth/operations";
+import { register } from "@/lib/auth/sign-in/email";
+import { registerOp } from "@/lib/contracts/auth";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

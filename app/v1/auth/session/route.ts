@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
-import { currentSessionOp } from "@/lib/auth/operations";
 import { describeSession } from "@/lib/auth/sessions";
+import { currentSessionOp } from "@/lib/contracts/auth";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { deleteWebhookOp, updateWebhookOp } from "@/lib/contracts/webhooks";
+import { json, withApi } from "@/lib/http/handler";
 import { deleteWebhook, ownerFor, setWebhookActive } from "@/lib/webhooks/endpoints";
-import { deleteWebhookOp, updateWebhookOp } from "@/lib/webhooks/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
-import { withApi } from "@/lib/api/handler";
+import { testWebhookOp } from "@/lib/contracts/webhooks";
+import { withApi } from "@/lib/http/handler";
 import { ownerFor } from "@/lib/webhooks/endpoints";
 import { sendTestDeliveries } from "@/lib/webhooks/manage-deliveries";
-import { testWebhookOp } from "@/lib/webhooks/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { deactivateDestinationOp, readDestinationOp } from "@/lib/contracts/destinations";
 import { deactivateDestination, readDestination } from "@/lib/destinations/destinations";
-import { deactivateDestinationOp, readDestinationOp } from "@/lib/destinations/operations";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { createBatchPayoutOp } from "@/lib/contracts/payouts";
+import { json, withApi } from "@/lib/http/handler";
 import { createBatchPayout } from "@/lib/payouts/create-batch-payout";
-import { createBatchPayoutOp } from "@/lib/payouts/operations";
 
 export const dynamic = "force-dynamic";
 

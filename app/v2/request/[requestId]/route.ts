@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { getRequestOp } from "@/lib/contracts/requests";
+import { json, withApi } from "@/lib/http/handler";
 import { getRequestStatus } from "@/lib/requests/get-request";
-import { getRequestOp } from "@/lib/requests/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { json, withApi } from "@/lib/api/handler";
-import { getPaymentPageOp } from "@/lib/secure-payments/operations";
+import { getPaymentPageOp } from "@/lib/contracts/secure-payments";
+import { json, withApi } from "@/lib/http/handler";
 import { getPaymentPageOrThrow } from "@/lib/secure-payments/page-data";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { createPayoutLinkOp } from "@/lib/contracts/secure-payments";
+import { json, withApi } from "@/lib/http/handler";
 import { createPayoutLink } from "@/lib/secure-payments/create-secure-payment";
-import { createPayoutLinkOp } from "@/lib/secure-payments/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
-import { challengeOp } from "@/lib/auth/operations";
-import { createChallenge } from "@/lib/auth/wallet-signin";
+import { createChallenge } from "@/lib/auth/sign-in/wallet";
+import { challengeOp } from "@/lib/contracts/auth";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

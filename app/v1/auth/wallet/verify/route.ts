@@ -1,7 +1,7 @@
-import { json, withApi } from "@/lib/api/handler";
-import { verifyOp } from "@/lib/auth/operations";
 import { sessionCookie } from "@/lib/auth/sessions";
-import { verifyChallenge } from "@/lib/auth/wallet-signin";
+import { verifyChallenge } from "@/lib/auth/sign-in/wallet";
+import { verifyOp } from "@/lib/contracts/auth";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
-import { json, withApi } from "@/lib/api/handler";
+import { listDeliveriesOp } from "@/lib/contracts/webhooks";
+import { json, withApi } from "@/lib/http/handler";
 import { ownerFor } from "@/lib/webhooks/endpoints";
 import { listDeliveries } from "@/lib/webhooks/manage-deliveries";
-import { listDeliveriesOp } from "@/lib/webhooks/operations";
 
 export const dynamic = "force-dynamic";
 

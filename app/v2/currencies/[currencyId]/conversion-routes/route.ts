@@ -1,6 +1,6 @@
-import { json, withApi } from "@/lib/api/handler";
+import { conversionRoutesOp } from "@/lib/contracts/currencies";
 import { getConversionRoutes } from "@/lib/currencies/list-currencies";
-import { conversionRoutesOp } from "@/lib/currencies/operations";
+import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 

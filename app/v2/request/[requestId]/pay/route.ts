@@ -1,5 +1,5 @@
-import { json, withApi } from "@/lib/api/handler";
-import { payRequestOp } from "@/lib/requests/operations";
+import { payRequestOp } from "@/lib/contracts/requests";
+import { json, withApi } from "@/lib/http/handler";
 import { payRequest } from "@/lib/requests/pay-request";
 
 export const dynamic = "force-dynamic";

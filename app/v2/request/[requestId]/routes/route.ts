@@ -1,5 +1,5 @@
-import { json, withApi } from "@/lib/api/handler";
-import { getRequestRoutesOp } from "@/lib/requests/operations";
+import { getRequestRoutesOp } from "@/lib/contracts/requests";
+import { json, withApi } from "@/lib/http/handler";
 import { listRoutes } from "@/lib/requests/pay-request";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { json, withApi } from "@/lib/api/handler";
-import { payLinkOp } from "@/lib/secure-payments/operations";
+import { payLinkOp } from "@/lib/contracts/secure-payments";
+import { json, withApi } from "@/lib/http/handler";
 import { planLinkPayment } from "@/lib/secure-payments/page-data";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
-import { json, withApi } from "@/lib/api/handler";
+import { redeliverOp } from "@/lib/contracts/webhooks";
+import { json, withApi } from "@/lib/http/handler";
 import { ownerFor } from "@/lib/webhooks/endpoints";
 import { redeliverForOwner } from "@/lib/webhooks/manage-deliveries";
-import { redeliverOp } from "@/lib/webhooks/operations";
 
 export const dynamic = "force-dynamic";
 

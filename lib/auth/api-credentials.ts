@@ -1,0 +1,114 @@
+import { isOriginAllowed } from "@/lib/auth/origins";
+import { hashSecret } from "@/lib/auth/secrets";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+import type { RateTier } from "@/lib/generated/prisma/enums";
+
+/**
+ * Credential checks for the API-key, client-ID and orchestrator-key modes. Verified
+ * credentials are cached for CREDENTIAL_CACHE_TTL_MS (default 5 s) so a hot route does not
+ * pay a database round trip per request; revocation is therefore visible within that TTL
+ * on other instances and at once on the instance that revoked.
+ */
+export interface ApiKeyPrincipal {
+  kind: "apiKey";
+  accountId: string;
+  credentialId: string;
+  rateTier: RateTier;
+}
+
+export interface ClientIdPrincipal {
+  kind: "clientId";
+  accountId: string;
+  clientId: string;
+  rateTier: RateTier;
+  /** The request carried an Origin header (a browser context). */
+  browser: boolean;
+}
+
+export interface OrchestratorPrincipal {
+  kind: "orchestratorKey";
+  accountId: string;
+  credentialId: string;
+  rateTier: RateTier;
+}
+
+type CacheEntry<T> = { value: T | null; expires: number };
+const apiKeyCache = new Map<string, CacheEntry<Omit<ApiKeyPrincipal, "kind">>>();
+const orchestratorCache = new Map<string, CacheEntry<Omit<OrchestratorPrincipal, "kind">>>();
+type ClientRow = { id: string; accountId: string; status: string; allowedDomains: string[]; rateTier: RateTier };
+const clientCache = new Map<string, CacheEntry<ClientRow>>();
+const MAX_CACHE_ENTRIES = 10_000;
+
+async function cached<T>(cache: Map<string, CacheEntry<T>>, key: string, load: () => Promise<T | null>): Promise<T | null> {
+  const ttl = env().CREDENTIAL_CACHE_TTL_MS;
+  const now = Date.now();
+  const hit = cache.get(key);
+  if (hit && hit.expires > now) return hit.value;
+  const value = await load();
+  if (ttl > 0) {
+    if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
+    cache.set(key, { value, expires: now + ttl });
+  }
+  return value;
+}
+
+/** Drop cached credentials (after a revoke or tier change in this process). */
+export function invalidateCredentialCache(): void {
+  apiKeyCache.clear();
+  orchestratorCache.clear();
+  clientCache.clear();
+}
+
+const unauthorized = (what: string) => new AppError("unauthorized", `Invalid or revoked ${what}`);
+
+export async function verifyApiKey(secret: string): Promise<ApiKeyPrincipal> {
+  // The lookup is by hash of the presented key, so timing reveals nothing about stored keys.
+  const keyHash = hashSecret(secret);
+  const row = await cached(apiKeyCache, keyHash, async () => {
+    const key = await db().apiKey.findUnique({
+      where: { keyHash },
+      select: { id: true, accountId: true, rateTier: true, revokedAt: true },
+    });
+    if (!key || key.revokedAt) return null;
+    return { accountId: key.accountId, credentialId: key.id, rateTier: key.rateTier };
+  });
+  if (!row) throw unauthorized("API key");
+  return { kind: "apiKey", ...row };
+}
+
+export async function verifyOrchestratorKey(secret: string): Promise<OrchestratorPrincipal> {
+  if (!secret.startsWith("orc_")) throw unauthorized("orchestrator key");
+  const keyHash = hashSecret(secret);
+  const row = await cached(orchestratorCache, keyHash, async () => {
+    const key = await db().orchestratorKey.findUnique({
+      where: { keyHash },
+      select: { id: true, accountId: true, rateTier: true, revokedAt: true },
+    });
+    if (!key || key.revokedAt) return null;
+    return { accountId: key.accountId, credentialId: key.id, rateTier: key.rateTier };
+  });
+  if (!row) throw unauthorized("orchestrator key");
+  return { kind: "orchestratorKey", ...row };
+}
+
+/**
+ * Client IDs are public identifiers: an unknown one is 401, a revoked or restricted one 403
+ * (interface rule 2). A browser request (Origin present) must come from an allowed domain.
+ */
+export async function verifyClientId(clientId: string, origin: string | null): Promise<ClientIdPrincipal> {
+  if (!clientId.startsWith("cli_") || clientId.length > 64) throw unauthorized("client ID");
+  const row = await cached(clientCache, clientId, () =>
+    db().clientId.findUnique({
+      where: { id: clientId },
+      select: { id: true, accountId: true, status: true, allowedDomains: true, rateTier: true },
+    }),
+  );
+  if (!row) throw unauthorized("client ID");
+  if (row.status !== "active") throw new AppError("client_id_inactive", `Client ID is ${row.status}`);
+  if (origin !== null && !isOriginAllowed(origin, row.allowedDomains)) {
+    throw new AppError("origin_not_allowed", "Origin is not an allowed domain of this client ID");
+  }
+  return { kind: "clientId", accountId: row.accountId, clientId: row.id, rateTier: row.rateTier, browser: origin !== null };
+}

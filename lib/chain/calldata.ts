@@ -1,0 +1,99 @@
+import { encodeFunctionData, erc20Abi, maxUint256 } from "viem";
+import { batchConversionPaymentsAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
+import { tronToHex } from "@/lib/chain/address";
+
+/**
+ * Unsigned transactions handed to the payer's wallet. `value` uses the reference API's
+ * BigNumber shape for same-chain payments. On Tron `to` is base58 and `data` is the same
+ * ABI encoding with 20-byte addresses (TRC-20 contracts take EVM calldata).
+ */
+export interface TxValue {
+  type: "BigNumber";
+  hex: `0x${string}`;
+}
+
+export interface UnsignedTx {
+  to: string;
+  data: `0x${string}`;
+  value: TxValue;
+}
+
+const ZERO_VALUE: TxValue = { type: "BigNumber", hex: "0x0" };
+const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000" as const;
+
+type Chain = "evm" | "tron";
+
+/** An address as the contract sees it: EVM hex as is, Tron base58 as its 20-byte hex. */
+function abiAddress(chain: Chain, address: string): `0x${string}` {
+  return chain === "tron" ? tronToHex(address) : (address as `0x${string}`);
+}
+
+export function approveTx(chain: Chain, token: string, spender: string, amount: bigint): UnsignedTx {
+  const data = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [abiAddress(chain, spender), amount > maxUint256 ? maxUint256 : amount] });
+  return { to: token, data, value: ZERO_VALUE };
+}
+
+export interface FeeProxyPayment {
+  proxy: string;
+  token: string;
+  to: string;
+  amount: bigint;
+  paymentReference: `0x${string}`;
+  feeAmount: bigint;
+  feeAddress: string | null;
+}
+
+/** ERC20FeeProxy.transferFromWithReferenceAndFee (0xc219a14d). */
+export function feeProxyPayTx(chain: Chain, p: FeeProxyPayment): UnsignedTx {
+  const data = encodeFunctionData({
+    abi: erc20FeeProxyAbi,
+    functionName: "transferFromWithReferenceAndFee",
+    args: [
+      abiAddress(chain, p.token),
+      abiAddress(chain, p.to),
+      p.amount,
+      p.paymentReference,
+      p.feeAmount,
+      p.feeAddress ? abiAddress(chain, p.feeAddress) : ZERO_ADDRESS,
+    ],
+  });
+  return { to: p.proxy, data, value: ZERO_VALUE };
+}
+
+/** BatchConversionPayments payment network ID of ERC-20 payments without conversion. */
+export const BATCH_ERC20_NO_CONVERSION = 2n;
+
+export interface BatchItem {
+  token: string;
+  to: string;
+  amount: bigint;
+  paymentReference: `0x${string}`;
+  feeAmount: bigint;
+}
+
+/** BatchConversionPayments.batchPayments (0x92cddb91) with one ERC-20 no-conversion group. */
+export function batchPayTx(batchContract: string, items: readonly BatchItem[], feeAddress: string | null): UnsignedTx {
+  const data = encodeFunctionData({
+    abi: batchConversionPaymentsAbi,
+    functionName: "batchPayments",
+    args: [
+      [
+        {
+          paymentNetworkId: BATCH_ERC20_NO_CONVERSION,
+          requestDetails: items.map((i) => ({
+            recipient: i.to as `0x${string}`,
+            requestAmount: i.amount,
+            path: [i.token as `0x${string}`],
+            paymentReference: i.paymentReference,
+            feeAmount: i.feeAmount,
+            maxToSpend: 0n,
+            maxRateTimespan: 0n,
+          })),
+        },
+      ],
+      [],
+      (feeAddress ?? ZERO_ADDRESS) as `0x${string}`,
+    ],
+  });
+  return { to: batchContract, data, value: ZERO_VALUE };
+}

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import {
+  conversionRoutesParamsSchema,
+  conversionRoutesQuerySchema,
+  conversionRoutesResponseSchema,
+  currencySchema,
+  listCurrenciesQuerySchema,
+} from "@/lib/contracts/currencies-schemas";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
+
+export const listCurrenciesOp = defineOperation({
+  method: "GET",
+  path: "/v2/currencies",
+  operationId: "listCurrencies",
+  summary: "List currencies",
+  description:
+    "Tokens of the 8 supported networks, filtered by `network`, `symbol` or `id`. With `id` or `firstOnly=true` the answer is one currency object instead of an array. Fiat invoice currencies (USD, EUR, CNY, GBP, JPY) are found by `id`.",
+  tags: ["Currencies"],
+  auth: ["apiKey", "clientId"],
+  query: listCurrenciesQuerySchema,
+  responses: {
+    200: { description: "Currencies (array), or one currency with `id` / `firstOnly=true`", schema: z.union([z.array(currencySchema), currencySchema]) },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
+});
+
+export const conversionRoutesOp = defineOperation({
+  method: "GET",
+  path: "/v2/currencies/{currencyId}/conversion-routes",
+  operationId: "getConversionRoutes",
+  summary: "Payment currencies for an invoice currency",
+  description:
+    "The tokens an invoice in `currencyId` (a fiat code such as USD, or a token currency ID) can be paid with, optionally limited to `network` or `networks=a,b`.",
+  tags: ["Currencies"],
+  auth: ["apiKey", "clientId"],
+  params: conversionRoutesParamsSchema,
+  query: conversionRoutesQuerySchema,
+  responses: { 200: { description: "Conversion routes", schema: conversionRoutesResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
+});

@@ -1,0 +1,21 @@
+import type { Operation } from "@/lib/http/operation";
+import * as auth from "./auth";
+import * as currencies from "./currencies";
+import * as destinations from "./destinations";
+import * as payouts from "./payouts";
+import * as requests from "./requests";
+import * as securePayments from "./secure-payments";
+import * as webhooks from "./webhooks";
+
+/**
+ * Every public operation, derived from the contract modules: an operation exported from one
+ * of them is registered, documented in /v2/openapi.json and checked against its route file
+ * (tests/api/routes.test.ts) without a second list to keep. Order: module, then declaration.
+ */
+const MODULES = [currencies, requests, payouts, securePayments, destinations, auth, webhooks] as const;
+
+function isOperation(value: unknown): value is Operation {
+  return typeof value === "object" && value !== null && "operationId" in value && "method" in value && "path" in value && "responses" in value;
+}
+
+export const OPERATIONS: readonly Operation[] = MODULES.flatMap((m) => Object.values(m).filter(isOperation));

@@ -1,0 +1,30 @@
+import { batchPayoutResponseSchema, createBatchPayoutBodySchema, createPayoutBodySchema, payoutResponseSchema } from "@/lib/contracts/payouts-schemas";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
+
+export const createPayoutOp = defineOperation({
+  method: "POST",
+  path: "/v2/payouts",
+  operationId: "createPayout",
+  summary: "Create a payout and get its transactions",
+  description: "Creates a request to `payee` and returns the transactions the payer's wallet sends: approvals when needed, then the payment.",
+  tags: ["Payouts"],
+  auth: ["apiKey", "clientId"],
+  body: createPayoutBodySchema,
+  idempotent: true,
+  responses: { 201: { description: "Payout created", schema: payoutResponseSchema }, ...errorResponses(400, 401, 403, 429) },
+});
+
+export const createBatchPayoutOp = defineOperation({
+  method: "POST",
+  path: "/v2/payouts/batch",
+  operationId: "createBatchPayout",
+  summary: "Pay several payees in one transaction (EVM only)",
+  description:
+    'All items must be on one EVM network. Tron batches are refused with 400 "Batch payments are not supported for TRON networks. Please submit individual payment requests."',
+  tags: ["Payouts"],
+  auth: ["apiKey", "clientId"],
+  body: createBatchPayoutBodySchema,
+  idempotent: true,
+  responses: { 201: { description: "Batch calldata", schema: batchPayoutResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
+});

@@ -1,0 +1,66 @@
+import {
+  createRequestBodySchema,
+  createRequestResponseSchema,
+  payQuerySchema,
+  payResponseSchema,
+  requestIdParamsSchema,
+  requestStatusSchema,
+  routesQuerySchema,
+  routesResponseSchema,
+} from "@/lib/contracts/requests-schemas";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
+
+const auth = ["apiKey", "clientId"] as const;
+const tags = ["Requests"];
+
+export const createRequestOp = defineOperation({
+  method: "POST",
+  path: "/v2/request",
+  operationId: "createRequest",
+  summary: "Create a payment request",
+  description:
+    "Stores a request to be paid to `payee` in `paymentCurrency`. `invoiceCurrency` is the payment currency itself or USD (paid 1:1 in a dollar stablecoin). Returns the request ID and the on-chain payment reference.",
+  tags,
+  auth,
+  body: createRequestBodySchema,
+  idempotent: true,
+  responses: { 201: { description: "Created", schema: createRequestResponseSchema }, ...errorResponses(400, 401, 403, 429) },
+});
+
+export const getRequestOp = defineOperation({
+  method: "GET",
+  path: "/v2/request/{requestId}",
+  operationId: "getRequest",
+  summary: "Request status and payments",
+  tags,
+  auth,
+  params: requestIdParamsSchema,
+  responses: { 200: { description: "Request", schema: requestStatusSchema }, ...errorResponses(401, 403, 404, 429) },
+});
+
+export const getRequestRoutesOp = defineOperation({
+  method: "GET",
+  path: "/v2/request/{requestId}/routes",
+  operationId: "getRequestRoutes",
+  summary: "Payment routes for a payer",
+  tags,
+  auth,
+  params: requestIdParamsSchema,
+  query: routesQuerySchema,
+  responses: { 200: { description: "Routes, best first", schema: routesResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 429) },
+});
+
+export const payRequestOp = defineOperation({
+  method: "GET",
+  path: "/v2/request/{requestId}/pay",
+  operationId: "payRequest",
+  summary: "Transactions that pay a request",
+  description:
+    "Approval transactions (only when the payer's allowance is short; approve(0) first for USDT-style tokens) followed by the ERC20FeeProxy payment. Send them in order from `wallet`.",
+  tags,
+  auth,
+  params: requestIdParamsSchema,
+  query: payQuerySchema.extend(routesQuerySchema.omit({ wallet: true }).shape),
+  responses: { 200: { description: "Calldata", schema: payResponseSchema }, ...errorResponses(400, 401, 403, 404, 409, 429) },
+});

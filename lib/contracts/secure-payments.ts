@@ -1,0 +1,115 @@
+import { z } from "zod";
+import { payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
+import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
+
+const tags = ["Secure payments"];
+const creators = ["clientId", "orchestratorKey", "apiKey"] as const;
+
+const kytResult = z.object({
+  walletAddress: z.string(),
+  walletType: z.enum(["eoa", "smart_account"]),
+  parentWalletAddress: z.string().nullable(),
+  status: z.string().nullable(),
+  reasonCode: z.string().nullable(),
+  provider: z.string().nullable(),
+  providerReference: z.string().nullable(),
+  reportUrl: z.string().nullable(),
+  notes: z.string().nullable(),
+  rawStatus: z.string().nullable(),
+  evaluatedAt: z.string().nullable(),
+});
+
+export const securePaymentSchema = z
+  .object({
+    token: z.string(),
+    securePaymentUrl: z.string(),
+    status: z.enum(["pending", "completed", "expired", "invalidated", "compliance_failed"]),
+    paymentType: z.enum(["single", "batch"]),
+    createdAt: z.string().nullable(),
+    expiresAt: z.string(),
+    redirectUrl: z.string().nullable(),
+    redirectLabel: z.string().nullable(),
+    completedAt: z.string().nullable(),
+    payerAddress: z.string().nullable(),
+    payerKytResults: z.array(kytResult),
+    payeeKytResults: z.array(kytResult),
+    destination: z.record(z.string(), z.unknown()).nullable(),
+    claimedDestination: z.record(z.string(), z.unknown()).nullable(),
+    orchestratorId: z.string().nullable(),
+    feePlan: z.record(z.string(), z.unknown()).nullable(),
+    network: z.string(),
+    currency: z.string().nullable(),
+    executionKind: z.enum(["evm_same_chain", "evm_cross_chain", "tron_batch"]).nullable(),
+    identityMode: z.enum(["manual_dashboard", "client_id"]),
+    clientId: z.string().nullable(),
+    branding: z.object({ whitelabelEnabled: z.boolean(), source: z.enum(["client_id", "request_network"]) }),
+    childExecutable: z.boolean(),
+    blockReason: z.string().nullable(),
+  })
+  .meta({ id: "SecurePayment" });
+
+export const createSecurePaymentOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments",
+  operationId: "createSecurePayment",
+  summary: "Create a hosted payment link (incoming; batch on EVM only)",
+  description:
+    "Pays the client ID's bound destination, else `destinationId`, else the account's active destination. A `destinationId` other than the bound one → 403. A multi-request Tron link → 400. Links expire after 7 days.",
+  tags,
+  auth: creators,
+  body: createSecurePaymentBodySchema,
+  idempotent: true,
+  responses: { 201: { description: "Link", schema: linkResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
+});
+
+export const createPayoutLinkOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/payouts",
+  operationId: "createSecurePayout",
+  summary: "Create a hosted payout link (outgoing)",
+  description: "The recipient is screened at creation; a rejection creates the link as compliance_failed.",
+  tags,
+  auth: creators,
+  body: createPayoutLinkBodySchema,
+  idempotent: true,
+  responses: { 201: { description: "Link", schema: linkResponseSchema }, ...errorResponses(400, 401, 403, 429) },
+});
+
+export const getSecurePaymentOp = defineOperation({
+  method: "GET",
+  path: "/v2/secure-payments",
+  operationId: "getSecurePayment",
+  summary: "The secure payment of a request",
+  tags,
+  auth: ["session"],
+  query: z.object({ requestId: z.string().min(1).max(100) }),
+  responses: { 200: { description: "Secure payment", schema: securePaymentSchema }, ...errorResponses(400, 401, 404, 429) },
+});
+
+export const getPaymentPageOp = defineOperation({
+  method: "GET",
+  path: "/v2/secure-payments/{token}",
+  operationId: "getSecurePaymentPage",
+  summary: "Public view of a link (the hosted page polls it)",
+  tags,
+  auth: [],
+  params: z.object({ token: z.string().max(64) }),
+  responses: { 200: { description: "Link view" }, ...errorResponses(404, 429) },
+});
+
+export const payLinkOp = defineOperation({
+  method: "GET",
+  path: "/v2/secure-payments/{token}/pay",
+  operationId: "paySecurePayment",
+  summary: "Transactions that pay a link from `wallet`",
+  tags,
+  auth: [],
+  params: z.object({ token: z.string().max(64) }),
+  query: z.object({ wallet: z.string().min(1).max(100) }),
+  responses: {
+    200: { description: "Calldata", schema: z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema }) },
+    ...errorResponses(400, 403, 404, 409, 429),
+  },
+});

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import type { z } from "zod";
+import { authenticate, type Principal } from "@/lib/auth/principal";
+import { env } from "@/lib/env";
+import { AppError, errorBody } from "@/lib/errors";
+import { withIdempotency } from "@/lib/http/idempotency";
+import type { Operation } from "@/lib/http/operation";
+import { parseWith, queryObject, readJsonBody } from "@/lib/http/parse";
+import { enforceRateLimit } from "@/lib/http/rate-limit/enforce";
+import { log } from "@/lib/log";
+
+export interface ApiContext<Q, B, P> {
+  req: Request;
+  requestId: string;
+  /** Null only for operations with `auth: []`. */
+  principal: Principal;
+  query: Q;
+  body: B;
+  params: P;
+}
+
+type RouteContext = { params?: Promise<Record<string, string | string[]>> };
+export type RouteHandler = (req: Request, ctx?: RouteContext) => Promise<Response>;
+/** A route handler that carries its operation, so tests can match route files to the registry. */
+export type ApiRoute = RouteHandler & { readonly operation: Operation };
+
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+
+/**
+ * The one wrapper every API route goes through: request ID, authentication, zod parsing of
+ * query/params/body, and a single catch that turns any error into the DECISIONS.md error body.
+ * It reads only the Request, so tests call route handlers directly.
+ */
+export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType>(
+  op: Operation<Q, B, P>,
+  handler: (ctx: ApiContext<z.output<Q>, z.output<B>, z.output<P>>) => Promise<Response>,
+): ApiRoute {
+  const route: RouteHandler = async (req, routeCtx) => {
+    const incoming = req.headers.get("x-request-id");
+    const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
+    let res: Response;
+    let limitHeaders: Record<string, string> = {};
+    try {
+      const principal = op.auth.length > 0 ? await authenticateLimited(req, op) : (null as unknown as Principal);
+      if (op.rateLimit !== "off") limitHeaders = await enforceRateLimit(req, principal, op.rateLimit === "relaxed");
+      const params = op.params ? parseWith(op.params, (await routeCtx?.params) ?? {}) : undefined;
+      const query = op.query ? parseWith(op.query, queryObject(new URL(req.url))) : undefined;
+      const body = op.body ? parseWith(op.body, await readJsonBody(req, env().MAX_BODY_BYTES, op.bodyOptional)) : undefined;
+      const call = () => handler({ req, requestId, principal, query, body, params } as ApiContext<z.output<Q>, z.output<B>, z.output<P>>);
+      res = op.idempotent ? await withIdempotency(req, principal, body, call) : await call();
+    } catch (err) {
+      res = errorResponse(err, requestId, op);
+    }
+    res.headers.set("x-request-id", requestId);
+    for (const [k, v] of Object.entries(limitHeaders)) if (!res.headers.has(k)) res.headers.set(k, v);
+    return res;
+  };
+  return Object.assign(route, { operation: op as Operation });
+}
+
+/** Failed authentication counts against the caller's IP, so guessing credentials is throttled too. */
+async function authenticateLimited(req: Request, op: Operation): Promise<Principal> {
+  try {
+    return await authenticate(req, op.auth);
+  } catch (err) {
+    if (err instanceof AppError && err.status === 401 && op.rateLimit !== "off") await enforceRateLimit(req, null);
+    throw err;
+  }
+}
+
+export function errorResponse(err: unknown, requestId: string, op?: Pick<Operation, "method" | "path">): Response {
+  let appErr: AppError;
+  if (err instanceof AppError) {
+    appErr = err;
+  } else {
+    log.error("unhandled error", { requestId, route: op ? `${op.method} ${op.path}` : undefined, err });
+    appErr = new AppError("internal_error", "Internal server error");
+  }
+  const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store", ...appErr.headers });
+  return new Response(JSON.stringify(errorBody(appErr, requestId)), { status: appErr.status, headers });
+}
+
+/** JSON response. Pass a pre-serialised string for hot, immutable payloads. */
+export function json(data: unknown, status = 200, headers?: Record<string, string>): Response {
+  const body = typeof data === "string" ? data : JSON.stringify(data);
+  return new Response(body, { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers } });
+}

@@ -1,0 +1,44 @@
+import type { z } from "zod";
+import type { AuthMode } from "@/lib/auth/principal";
+
+/**
+ * An API operation: method, path, credentials and the zod schemas of its inputs and
+ * outputs. Route files wrap one of these with `withApi`, and /v2/openapi.json is generated
+ * from the same objects, so documentation and validation cannot drift apart.
+ */
+export type { AuthMode };
+
+export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+
+export interface ResponseSpec {
+  description: string;
+  schema?: z.ZodType;
+}
+
+export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {
+  method: HttpMethod;
+  /** OpenAPI path template, e.g. `/v2/currencies/{currencyId}/conversion-routes`. */
+  path: string;
+  operationId: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Accepted credentials, in order of preference. Empty: public. */
+  auth: readonly AuthMode[];
+  query?: Q;
+  body?: B;
+  /** An empty request body is read as `{}` (e.g. a toggle that takes optional fields). */
+  bodyOptional?: boolean;
+  params?: P;
+  responses: Record<number, ResponseSpec>;
+  /** "relaxed" for client-ID management endpoints (a larger, separate allowance); "off" only for benchmarks. */
+  rateLimit?: "default" | "relaxed" | "off";
+  /** Honour `Idempotency-Key` (writes that create something). */
+  idempotent?: boolean;
+}
+
+export function defineOperation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType>(
+  op: Operation<Q, B, P>,
+): Operation<Q, B, P> {
+  return op;
+}

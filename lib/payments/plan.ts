@@ -1,0 +1,166 @@
+import { approveTx, type BatchItem, batchPayTx, feeProxyPayTx, type UnsignedTx } from "@/lib/chain/calldata";
+import { networkRuntime } from "@/lib/chain/config";
+import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
+import { chainReaderFor } from "@/lib/chain/reader";
+import { AppError } from "@/lib/errors";
+
+export interface PayMetadata {
+  stepsRequired: number;
+  needsApproval: boolean;
+  approvalTransactionIndex: number | null;
+  paymentTransactionIndex: number;
+  hasEnoughBalance: boolean;
+  hasEnoughGas: boolean;
+}
+
+export interface PaymentPlan {
+  transactions: UnsignedTx[];
+  metadata: PayMetadata;
+}
+
+export const TRON_BATCH_MESSAGE = "Batch payments are not supported for TRON networks. Please submit individual payment requests.";
+
+/** Batches run on the EVM batch contract only: a Tron batch (more than one item) is a 400 with the reference's message. */
+export function assertNotTronBatch(network: NetworkId, items: number): void {
+  if (NETWORKS[network].kind !== "evm" && items > 1) throw new AppError("tron_batch_unsupported", TRON_BATCH_MESSAGE);
+}
+
+/** Gas a plan's transactions need at most: approvals ~60k, a fee-proxy payment ~100k, a batch ~100k per item. */
+const GAS_PER_APPROVAL = 60_000n;
+const GAS_PER_PAYMENT = 120_000n;
+
+interface Funding {
+  network: NetworkId;
+  token: string;
+  /** Contract that pulls the tokens (fee proxy or batch contract). */
+  spender: string;
+  total: bigint;
+  wallet: string | undefined;
+  approveResetRequired: boolean;
+  paymentGas: bigint;
+}
+
+/**
+ * The approvals a payer needs before the payment: none when the allowance already covers
+ * the total, otherwise approve(total) — preceded by approve(0) for USDT-style tokens that
+ * revert when changing one non-zero allowance to another. Without a wallet or an RPC to
+ * read (Tron here), an approval is always included.
+ */
+async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
+  const chain = f.network === "tron" ? "tron" : "evm";
+  const reader = f.wallet ? chainReaderFor(f.network) : null;
+  if (!reader || !f.wallet) return { approvals: [approveTx(chain, f.token, f.spender, f.total)], hasEnoughBalance: true, hasEnoughGas: true };
+  const [allowance, balance, native, gasPrice] = await Promise.all([
+    reader.allowance(f.token, f.wallet, f.spender),
+    reader.balanceOf(f.token, f.wallet),
+    reader.nativeBalance(f.wallet),
+    reader.gasPrice(),
+  ]);
+  const approvals: UnsignedTx[] = [];
+  if (allowance < f.total) {
+    if (allowance > 0n && f.approveResetRequired) approvals.push(approveTx(chain, f.token, f.spender, 0n));
+    approvals.push(approveTx(chain, f.token, f.spender, f.total));
+  }
+  const gasNeeded = (BigInt(approvals.length) * GAS_PER_APPROVAL + f.paymentGas) * gasPrice;
+  return { approvals, hasEnoughBalance: balance >= f.total, hasEnoughGas: native >= gasNeeded };
+}
+
+function assemble(approvals: UnsignedTx[], payment: UnsignedTx, balance: { hasEnoughBalance: boolean; hasEnoughGas: boolean }): PaymentPlan {
+  const transactions = [...approvals, payment];
+  return {
+    transactions,
+    metadata: {
+      stepsRequired: transactions.length,
+      needsApproval: approvals.length > 0,
+      approvalTransactionIndex: approvals.length > 0 ? approvals.length - 1 : null,
+      paymentTransactionIndex: transactions.length - 1,
+      hasEnoughBalance: balance.hasEnoughBalance,
+      hasEnoughGas: balance.hasEnoughGas,
+    },
+  };
+}
+
+export interface SinglePayment {
+  network: NetworkId;
+  tokenAddress: string;
+  payee: string;
+  amount: bigint;
+  feeAmount: bigint;
+  feeAddress: string | null;
+  paymentReference: `0x${string}`;
+  approveResetRequired: boolean;
+}
+
+/** Same-chain payment through the network's ERC20FeeProxy. */
+export async function planSinglePayment(p: SinglePayment, wallet: string | undefined): Promise<PaymentPlan> {
+  const rt = networkRuntime(p.network);
+  const proxy = rt.contracts.erc20FeeProxy;
+  const funding = await approvalsFor({
+    network: p.network,
+    token: p.tokenAddress,
+    spender: proxy,
+    total: p.amount + p.feeAmount,
+    wallet,
+    approveResetRequired: p.approveResetRequired,
+    paymentGas: GAS_PER_PAYMENT,
+  });
+  const payment = feeProxyPayTx(rt.network.kind, {
+    proxy,
+    token: p.tokenAddress,
+    to: p.payee,
+    amount: p.amount,
+    paymentReference: p.paymentReference,
+    feeAmount: p.feeAmount,
+    feeAddress: p.feeAddress,
+  });
+  return assemble(funding.approvals, payment, funding);
+}
+
+export interface BatchPlan {
+  approvals: UnsignedTx[];
+  batch: UnsignedTx;
+  metadata: PayMetadata;
+}
+
+/**
+ * EVM batch through BatchConversionPayments: the payer approves the batch contract for each
+ * token's total (plus the contract's batch fee), then one batchPayments call pays everyone.
+ */
+export async function planBatchPayment(
+  network: NetworkId,
+  items: readonly (BatchItem & { approveResetRequired: boolean })[],
+  feeAddress: string | null,
+  wallet: string | undefined,
+): Promise<BatchPlan> {
+  const rt = networkRuntime(network);
+  assertNotTronBatch(network, items.length);
+  const batchContract = rt.contracts.batchPayments;
+  const reader = chainReaderFor(network);
+  const batchFeeBps = reader ? await reader.batchFeeBps(batchContract) : 0n;
+  const totals = new Map<string, { total: bigint; reset: boolean }>();
+  for (const i of items) {
+    const prev = totals.get(i.token) ?? { total: 0n, reset: i.approveResetRequired };
+    totals.set(i.token, { total: prev.total + i.amount + i.feeAmount, reset: prev.reset });
+  }
+  const approvals: UnsignedTx[] = [];
+  let hasEnoughBalance = true;
+  let hasEnoughGas = true;
+  for (const [token, { total, reset }] of totals) {
+    const withBatchFee = total + (total * batchFeeBps) / 10_000n;
+    const f = await approvalsFor({
+      network,
+      token,
+      spender: batchContract,
+      total: withBatchFee,
+      wallet,
+      approveResetRequired: reset,
+      paymentGas: GAS_PER_PAYMENT * BigInt(items.length),
+    });
+    approvals.push(...f.approvals);
+    hasEnoughBalance &&= f.hasEnoughBalance;
+    hasEnoughGas &&= f.hasEnoughGas;
+  }
+  const batch = batchPayTx(batchContract, items, feeAddress);
+  const plan = assemble(approvals, batch, { hasEnoughBalance, hasEnoughGas });
+  return { approvals, batch, metadata: plan.metadata };
+}

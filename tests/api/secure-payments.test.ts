@@ -1,0 +1,291 @@
+import { createPublicClient, createWalletClient, http, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { POST as createDestination } from "@/app/v2/payee-destination/route";
+import { GET as payLink } from "@/app/v2/secure-payments/[token]/pay/route";
+import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
+import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route";
+import { POST as createLink, GET as getSecurePayment } from "@/app/v2/secure-payments/route";
+import { createSession } from "@/lib/auth/sessions";
+import { setClockForTests } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { bindClientIdDestination } from "@/lib/destinations/destinations";
+import { evmEventSource } from "@/lib/detection/evm-source";
+import { sweepNetwork } from "@/lib/detection/sweep";
+import { resetEnvForTests } from "@/lib/env";
+import { setFeeConfig } from "@/lib/fees/fee-config";
+import { prefixedId } from "@/lib/ids";
+import { expireSweep } from "@/lib/jobs/expire";
+import { resetKytListsForTests } from "@/lib/kyt/sanctions-list";
+import type { Devnet } from "@/scripts/devnet";
+import { resetDb } from "@/tests/helpers/db";
+import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
+import { makeIntegrator } from "@/tests/helpers/factories";
+import { call } from "@/tests/helpers/http";
+
+let devnet: Devnet;
+let pub: PublicClient;
+let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let session: string;
+
+beforeAll(async () => {
+  devnet = await useDevnet();
+  pub = createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl) }) as PublicClient;
+}, 60_000);
+afterAll(() => stopDevnet(devnet));
+afterEach(() => setClockForTests(null));
+
+async function sessionFor(accountId: string) {
+  const user = await db().user.create({ data: { id: prefixedId("usr_"), accountId, email: `${prefixedId("u")}@example.com` } });
+  return (await createSession(user, "email")).token;
+}
+
+beforeEach(async () => {
+  await resetDb();
+  a = await makeIntegrator();
+  session = await sessionFor(a.account.id);
+  const dest = await call(createDestination, "/v2/payee-destination", {
+    method: "POST",
+    headers: { authorization: `Bearer ${session}` },
+    json: { currency: "USDC-sepolia", walletAddress: devnet.accounts.payee.address },
+  });
+  expect(dest.status).toBe(201);
+});
+
+const link = (json: unknown, headers: Record<string, string> = { "x-client-id": a.clientId }) =>
+  call(createLink, "/v2/secure-payments", { method: "POST", headers, json });
+const bySession = (requestId: string, token = session) =>
+  call(getSecurePayment, `/v2/secure-payments?requestId=${requestId}`, { headers: { authorization: `Bearer ${token}` } });
+
+async function payFromPage(token: string, key: `0x${string}` = devnet.accounts.payer.privateKey) {
+  const account = privateKeyToAccount(key);
+  const plan = await call(payLink, `/v2/secure-payments/${token}/pay?wallet=${account.address}`, { params: { token } });
+  expect(plan.status).toBe(200);
+  const wallet = createWalletClient({ account, chain: devnet.chain, transport: http(devnet.rpcUrl) });
+  for (const tx of plan.body.transactions) await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
+  await sweepNetwork(evmEventSource("sepolia")!);
+  return plan.body;
+}
+
+describe("secure payment links", () => {
+  it("a link is paid from its page plan; the request's secure payment shows completed with payer and KYT results", async () => {
+    const created = await link({ requests: [{ amount: "25" }], reference: "ORDER-7", redirectUrl: "https://shop.example/done", redirectLabel: "Back to shop" });
+    expect(created.status).toBe(201);
+    expect(created.body.securePaymentUrl).toBe(`http://localhost:3000/pay/${created.body.token}`);
+    expect(created.body.feePlan).toBeNull();
+    const [requestId] = created.body.requestIds;
+    const view = await call(pageView, `/v2/secure-payments/${created.body.token}`, { params: { token: created.body.token } });
+    expect(view.body).toMatchObject({
+      status: "pending",
+      totalAmount: "25",
+      network: { id: "sepolia", chainId: 11155111 },
+      currency: { symbol: "USDC" },
+      reference: "ORDER-7",
+    });
+    const before = await bySession(requestId);
+    expect(before.body).toMatchObject({
+      status: "pending",
+      childExecutable: false,
+      blockReason: "not_outgoing",
+      payerAddress: null,
+      completedAt: null,
+      identityMode: "client_id",
+      clientId: a.clientId,
+      executionKind: "evm_same_chain",
+      currency: "USDC-sepolia",
+      network: "sepolia",
+      feePlan: null,
+      claimedDestination: null,
+      orchestratorId: null,
+    });
+    expect(before.body.destination).toMatchObject({ walletAddress: devnet.accounts.payee.address, network: "sepolia", isMasked: false });
+    expect(Object.keys(before.body).sort()).toEqual(
+      [
+        "token",
+        "securePaymentUrl",
+        "status",
+        "paymentType",
+        "createdAt",
+        "expiresAt",
+        "redirectUrl",
+        "redirectLabel",
+        "completedAt",
+        "payerAddress",
+        "payerKytResults",
+        "payeeKytResults",
+        "destination",
+        "claimedDestination",
+        "orchestratorId",
+        "feePlan",
+        "network",
+        "currency",
+        "executionKind",
+        "identityMode",
+        "clientId",
+        "branding",
+        "childExecutable",
+        "blockReason",
+      ].sort(),
+    );
+
+    await payFromPage(created.body.token);
+    const after = await bySession(requestId);
+    expect(after.body).toMatchObject({ status: "completed", payerAddress: devnet.accounts.payer.address });
+    expect(after.body.completedAt).not.toBeNull();
+    expect(after.body.payerKytResults).toEqual([
+      expect.objectContaining({
+        walletAddress: devnet.accounts.payer.address,
+        walletType: "eoa",
+        parentWalletAddress: null,
+        status: "approved",
+        reasonCode: null,
+        provider: "duebill-sanctions-list",
+        reportUrl: null,
+      }),
+    ]);
+    for (const field of ["providerReference", "notes", "rawStatus", "evaluatedAt"]) expect(after.body.payerKytResults[0]).toHaveProperty(field);
+    const paid = await call(payLink, `/v2/secure-payments/${created.body.token}/pay?wallet=${devnet.accounts.payer.address}`, {
+      params: { token: created.body.token },
+    });
+    expect(paid.status).toBe(409);
+  });
+
+  it("a payer on the deny list ends in compliance_failed", async () => {
+    process.env.KYT_DENY_LIST = devnet.accounts.payer.address.toLowerCase();
+    resetEnvForTests();
+    resetKytListsForTests();
+    try {
+      const created = await link({ requests: [{ amount: "3" }] });
+      await payFromPage(created.body.token);
+      const sp = await bySession(created.body.requestIds[0]);
+      expect(sp.body.status).toBe("compliance_failed");
+      expect(sp.body.payerKytResults[0]).toMatchObject({ status: "rejected", reasonCode: "deny_listed" });
+    } finally {
+      delete process.env.KYT_DENY_LIST;
+      resetEnvForTests();
+      resetKytListsForTests();
+    }
+  });
+
+  it("snapshots the fee plan and includes the fee leg in the payer's transactions", async () => {
+    await setFeeConfig({
+      accountId: a.account.id,
+      flow: "get_paid",
+      percentageBps: 250,
+      capUsd: "1",
+      feeBearer: "payer",
+      evmAddress: devnet.accounts.feeRecipient.address,
+    });
+    const created = await link({ requests: [{ amount: "100" }] });
+    expect(created.body.feePlan).toMatchObject({
+      version: 1,
+      flow: "get_paid",
+      defaultFeeBearer: "payer",
+      grossAmountUsd: "100.00",
+      totalFeesUsd: "1.00",
+      payerBorneFeesUsd: "1.00",
+      payeeBorneFeesUsd: "0.00",
+      payerTotalAmountUsd: "101.00",
+      netRecipientAmountUsd: "100.00",
+    });
+    expect(created.body.feePlan.fees[0]).toMatchObject({
+      type: "platform",
+      feeBearer: "payer",
+      feeBearerSource: "fee_config",
+      percentageBps: 250,
+      capUsd: "1.00",
+      calculatedAmountUsd: "1.00",
+      destinationRef: { evmAddress: devnet.accounts.feeRecipient.address },
+    });
+    const plan = await payFromPage(created.body.token);
+    expect(plan.transactions.at(-1).data).toContain(devnet.accounts.feeRecipient.address.slice(2).toLowerCase());
+    expect((await bySession(created.body.requestIds[0])).body.status).toBe("completed");
+  });
+
+  it("pays a batch link in one transaction", async () => {
+    const created = await link({ requests: [{ amount: "1" }, { amount: "2" }] });
+    expect(created.body.requestIds).toHaveLength(2);
+    const plan = await payFromPage(created.body.token);
+    expect(plan.transactions.at(-1).data.slice(0, 10)).toBe("0x92cddb91");
+    expect((await bySession(created.body.requestIds[1])).body).toMatchObject({ status: "completed", paymentType: "batch" });
+  });
+
+  it("the expiry sweep settles a paid link left pending by a crash", async () => {
+    const created = await link({ requests: [{ amount: "4" }] });
+    await payFromPage(created.body.token);
+    await db().securePayment.update({ where: { token: created.body.token }, data: { status: "pending", completedAt: null } });
+    expect((await expireSweep()).securePayments.settled).toBe(1);
+    expect((await bySession(created.body.requestIds[0])).body.status).toBe("completed");
+  });
+
+  it("expires pending links after 7 days", async () => {
+    const created = await link({ requests: [{ amount: "1" }] });
+    const t0 = Date.now();
+    setClockForTests(() => t0 + 7 * 24 * 3_600_000 + 1000);
+    const view = await call(pageView, `/v2/secure-payments/${created.body.token}`, { params: { token: created.body.token } });
+    expect(view.body.status).toBe("expired");
+    expect(
+      (await call(payLink, `/v2/secure-payments/${created.body.token}/pay?wallet=${devnet.accounts.payer.address}`, { params: { token: created.body.token } }))
+        .status,
+    ).toBe(409);
+    expect((await expireSweep()).securePayments.expired).toBe(1);
+    expect((await bySession(created.body.requestIds[0])).body.status).toBe("expired");
+  });
+
+  it("guards access: 401 without a session, 404 for another account, 403 for another destination than the bound one, 400 for a multi-item Tron link", async () => {
+    const created = await link({ requests: [{ amount: "1" }] });
+    const requestId = created.body.requestIds[0];
+    expect((await call(getSecurePayment, `/v2/secure-payments?requestId=${requestId}`)).status).toBe(401);
+    const b = await makeIntegrator();
+    expect((await bySession(requestId, await sessionFor(b.account.id))).status).toBe(404);
+    const bound = await db().payeeDestination.findFirstOrThrow({ where: { accountId: a.account.id, active: true } });
+    await bindClientIdDestination(a.account.id, a.clientId, bound.id);
+    const other = await call(createDestination, "/v2/payee-destination", {
+      method: "POST",
+      headers: { authorization: `Bearer ${session}` },
+      json: { currency: "USDT-sepolia", walletAddress: devnet.accounts.feeRecipient.address },
+    });
+    const mismatch = await link({ requests: [{ amount: "1" }], destinationId: other.body.destinationId });
+    expect(mismatch.status).toBe(403);
+    expect(mismatch.body.code).toBe("destination_mismatch");
+    await call(createDestination, "/v2/payee-destination", {
+      method: "POST",
+      headers: { authorization: `Bearer ${session}` },
+      json: { currency: "USDT-tron", walletAddress: "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW" },
+    });
+    const tron = await link({ requests: [{ amount: "1" }, { amount: "2" }] }, { "x-api-key": a.apiKey });
+    expect(tron.status).toBe(400);
+    expect(tron.body.message).toBe("Batch payments are not supported for TRON networks. Please submit individual payment requests.");
+    const single = await link({ requests: [{ amount: "1" }] }, { "x-api-key": a.apiKey });
+    expect(single.status).toBe(201);
+    const view = await call(pageView, `/v2/secure-payments/${single.body.token}`, { params: { token: single.body.token } });
+    expect(view.body.network).toMatchObject({ id: "tron", kind: "tron" });
+  });
+
+  it("screens the payee of an outgoing link at creation", async () => {
+    const ok = await call(createPayoutLink, "/v2/secure-payments/payouts", {
+      method: "POST",
+      headers: { "x-client-id": a.clientId },
+      json: {
+        recipient: devnet.accounts.payee.address,
+        creatorWalletAddress: devnet.accounts.payer.address,
+        network: "sepolia",
+        currency: "USDC-sepolia",
+        amount: "5",
+      },
+    });
+    expect(ok.status).toBe(201);
+    const sp = await bySession(ok.body.requestIds[0]);
+    expect(sp.body).toMatchObject({ status: "pending", childExecutable: true, blockReason: null });
+    expect(sp.body.payeeKytResults[0]).toMatchObject({ status: "approved", walletAddress: devnet.accounts.payee.address });
+    const sanctioned = "0x8589427373D6D84E98730D7795D8f6f8731FDA16"; // on the bundled OFAC list
+    const bad = await call(createPayoutLink, "/v2/secure-payments/payouts", {
+      method: "POST",
+      headers: { "x-client-id": a.clientId },
+      json: { recipient: sanctioned, creatorWalletAddress: devnet.accounts.payer.address, network: "sepolia", currency: "USDC-sepolia", amount: "5" },
+    });
+    const failed = await bySession(bad.body.requestIds[0]);
+    expect(failed.body).toMatchObject({ status: "compliance_failed", blockReason: "compliance_failed" });
+    expect(failed.body.payeeKytResults[0]).toMatchObject({ status: "rejected", reasonCode: "sanctioned_address" });
+  });
+});

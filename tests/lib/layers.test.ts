@@ -1,0 +1,108 @@
+import fs from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+
+/**
+ * The layer map of lib/ (README "Architecture"): every import runs downhill or sideways within
+ * a layer, and the folders form no cycle. A new folder must be placed here to be allowed.
+ */
+const LAYERS: readonly (readonly string[])[] = [
+  ["errors", "env", "clock", "ids", "log", "money", "db", "generated"],
+  ["chain"],
+  ["currencies", "auth", "kyt", "events", "idempotency"],
+  ["payments", "fees", "accounts"],
+  ["destinations", "requests", "payouts", "secure-payments", "detection", "webhooks"],
+  ["jobs"],
+  ["http"],
+  ["contracts"],
+];
+
+const LIB = path.resolve(import.meta.dirname, "../../lib");
+const layerOf = new Map(LAYERS.flatMap((names, i) => names.map((n) => [n, i] as const)));
+
+function files(dir: string): string[] {
+  return fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = path.join(dir, e.name);
+    if (e.isDirectory()) return e.name === "generated" ? [] : files(p);
+    return /\.tsx?$/.test(e.name) ? [p] : [];
+  });
+}
+
+/** `lib/chain/abis.ts` → "chain"; `lib/env.ts` → "env". */
+const unitOf = (rel: string) => rel.split("/")[0]!.replace(/\.tsx?$/, "");
+
+function importsOf(file: string): string[] {
+  const src = fs.readFileSync(file, "utf8");
+  const out: string[] = [];
+  for (const m of src.matchAll(/(?:from|import)\s*\(?\s*["']([^"']+)["']/g)) {
+    const spec = m[1]!;
+    if (spec.startsWith("@/lib/")) out.push(spec.slice("@/lib/".length));
+    else if (spec.startsWith(".")) out.push(path.relative(LIB, path.resolve(path.dirname(file), spec)));
+    else if (spec.startsWith("@/")) out.push(`../${spec.slice(2)}`);
+  }
+  return out;
+}
+
+const edges = new Map<string, Map<string, string>>(); // from unit → to unit → example file
+const upward: string[] = [];
+const outside: string[] = [];
+const unknown = new Set<string>();
+for (const file of files(LIB)) {
+  const rel = path.relative(LIB, file);
+  const from = unitOf(rel);
+  for (const target of importsOf(file)) {
+    if (target.startsWith("..")) {
+      outside.push(`${rel} → ${target}`);
+      continue;
+    }
+    const to = unitOf(target);
+    if (to === from) continue;
+    for (const u of [from, to]) if (!layerOf.has(u)) unknown.add(u);
+    if ((layerOf.get(to) ?? 99) > (layerOf.get(from) ?? -1)) upward.push(`${rel} → ${target}`);
+    if (!edges.has(from)) edges.set(from, new Map());
+    edges.get(from)!.set(to, rel);
+  }
+}
+
+function cycles(): string[][] {
+  const found: string[][] = [];
+  const state = new Map<string, "open" | "done">();
+  const stack: string[] = [];
+  const visit = (u: string) => {
+    state.set(u, "open");
+    stack.push(u);
+    for (const v of edges.get(u)?.keys() ?? []) {
+      if (state.get(v) === "open") found.push([...stack.slice(stack.indexOf(v)), v]);
+      else if (!state.has(v)) visit(v);
+    }
+    stack.pop();
+    state.set(u, "done");
+  };
+  for (const u of edges.keys()) if (!state.has(u)) visit(u);
+  return found;
+}
+
+describe("lib layering", () => {
+  it("places every folder and base file in a layer", () => {
+    expect([...unknown]).toEqual([]);
+  });
+
+  it("has no import from a lower layer to a higher one", () => {
+    expect(upward).toEqual([]);
+  });
+
+  it("has no import cycle between folders", () => {
+    expect(cycles().map((c) => c.map((u) => `${u}${edges.get(u)?.has(c[c.indexOf(u) + 1] ?? "") ? "" : ""}`).join(" → "))).toEqual([]);
+  });
+
+  it("does not import from app/, components/ or scripts/", () => {
+    expect(outside).toEqual([]);
+  });
+
+  it("keeps every file under 300 lines", () => {
+    const long = files(LIB)
+      .map((f) => [path.relative(LIB, f), fs.readFileSync(f, "utf8").split("\n").length] as const)
+      .filter(([, n]) => n > 300);
+    expect(long).toEqual([]);
+  });
+});
