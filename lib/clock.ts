@@ -1,4 +1,8 @@
-/** The time source of everything that expires (sessions, challenges). Tests inject a fake clock. */
+/**
+ * The one clock of the domain: everything that expires or is stamped (sessions, challenges,
+ * links, keys, deliveries) reads it. Tests inject a fake one with setClock(fn) and restore
+ * the real one with setClock(null). Durations and budgets use performance.now() instead.
+ */
 let source: () => number = Date.now;
 
 export function nowMs(): number {
@@ -9,6 +13,6 @@ export function now(): Date {
   return new Date(source());
 }
 
-export function setClockForTests(fn: (() => number) | null): void {
+export function setClock(fn: (() => number) | null): void {
   source = fn ?? Date.now;
 }

@@ -90,7 +90,7 @@ export function env(): Env {
   return cached;
 }
 
-/** Tests change the environment between cases; production never calls this. */
-export function resetEnvForTests(): void {
+/** Re-reads process.env (tests change it between cases; caches keyed on env() follow). */
+export function reloadEnv(): void {
   cached = undefined;
 }

@@ -7,13 +7,13 @@ import type { AddressInfo } from "node:net";
 
 export async function measureWebhookThroughput(count: number): Promise<{ deliveries: number; seconds: number; perSecond: number }> {
   process.env.WEBHOOK_ALLOW_PRIVATE = "true";
-  const { resetEnvForTests } = await import("@/lib/env");
-  resetEnvForTests();
+  const { reloadEnv } = await import("@/lib/env");
+  reloadEnv();
   const { db } = await import("@/lib/db");
   const { ulid } = await import("@/lib/ids");
   const { encryptSecret } = await import("@/lib/webhooks/secret-box");
   const { generateWebhookSecret } = await import("@/lib/webhooks/sign");
-  const { deliverDue } = await import("@/lib/webhooks/deliveries");
+  const { deliverDue } = await import("@/lib/webhooks/deliver");
   let received = 0;
   const server = http.createServer((req, res) => {
     req.resume();

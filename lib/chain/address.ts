@@ -41,3 +41,16 @@ export function hexToTron(hex: string): string {
   if (!/^[0-9a-fA-F]{40}$/.test(clean)) throw new Error(`Invalid hex address: ${hex}`);
   return base58check.encode(Uint8Array.from(Buffer.from(`41${clean}`, "hex")));
 }
+
+/**
+ * The canonical form an address is compared and indexed by: EVM hex lowercased (checksums are
+ * a display detail), Tron base58 as is (base58 is case-sensitive).
+ */
+export function addressKey(address: string): string {
+  return address.startsWith("0x") || address.startsWith("0X") ? address.toLowerCase() : address;
+}
+
+/** One address comparison for the whole codebase: see addressKey. */
+export function sameAddress(a: string, b: string): boolean {
+  return addressKey(a) === addressKey(b);
+}

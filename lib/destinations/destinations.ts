@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
@@ -52,7 +53,7 @@ export async function createDestination(principal: Principal, input: { currency:
   if (!raw) throw invalidField("walletAddress", "is required when not signed in with a wallet");
   const walletAddress = parseAddressFor(network, raw, "walletAddress");
   // A wallet session proves control of one address: it may only register that one.
-  if (own && input.walletAddress && walletAddress.toLowerCase() !== own.toLowerCase()) {
+  if (own && input.walletAddress && !sameAddress(walletAddress, own)) {
     throw new AppError("forbidden", "A wallet session can only register its own address");
   }
   const chainId = networkRuntime(network).network.chainId;

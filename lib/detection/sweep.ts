@@ -60,33 +60,25 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
   return result;
 }
 
-/** Extra sources (Tron's, a test's fake) registered next to the EVM RPC ones. */
-const extraSources = new Map<string, PaymentEventSource>();
-
-export function registerEventSource(source: PaymentEventSource): void {
-  extraSources.set(source.network, source);
-}
-
-export function unregisterEventSource(network: string): void {
-  extraSources.delete(network);
-}
-
-/** Every network with an event source: EVM networks that have an RPC URL, plus registered ones. */
-export function eventSources(): PaymentEventSource[] {
+/**
+ * Every network with an event source: EVM networks that have an RPC URL, plus `extra` ones
+ * (a production Tron adapter, a test's fake), which replace the RPC source of their network.
+ */
+export function eventSources(extra: readonly PaymentEventSource[] = []): PaymentEventSource[] {
   const sources = new Map<string, PaymentEventSource>();
   for (const rt of allNetworkRuntimes()) {
     if (rt.network.kind !== "evm" || !rt.rpcUrl) continue;
     const s = evmEventSource(rt.network.id as NetworkId);
     if (s) sources.set(rt.network.id, s);
   }
-  for (const [network, s] of extraSources) sources.set(network, s);
+  for (const s of extra) sources.set(s.network, s);
   return [...sources.values()];
 }
 
 /** The detection sweep over every network; one network's failure does not stop the others. */
-export async function runDetectionSweep(): Promise<NetworkSweepResult[]> {
+export async function runDetectionSweep(extra: readonly PaymentEventSource[] = []): Promise<NetworkSweepResult[]> {
   const results: NetworkSweepResult[] = [];
-  for (const source of eventSources()) {
+  for (const source of eventSources(extra)) {
     try {
       results.push(await sweepNetwork(source));
     } catch (err) {

@@ -1,28 +1,178 @@
+import { randomBytes } from "node:crypto";
 import { explorerUrl, tokenOf } from "@/lib/chain/stored";
+import { now } from "@/lib/clock";
 import type { Payment, PaymentRequest } from "@/lib/generated/prisma/client";
+import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 
-/** The interface's payment.confirmed body (test deliveries use the same shape). */
+/**
+ * Every webhook event body is built here, one builder per event type, with the keys in the
+ * documented order (DECISIONS.md, reference-notes.md §webhooks). Bodies are serialised once,
+ * when the event is written, and sent byte for byte, so that order is what receivers see.
+ */
+export const EVENT_TYPES = ["payment.confirmed", "payment.failed", "client_id.linked"] as const;
+export type EventType = (typeof EVENT_TYPES)[number];
+
+const PROCESSOR = "request-network";
+
+interface RequestRef {
+  requestId: string;
+  paymentReference: string;
+}
+
+interface PaymentConfirmedFields extends RequestRef {
+  explorer: string;
+  amount: string;
+  totalAmountPaid: string;
+  expectedAmount: string;
+  timestamp: string;
+  txHash: string;
+  network: string;
+  currency: string;
+  paymentCurrency: string;
+  fees: { type: string; amount: string; currency: string }[];
+}
+
+export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
+  return {
+    event: "payment.confirmed" as const,
+    requestId: f.requestId,
+    requestID: f.requestId,
+    paymentReference: f.paymentReference,
+    explorer: f.explorer,
+    amount: f.amount,
+    totalAmountPaid: f.totalAmountPaid,
+    expectedAmount: f.expectedAmount,
+    timestamp: f.timestamp,
+    txHash: f.txHash,
+    network: f.network,
+    currency: f.currency,
+    paymentCurrency: f.paymentCurrency,
+    isCryptoToFiat: false,
+    subStatus: "",
+    paymentProcessor: PROCESSOR,
+    fees: f.fees,
+  };
+}
+
+interface PaymentFailedFields extends RequestRef {
+  subStatus: string;
+  failureReason: string;
+  amount: string;
+  paymentCurrency: string;
+  network: string;
+  timestamp: string;
+}
+
+export function paymentFailedEvent(f: PaymentFailedFields) {
+  return {
+    event: "payment.failed" as const,
+    requestId: f.requestId,
+    requestID: f.requestId,
+    paymentReference: f.paymentReference,
+    subStatus: f.subStatus,
+    failureReason: f.failureReason,
+    amount: f.amount,
+    paymentCurrency: f.paymentCurrency,
+    network: f.network,
+    timestamp: f.timestamp,
+  };
+}
+
+interface ClientIdLinkedFields {
+  clientId: string;
+  orchestratorId: string;
+  linkId: string;
+  intentId: string;
+  externalId: string;
+  destinationId: string;
+  destinationWalletAddress: string;
+  network: string;
+  currency: string;
+  timestamp: string;
+}
+
+export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
+  return {
+    event: "client_id.linked" as const,
+    clientId: f.clientId,
+    orchestratorId: f.orchestratorId,
+    linkId: f.linkId,
+    intentId: f.intentId,
+    externalId: f.externalId,
+    destinationId: f.destinationId,
+    destinationWalletAddress: f.destinationWalletAddress,
+    network: f.network,
+    currency: f.currency,
+    timestamp: f.timestamp,
+  };
+}
+
+/** payment.confirmed for a request that detection has just marked paid. */
 export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment) {
   const token = tokenOf(request);
+  const units = (d: { toFixed(): string }) => formatAmount(BigInt(d.toFixed()), token.decimals);
   const fee = BigInt(payment.feeAmount.toFixed());
-  return {
-    event: "payment.confirmed",
+  return paymentConfirmedEvent({
     requestId: request.id,
-    requestID: request.id,
     paymentReference: request.paymentReference,
     explorer: explorerUrl(payment.network, payment.txHash),
-    amount: formatAmount(BigInt(payment.amount.toFixed()), token.decimals),
-    totalAmountPaid: formatAmount(BigInt(request.amountPaid.toFixed()), token.decimals),
-    expectedAmount: formatAmount(BigInt(request.expectedAmount.toFixed()), token.decimals),
+    amount: units(payment.amount),
+    totalAmountPaid: units(request.amountPaid),
+    expectedAmount: units(request.expectedAmount),
     timestamp: payment.blockTime.toISOString(),
     txHash: payment.txHash,
     network: request.network,
     currency: request.invoiceCurrency,
     paymentCurrency: request.paymentCurrency,
-    isCryptoToFiat: false,
-    subStatus: "",
-    paymentProcessor: "request-network",
     fees: fee > 0n ? [{ type: "platform", amount: formatAmount(fee, token.decimals), currency: token.symbol }] : [],
-  };
+  });
+}
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+
+/** A sample body of each type (POST /v1/webhook/test), from the same builders, with fresh random identifiers. */
+export function sampleEvent(type: EventType, at: Date = now()): Record<string, unknown> {
+  const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
+  switch (type) {
+    case "payment.failed":
+      return paymentFailedEvent({
+        requestId,
+        paymentReference,
+        subStatus: "insufficient_funds",
+        failureReason: "Insufficient funds",
+        amount: "10",
+        paymentCurrency: "USDC-base",
+        network: "base",
+        timestamp,
+      });
+    case "client_id.linked":
+      return clientIdLinkedEvent({
+        clientId: `cli_${ulid().toLowerCase()}`,
+        orchestratorId: `okey_${ulid().toLowerCase()}`,
+        linkId: ulid(),
+        intentId: ulid(),
+        externalId: "test-external-id",
+        destinationId: ulid(),
+        destinationWalletAddress: `0x${hex(20)}`,
+        network: "base",
+        currency: "USDC-base",
+        timestamp,
+      });
+    case "payment.confirmed":
+      return paymentConfirmedEvent({
+        requestId,
+        paymentReference,
+        explorer: explorerUrl("base", txHash),
+        amount: "10",
+        totalAmountPaid: "10",
+        expectedAmount: "10",
+        timestamp,
+        txHash,
+        network: "base",
+        currency: "USD",
+        paymentCurrency: "USDC-base",
+        fees: [],
+      });
+  }
 }

@@ -2,7 +2,7 @@ import { runDetectionSweep } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
 import { expireSweep } from "@/lib/jobs/expire";
 import { log } from "@/lib/log";
-import { webhookSweep } from "@/lib/webhooks/deliveries";
+import { webhookSweep } from "@/lib/webhooks/sweep";
 
 /**
  * The background loop: runs each sweep, then waits its interval before the next run (never

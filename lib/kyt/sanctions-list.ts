@@ -1,5 +1,6 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
+import { addressKey } from "@/lib/chain/address";
 import { env } from "@/lib/env";
 import type { KytProvider, KytResult } from "@/lib/kyt/types";
 
@@ -14,7 +15,7 @@ interface Lists {
   reference: string;
 }
 
-const key = (address: string) => (address.startsWith("0x") ? address.toLowerCase() : address);
+const key = addressKey;
 
 function readLines(file: string): string[] {
   return readFileSync(file, "utf8")
@@ -23,7 +24,8 @@ function readLines(file: string): string[] {
     .filter((l) => l && !l.startsWith("#"));
 }
 
-let lists: Lists | undefined;
+/** Loaded once per configuration: a reloaded environment (a changed deny list) reloads them. */
+let lists: { config: object; lists: Lists } | undefined;
 
 function load(): Lists {
   const dir = env().KYT_SANCTIONS_DIR ?? path.join(process.cwd(), "data", "ofac-sdn");
@@ -38,16 +40,18 @@ function load(): Lists {
   return { sanctioned, denied, reference: `ofac-sdn:${path.basename(dir)}:${sanctioned.size}` };
 }
 
-export function resetKytListsForTests(): void {
-  lists = undefined;
+function current(): Lists {
+  const config = env();
+  if (lists?.config !== config) lists = { config, lists: load() };
+  return lists.lists;
 }
 
 export const sanctionsListProvider: KytProvider = {
   name: "duebill-sanctions-list",
   async screen(walletAddress) {
-    lists ??= load();
+    const { sanctioned, denied, reference } = current();
     const k = key(walletAddress);
-    const reason = lists.sanctioned.has(k) ? "sanctioned_address" : lists.denied.has(k) ? "deny_listed" : null;
+    const reason = sanctioned.has(k) ? "sanctioned_address" : denied.has(k) ? "deny_listed" : null;
     const result: KytResult = {
       walletAddress,
       walletType: "eoa",
@@ -55,7 +59,7 @@ export const sanctionsListProvider: KytProvider = {
       status: reason ? "rejected" : "approved",
       reasonCode: reason,
       provider: "duebill-sanctions-list",
-      providerReference: lists.reference,
+      providerReference: reference,
       reportUrl: null,
       notes: reason === "sanctioned_address" ? "Address is on the OFAC SDN list" : reason === "deny_listed" ? "Address is on the operator's deny list" : null,
       rawStatus: reason ?? "clear",

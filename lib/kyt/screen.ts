@@ -1,3 +1,4 @@
+import { sameAddress } from "@/lib/chain/address";
 import { sanctionsListProvider } from "@/lib/kyt/sanctions-list";
 import type { KytProvider, KytResult } from "@/lib/kyt/types";
 
@@ -12,22 +13,16 @@ export interface AccessPolicy {
   maskPayee?: boolean;
 }
 
-let provider: KytProvider = sanctionsListProvider;
-
-export function kytProvider(): KytProvider {
-  return provider;
-}
-
-export function setKytProviderForTests(p: KytProvider | null): void {
-  provider = p ?? sanctionsListProvider;
-}
-
-const same = (a: string, b: string) => (a.startsWith("0x") ? a.toLowerCase() === b.toLowerCase() : a === b);
-
-export async function screenWallet(walletAddress: string, network: string, policy: AccessPolicy | null, role: "payer" | "payee"): Promise<KytResult | null> {
+export async function screenWallet(
+  walletAddress: string,
+  network: string,
+  policy: AccessPolicy | null,
+  role: "payer" | "payee",
+  provider: KytProvider = sanctionsListProvider,
+): Promise<KytResult | null> {
   const mode = policy?.mode ?? "inherit";
   const allowed = policy?.allowedPayerAddresses ?? [];
-  if (role === "payer" && allowed.length > 0 && !allowed.some((a) => same(a, walletAddress))) {
+  if (role === "payer" && allowed.length > 0 && !allowed.some((a) => sameAddress(a, walletAddress))) {
     return {
       walletAddress,
       walletType: "eoa",
@@ -43,5 +38,5 @@ export async function screenWallet(walletAddress: string, network: string, polic
     };
   }
   if (mode === "off") return null;
-  return kytProvider().screen(walletAddress, network);
+  return provider.screen(walletAddress, network);
 }

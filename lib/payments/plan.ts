@@ -18,6 +18,14 @@ export interface PaymentPlan {
   metadata: PayMetadata;
 }
 
+/**
+ * A partly paid request owes the rest of its amount and the same share of its fee: the fee is
+ * paid in proportion to what is still owed (rounded down, as the contract's integer maths).
+ */
+export function feeForRemaining(fee: bigint, remaining: bigint, expected: bigint): bigint {
+  return expected === 0n ? 0n : (fee * remaining) / expected;
+}
+
 export const TRON_BATCH_MESSAGE = "Batch payments are not supported for TRON networks. Please submit individual payment requests.";
 
 /** Batches run on the EVM batch contract only: a Tron batch (more than one item) is a 400 with the reference's message. */

@@ -2,7 +2,7 @@ import { NETWORKS } from "@/lib/chain/networks";
 import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { AppError, invalidField } from "@/lib/errors";
 import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money";
-import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
+import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
 
@@ -33,7 +33,7 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
     network,
     token,
     amount: remaining,
-    feeAmount: (fee * remaining) / expected,
+    feeAmount: feeForRemaining(fee, remaining, expected),
     feeAddress,
     wallet,
     feePercentage: opts.feePercentage ?? row.feePercentage,

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
-import { isNetworkId } from "@/lib/chain/networks";
-import { now } from "@/lib/clock";
+import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import { nowMs } from "@/lib/clock";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import { getActiveDestination, getDestinationOrThrow, toDestinationDto } from "@/lib/destinations/destinations";
@@ -68,13 +68,40 @@ function linkUrl(token: string): string {
   return `${env().APP_URL.replace(/\/$/, "")}/pay/${token}`;
 }
 
-function identity(principal: Principal) {
+interface LinkFields {
+  network: NetworkId;
+  currency: string;
+  direction: "incoming" | "outgoing";
+  requestIds: string[];
+  fee: FeePlan | null;
+  reference?: string;
+  payerIdentifier?: string;
+  redirectUrl?: string;
+  redirectLabel?: string;
+}
+
+/** The columns every link shares, incoming or outgoing: owner identity, network, expiry, redirect, fee plan, items. */
+function linkData(principal: Principal, token: string, f: LinkFields) {
   const { clientId } = ownerOf(principal);
   return {
+    token,
+    accountId: principal.accountId,
     clientId,
     identityMode: clientId ? "client_id" : "manual_dashboard",
     orchestratorId: principal.kind === "orchestratorKey" ? principal.credentialId : null,
-  };
+    direction: f.direction,
+    paymentType: f.requestIds.length > 1 ? "batch" : "single",
+    network: f.network,
+    currency: f.currency,
+    executionKind: f.network === "tron" ? "tron_batch" : "evm_same_chain",
+    expiresAt: new Date(nowMs() + env().SECURE_PAYMENT_TTL_HOURS * 3_600_000),
+    redirectUrl: f.redirectUrl ?? null,
+    redirectLabel: f.redirectLabel ?? null,
+    reference: f.reference ?? null,
+    payerIdentifier: f.payerIdentifier ?? null,
+    feePlan: (f.fee ?? undefined) as Prisma.InputJsonValue | undefined,
+    requests: { create: f.requestIds.map((requestId, position) => ({ requestId, position })) },
+  } satisfies Prisma.SecurePaymentUncheckedCreateInput;
 }
 
 export async function createSecurePayment(principal: Principal, body: CreateSecurePaymentInput): Promise<LinkResult> {
@@ -99,7 +126,6 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
   const grossUnits = body.requests.map((r, i) => parseAmount(r.amount, token.decimals, `requests.${i}.amount`));
   const total = grossUnits.reduce((a, b) => a + b, 0n);
   const fee = await resolveFeePlan(principal.accountId, "get_paid", token, total);
-  const ownerIdentity = identity(principal);
   const secureToken = ulid();
   const rows = grossUnits.map((gross, i) => {
     const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, gross);
@@ -118,25 +144,19 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
   });
   await db().$transaction(async (tx) => {
     await tx.paymentRequest.createMany({ data: rows });
+    const link = linkData(principal, secureToken, {
+      ...body,
+      network,
+      currency: currency.id,
+      direction: "incoming",
+      requestIds: rows.map((r) => r.id),
+      fee: fee?.plan ?? null,
+    });
     await tx.securePayment.create({
       data: {
-        token: secureToken,
-        accountId: principal.accountId,
-        ...ownerIdentity,
-        direction: "incoming",
-        paymentType: rows.length > 1 ? "batch" : "single",
-        network,
-        currency: currency.id,
-        executionKind: network === "tron" ? "tron_batch" : "evm_same_chain",
-        expiresAt: new Date(now().getTime() + env().SECURE_PAYMENT_TTL_HOURS * 3_600_000),
-        redirectUrl: body.redirectUrl ?? null,
-        redirectLabel: body.redirectLabel ?? null,
-        reference: body.reference ?? null,
-        payerIdentifier: body.payerIdentifier ?? null,
+        ...link,
         accessPolicy: (body.accessPolicy ?? undefined) as Prisma.InputJsonValue | undefined,
-        feePlan: (fee?.plan ?? undefined) as Prisma.InputJsonValue | undefined,
         destination: toDestinationDto(destination) as unknown as Prisma.InputJsonValue,
-        requests: { create: rows.map((r, position) => ({ requestId: r.id, position })) },
       },
     });
   });
@@ -146,6 +166,7 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
 /** POST /v2/secure-payments/payouts: an outgoing link; the payee is screened at creation. */
 export async function createPayoutLink(principal: Principal, body: CreatePayoutLinkInput): Promise<LinkResult> {
   if (!isNetworkId(body.network)) throw invalidField("network", `Unknown network "${body.network}"`);
+  const network = body.network;
   const currency = findTokenCurrency(body.currency);
   if (!currency) throw invalidField("currency", `Unknown currency "${body.currency}"`);
   if (currency.token.network !== body.network) throw invalidField("currency", `${currency.id} is not on ${body.network}`);
@@ -165,26 +186,21 @@ export async function createPayoutLink(principal: Principal, body: CreatePayoutL
   const secureToken = ulid();
   await db().$transaction(async (tx) => {
     await tx.paymentRequest.create({ data: row as Prisma.PaymentRequestUncheckedCreateInput });
+    const link = linkData(principal, secureToken, {
+      ...body,
+      network,
+      currency: currency.id,
+      direction: "outgoing",
+      requestIds: [row.id],
+      fee: fee?.plan ?? null,
+      payerIdentifier: body.recipientIdentifier,
+    });
     await tx.securePayment.create({
       data: {
-        token: secureToken,
-        accountId: principal.accountId,
-        ...identity(principal),
-        direction: "outgoing",
-        paymentType: "single",
+        ...link,
         status: kyt?.status === "rejected" ? "compliance_failed" : "pending",
-        network: body.network,
-        currency: currency.id,
-        executionKind: body.network === "tron" ? "tron_batch" : "evm_same_chain",
-        expiresAt: new Date(now().getTime() + env().SECURE_PAYMENT_TTL_HOURS * 3_600_000),
-        redirectUrl: body.redirectUrl ?? null,
-        redirectLabel: body.redirectLabel ?? null,
-        reference: body.reference ?? null,
-        payerIdentifier: body.recipientIdentifier ?? null,
-        feePlan: (fee?.plan ?? undefined) as Prisma.InputJsonValue | undefined,
         claimedDestination: (claimed ? toDestinationDto(claimed) : undefined) as Prisma.InputJsonValue | undefined,
         payeeKytResults: (kyt ? [kyt] : []) as unknown as Prisma.InputJsonValue,
-        requests: { create: [{ requestId: row.id, position: 0 }] },
       },
     });
   });

@@ -1,15 +1,16 @@
+import { sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
-import { nowMs } from "@/lib/clock";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
-import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
+import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
+import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
  * The hosted page's view of a link, by token (the token is the capability: no credentials).
@@ -24,10 +25,6 @@ async function loadLink(token: string): Promise<{ sp: SecurePayment; requests: P
   const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
   return { sp, requests: requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)) };
-}
-
-export function effectiveStatus(sp: Pick<SecurePayment, "status" | "expiresAt">) {
-  return sp.status === "pending" && sp.expiresAt.getTime() <= nowMs() ? "expired" : sp.status;
 }
 
 const mask = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
@@ -50,7 +47,7 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
   return {
     token: sp.token,
-    status: effectiveStatus(sp),
+    status: linkStatus(sp),
     direction: sp.direction === "outgoing" ? "outgoing" : "incoming",
     paymentType: sp.paymentType === "batch" ? "batch" : "single",
     network: {
@@ -93,16 +90,16 @@ export async function planLinkPayment(token: string, walletInput: string): Promi
   const link = await loadLink(token);
   if (!link || !isNetworkId(link.sp.network)) throw notFound("Secure payment not found");
   const { sp, requests } = link;
-  const status = effectiveStatus(sp);
+  const status = linkStatus(sp);
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const network: NetworkId = link.sp.network;
   const wallet = parseAddressFor(network, walletInput, "wallet");
   const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
   const allowed = policy?.allowedPayerAddresses ?? [];
-  if (sp.direction === "incoming" && allowed.length > 0 && !allowed.some((a) => a.toLowerCase() === wallet.toLowerCase())) {
+  if (sp.direction === "incoming" && allowed.length > 0 && !allowed.some((a) => sameAddress(a, wallet))) {
     throw new AppError("forbidden", "This wallet is not allowed to pay this link");
   }
-  if (sp.direction === "outgoing" && requests[0]?.payer && requests[0].payer.toLowerCase() !== wallet.toLowerCase()) {
+  if (sp.direction === "outgoing" && requests[0]?.payer && !sameAddress(requests[0].payer, wallet)) {
     throw invalidField("wallet", "this payout must be sent from the creator's wallet");
   }
   const token0 = sp.currency ? findTokenCurrency(sp.currency)?.token : undefined;
@@ -118,7 +115,7 @@ export async function planLinkPayment(token: string, walletInput: string): Promi
         tokenAddress: r.tokenAddress,
         payee: r.payee,
         amount: remaining,
-        feeAmount: (units(r.feeAmount) * remaining) / units(r.expectedAmount),
+        feeAmount: feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount)),
         feeAddress: r.feeAddress,
         paymentReference: r.paymentReference as `0x${string}`,
         approveResetRequired: reset,

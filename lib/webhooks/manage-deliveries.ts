@@ -1,7 +1,9 @@
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
+import { EVENT_TYPES, type EventType, sampleEvent } from "@/lib/events/catalog";
 import type { WebhookAttempt, WebhookDelivery } from "@/lib/generated/prisma/client";
-import { createTestDelivery, redeliver, type TestEventType } from "@/lib/webhooks/deliveries";
+import { ulid } from "@/lib/ids";
 import { activeWebhooks, getWebhookOrThrow, type Owner } from "@/lib/webhooks/endpoints";
 
 /** What integrators see of deliveries: the owner-scoped views behind the /v1/webhook routes. */
@@ -24,7 +26,7 @@ export function toDeliveryDto(d: WebhookDelivery & { attemptLog?: WebhookAttempt
 }
 
 /** POST /v1/webhook/test: one test delivery per active webhook of the owner; 404 when none. */
-export async function sendTestDeliveries(owner: Owner, eventType: TestEventType): Promise<number> {
+export async function sendTestDeliveries(owner: Owner, eventType: EventType): Promise<number> {
   const endpoints = await activeWebhooks(owner);
   if (endpoints.length === 0) throw notFound("No active webhook");
   for (const e of endpoints) await createTestDelivery(e.id, eventType);
@@ -49,4 +51,23 @@ export async function redeliverForOwner(owner: Owner, endpointId: string, delive
   const updated = await redeliver(found.id);
   if (!updated) throw notFound("Delivery not found");
   return toDeliveryDto(updated);
+}
+
+/**
+ * Sends a delivery again, due now, under the same delivery ID. Its attempt count is kept, so
+ * x-duebill-retry-count stays truthful and a failure continues the backoff from where it was
+ * (an exhausted delivery gets this one attempt). A live lease is left alone so an attempt in
+ * flight is not duplicated. Returns null when the delivery does not exist.
+ */
+export async function redeliver(deliveryId: string, at: Date = now()): Promise<WebhookDelivery | null> {
+  const { count } = await db().webhookDelivery.updateMany({ where: { id: deliveryId }, data: { status: "pending", nextAttemptAt: at } });
+  return count === 0 ? null : db().webhookDelivery.findUnique({ where: { id: deliveryId } });
+}
+
+/** A test delivery (x-duebill-test: true), sent by the next sweep like any other. */
+export async function createTestDelivery(endpointId: string, eventType: EventType, at: Date = now()): Promise<WebhookDelivery> {
+  if (!EVENT_TYPES.includes(eventType)) throw new Error(`Unsupported test event type ${eventType}`);
+  return db().webhookDelivery.create({
+    data: { id: ulid(), endpointId, eventId: null, eventType, isTest: true, body: JSON.stringify(sampleEvent(eventType, at)), nextAttemptAt: at },
+  });
 }

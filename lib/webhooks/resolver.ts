@@ -1,15 +1,10 @@
 import { type Resolver, systemResolver } from "@/lib/webhooks/http-post";
 
 /**
- * The DNS resolver webhook URLs are checked with, at registration and at delivery. Tests
- * inject one (no traffic leaves loopback); production uses the system's.
+ * The DNS resolver webhook URLs are checked with, at registration and at delivery: the
+ * system's. The seam for tests is this module (vi.mock) or the `resolve` option of deliverDue;
+ * the product has no test setter.
  */
-let current: Resolver = systemResolver;
-
 export function webhookResolver(): Resolver {
-  return current;
-}
-
-export function setWebhookResolverForTests(resolver: Resolver | null): void {
-  current = resolver ?? systemResolver;
+  return systemResolver;
 }

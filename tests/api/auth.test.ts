@@ -9,7 +9,7 @@ import { POST as challenge } from "@/app/v1/auth/wallet/challenge/route";
 import { POST as verify } from "@/app/v1/auth/wallet/verify/route";
 import { tronMessageHash } from "@/lib/auth/sign-in/tron-message";
 import { hexToTron } from "@/lib/chain/address";
-import { setClockForTests } from "@/lib/clock";
+import { setClock } from "@/lib/clock";
 import { resetDb } from "@/tests/helpers/db";
 import { call } from "@/tests/helpers/http";
 
@@ -17,9 +17,9 @@ let t = Date.parse("2026-11-22T12:00:00Z");
 beforeEach(async () => {
   await resetDb();
   t = Date.parse("2026-11-22T12:00:00Z");
-  setClockForTests(() => t);
+  setClock(() => t);
 });
-afterEach(() => setClockForTests(null));
+afterEach(() => setClock(null));
 
 const minutes = (n: number) => n * 60_000;
 const post = (handler: typeof challenge, url: string, json: unknown, headers: Record<string, string> = {}) =>

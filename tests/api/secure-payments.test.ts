@@ -7,16 +7,15 @@ import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
 import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route";
 import { POST as createLink, GET as getSecurePayment } from "@/app/v2/secure-payments/route";
 import { createSession } from "@/lib/auth/sessions";
-import { setClockForTests } from "@/lib/clock";
+import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { bindClientIdDestination } from "@/lib/destinations/destinations";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepNetwork } from "@/lib/detection/sweep";
-import { resetEnvForTests } from "@/lib/env";
+import { reloadEnv } from "@/lib/env";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import { prefixedId } from "@/lib/ids";
 import { expireSweep } from "@/lib/jobs/expire";
-import { resetKytListsForTests } from "@/lib/kyt/sanctions-list";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -33,7 +32,7 @@ beforeAll(async () => {
   pub = createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl) }) as PublicClient;
 }, 60_000);
 afterAll(() => stopDevnet(devnet));
-afterEach(() => setClockForTests(null));
+afterEach(() => setClock(null));
 
 async function sessionFor(accountId: string) {
   const user = await db().user.create({ data: { id: prefixedId("usr_"), accountId, email: `${prefixedId("u")}@example.com` } });
@@ -152,8 +151,7 @@ describe("secure payment links", () => {
 
   it("a payer on the deny list ends in compliance_failed", async () => {
     process.env.KYT_DENY_LIST = devnet.accounts.payer.address.toLowerCase();
-    resetEnvForTests();
-    resetKytListsForTests();
+    reloadEnv();
     try {
       const created = await link({ requests: [{ amount: "3" }] });
       await payFromPage(created.body.token);
@@ -162,8 +160,7 @@ describe("secure payment links", () => {
       expect(sp.body.payerKytResults[0]).toMatchObject({ status: "rejected", reasonCode: "deny_listed" });
     } finally {
       delete process.env.KYT_DENY_LIST;
-      resetEnvForTests();
-      resetKytListsForTests();
+      reloadEnv();
     }
   });
 
@@ -221,7 +218,7 @@ describe("secure payment links", () => {
   it("expires pending links after 7 days", async () => {
     const created = await link({ requests: [{ amount: "1" }] });
     const t0 = Date.now();
-    setClockForTests(() => t0 + 7 * 24 * 3_600_000 + 1000);
+    setClock(() => t0 + 7 * 24 * 3_600_000 + 1000);
     const view = await call(pageView, `/v2/secure-payments/${created.body.token}`, { params: { token: created.body.token } });
     expect(view.body.status).toBe("expired");
     expect(

@@ -1,18 +1,20 @@
-import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { beforeEach, describe, expect, it, vi } from "vitest";
 import { GET as cronDetect } from "@/app/api/cron/detect/route";
 import { DELETE as deleteWebhook, PUT as updateWebhook } from "@/app/v1/webhook/[id]/route";
 import { POST as createWebhook, GET as listWebhooks } from "@/app/v1/webhook/route";
 import { POST as testWebhook } from "@/app/v1/webhook/test/route";
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
-import { resetEnvForTests } from "@/lib/env";
+import { reloadEnv } from "@/lib/env";
 import { prefixedId } from "@/lib/ids";
-import { setWebhookResolverForTests } from "@/lib/webhooks/resolver";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 
-const PUBLIC_IP = "93.184.216.34";
+// No real DNS in tests: hooks.example.test is public, internal.example.test is not.
+vi.mock("@/lib/webhooks/resolver", () => ({
+  webhookResolver: () => async (host: string) => [{ address: host === "internal.example.test" ? "10.0.0.1" : "93.184.216.34", family: 4 }],
+}));
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
 let b: Awaited<ReturnType<typeof makeIntegrator>>;
 
@@ -20,10 +22,7 @@ beforeEach(async () => {
   await resetDb();
   a = await makeIntegrator();
   b = await makeIntegrator();
-  // No real DNS in tests: hooks.example.test is public, internal.example.test is not.
-  setWebhookResolverForTests(async (host) => [{ address: host === "internal.example.test" ? "10.0.0.1" : PUBLIC_IP, family: 4 }]);
 });
-afterEach(() => setWebhookResolverForTests(null));
 
 const asClient = (clientId: string) => ({ "x-client-id": clientId });
 const register = (json: unknown, headers: Record<string, string>) => call(createWebhook, "/v1/webhook", { method: "POST", json, headers });
@@ -88,12 +87,12 @@ describe("webhook registration", () => {
 
   it("allows loopback only when local development is enabled", async () => {
     process.env.WEBHOOK_ALLOW_PRIVATE = "true";
-    resetEnvForTests();
+    reloadEnv();
     try {
       expect((await register({ url: "http://127.0.0.1:9999/hook" }, asClient(a.clientId))).status).toBe(201);
     } finally {
       delete process.env.WEBHOOK_ALLOW_PRIVATE;
-      resetEnvForTests();
+      reloadEnv();
     }
   });
 
@@ -127,7 +126,7 @@ describe("cron routes", () => {
     expect((await cronDetect(req())).status).toBe(401);
     expect((await cronDetect(req("Bearer anything-at-all-long"))).status).toBe(401);
     process.env.CRON_SECRET = "a-cron-secret-of-some-length";
-    resetEnvForTests();
+    reloadEnv();
     try {
       expect((await cronDetect(req("Bearer a-cron-secret-of-some-lengtX"))).status).toBe(401);
       const ok = await cronDetect(req("Bearer a-cron-secret-of-some-length"));
@@ -135,7 +134,7 @@ describe("cron routes", () => {
       expect(await ok.json()).toMatchObject({ ok: true, job: "payment-detection" });
     } finally {
       delete process.env.CRON_SECRET;
-      resetEnvForTests();
+      reloadEnv();
     }
   });
 });

@@ -10,9 +10,10 @@ import { POST as createPayout } from "@/app/v2/payouts/route";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepNetwork } from "@/lib/detection/sweep";
-import { resetEnvForTests } from "@/lib/env";
-import { deliverDue, webhookSweep } from "@/lib/webhooks/deliveries";
+import { reloadEnv } from "@/lib/env";
+import { deliverDue } from "@/lib/webhooks/deliver";
 import { verifySignature } from "@/lib/webhooks/sign";
+import { webhookSweep } from "@/lib/webhooks/sweep";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -62,7 +63,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await stopDevnet(devnet);
   delete process.env.WEBHOOK_ALLOW_PRIVATE;
-  resetEnvForTests();
+  reloadEnv();
 });
 
 beforeEach(async () => {

@@ -1,13 +1,13 @@
 import { resetChainConfig } from "@/lib/chain/config";
 import { resetCurrencyRegistry } from "@/lib/currencies/registry";
-import { resetEnvForTests } from "@/lib/env";
+import { reloadEnv } from "@/lib/env";
 import { type Devnet, startDevnet } from "@/scripts/devnet";
 
 /** Starts a devnet on a free port and points the app's "sepolia" at it. */
 export async function useDevnet(): Promise<Devnet> {
   const devnet = await startDevnet({ port: 0 });
   process.env.CHAIN_CONFIG = JSON.stringify(devnet.chainConfig());
-  resetEnvForTests();
+  reloadEnv();
   resetChainConfig();
   resetCurrencyRegistry();
   return devnet;
@@ -16,7 +16,7 @@ export async function useDevnet(): Promise<Devnet> {
 export async function stopDevnet(devnet: Devnet | undefined): Promise<void> {
   await devnet?.stop();
   delete process.env.CHAIN_CONFIG;
-  resetEnvForTests();
+  reloadEnv();
   resetChainConfig();
   resetCurrencyRegistry();
 }

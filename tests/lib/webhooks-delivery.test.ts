@@ -3,12 +3,15 @@ import type { AddressInfo } from "node:net";
 import net from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
-import { resetEnvForTests } from "@/lib/env";
+import { reloadEnv } from "@/lib/env";
 import { ulid } from "@/lib/ids";
-import { createTestDelivery, deliverDue, fanOutEvents, MAX_ATTEMPTS, RETRY_DELAYS_MS, redeliver, webhookSweep } from "@/lib/webhooks/deliveries";
+import { deliverDue, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
+import { fanOutEvents } from "@/lib/webhooks/fan-out";
 import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
+import { createTestDelivery, redeliver } from "@/lib/webhooks/manage-deliveries";
 import { decryptSecret, encryptSecret } from "@/lib/webhooks/secret-box";
 import { generateWebhookSecret, signatureHeader, standardSignature, verifySignature, verifyStandardSignature } from "@/lib/webhooks/sign";
+import { webhookSweep } from "@/lib/webhooks/sweep";
 import { checkWebhookUrl, isForbiddenIp } from "@/lib/webhooks/url-policy";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
@@ -426,12 +429,12 @@ describe("SSRF policy", () => {
 describe("secrets and signatures", () => {
   afterEach(() => {
     vi.unstubAllEnvs();
-    resetEnvForTests();
+    reloadEnv();
   });
 
   it("encrypts endpoint secrets with a versioned, authenticated format", () => {
     vi.stubEnv("APP_SECRET", "a".repeat(40));
-    resetEnvForTests();
+    reloadEnv();
     const enc = encryptSecret(SECRET);
     expect(enc).toMatch(/^v1\.[\w-]+\.[\w-]+\.[\w-]+$/);
     expect(enc).not.toContain(SECRET);
@@ -439,14 +442,14 @@ describe("secrets and signatures", () => {
     const [v, iv, tag, ct] = enc.split(".");
     expect(() => decryptSecret([v, iv, tag, `${ct?.slice(0, -2)}AA`].join("."))).toThrow(/Cannot decrypt/);
     vi.stubEnv("APP_SECRET", "b".repeat(40));
-    resetEnvForTests();
+    reloadEnv();
     expect(() => decryptSecret(enc)).toThrow(/APP_SECRET changed/);
   });
 
   it("requires APP_SECRET in production", () => {
     vi.stubEnv("APP_SECRET", undefined);
     vi.stubEnv("NODE_ENV", "production");
-    resetEnvForTests();
+    reloadEnv();
     expect(() => encryptSecret("x")).toThrow(/APP_SECRET is not set/);
   });
 

@@ -7,8 +7,8 @@ import { LinkOutcome } from "@/components/payment/link-outcome";
 import { PaidPanel } from "@/components/payment/paid-panel";
 import { PayPanelLoader } from "@/components/payment/pay-panel-loader";
 import { PaymentSummary } from "@/components/payment/payment-summary";
+import { nowMs } from "@/lib/clock";
 import { getPaymentPage } from "@/lib/secure-payments/page-data";
-import type { PaymentPageData, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
 
 export const dynamic = "force-dynamic";
 
@@ -16,11 +16,6 @@ type Props = { params: Promise<{ token: string }> };
 
 /** One lookup per request, shared by generateMetadata and the page. */
 const loadPage = cache((token: string) => getPaymentPage(token));
-
-/** A pending link past its expiry is shown as expired even before the expiry sweep has run. */
-function shownStatus(data: PaymentPageData, now: number): SecurePaymentStatus {
-  return data.status === "pending" && new Date(data.expiresAt).getTime() <= now ? "expired" : data.status;
-}
 
 /**
  * Only wagmi's own cookie is handed to the client, raw as wagmi wrote it (its parser expects
@@ -33,7 +28,7 @@ function wagmiCookie(header: string | null): string | null {
 export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const { token } = await params;
   const data = await loadPage(token);
-  const status = data ? shownStatus(data, Date.now()) : null;
+  const status = data?.status ?? null;
   const title = !data
     ? "Payment link not found"
     : status === "pending"
@@ -49,9 +44,8 @@ export default async function PaymentPage({ params }: Props) {
   const { token } = await params;
   const data = await loadPage(token);
   if (!data) notFound();
-  const now = Date.now();
-  const status = shownStatus(data, now);
-  const shown = status === data.status ? data : { ...data, status };
+  // data.status already applies the expiry rule (lib/secure-payments/status.ts) on the server clock.
+  const { status } = data;
 
   let panel: ReactNode;
   if (status === "pending") {
@@ -74,7 +68,7 @@ export default async function PaymentPage({ params }: Props) {
 
   return (
     <>
-      <PaymentSummary data={shown} now={now} />
+      <PaymentSummary data={data} now={nowMs()} />
       {panel}
     </>
   );

@@ -3,7 +3,7 @@ import { createSiweMessage, parseSiweMessage } from "viem/siwe";
 import { safeEqual } from "@/lib/auth/secrets";
 import { createSession } from "@/lib/auth/sessions";
 import { recoverTronSigner } from "@/lib/auth/sign-in/tron-message";
-import { isEvmAddress, isTronAddress } from "@/lib/chain/address";
+import { isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
 import { TRON_CHAIN_ID } from "@/lib/chain/networks";
 import { now, nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -84,7 +84,7 @@ function checkEvmFields(message: string, expected: { address: string; chainId: n
   if (m.uri !== app.origin) throw rejected("URI mismatch");
   if (m.chainId !== expected.chainId) throw rejected("chain ID mismatch");
   if (m.nonce !== expected.nonce) throw rejected("nonce mismatch");
-  if (!m.address || m.address.toLowerCase() !== expected.address.toLowerCase()) throw rejected("address mismatch");
+  if (!m.address || !sameAddress(m.address, expected.address)) throw rejected("address mismatch");
 }
 
 export async function verifyChallenge(input: { challengeId: string; nonce: string; message: string; signature: string }) {

@@ -1,5 +1,5 @@
 import { cronRoute } from "@/lib/http/cron";
-import { webhookSweep } from "@/lib/webhooks/deliveries";
+import { webhookSweep } from "@/lib/webhooks/sweep";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,6 @@
-import { randomBytes } from "node:crypto";
-import { explorerUrl } from "@/lib/chain/stored";
+import { now as clockNow } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import type { WebhookDelivery } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
@@ -41,14 +39,6 @@ export interface DeliverResult {
   failed: number;
 }
 
-interface OutboxRow {
-  id: string;
-  accountId: string;
-  clientId: string | null;
-  type: string;
-  payload: unknown;
-}
-
 interface ClaimedRow {
   id: string;
   body: string;
@@ -58,50 +48,6 @@ interface ClaimedRow {
   url: string;
   secretEnc: string;
   active: boolean;
-}
-
-// jsonb stores object keys sorted by length, so the payload read back has lost its order.
-// Restore the documented order (unknown keys keep theirs, after) so bodies read naturally.
-const KEY_ORDER = (
-  "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency " +
-  "paymentCurrency isCryptoToFiat subStatus failureReason paymentProcessor fees recurringPaymentId paymentIndex"
-).split(" ");
-const rank = (k: string) => {
-  const i = KEY_ORDER.indexOf(k);
-  return i < 0 ? KEY_ORDER.length : i;
-};
-
-function bodyOf(payload: unknown): string {
-  const value = typeof payload === "string" ? JSON.parse(payload) : payload;
-  if (!value || typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => rank(a) - rank(b));
-  return JSON.stringify(Object.fromEntries(entries));
-}
-
-/** Claims up to `limit` unfanned outbox events and creates their deliveries, in one transaction. */
-export async function fanOutEvents(limit = 100, now: Date = new Date()): Promise<{ events: number; deliveries: number }> {
-  return db().$transaction(async (tx) => {
-    const events = await tx.$queryRaw<OutboxRow[]>`
-      UPDATE "OutboxEvent" SET "fannedOutAt" = ${now}
-      WHERE id IN (
-        SELECT id FROM "OutboxEvent" WHERE "fannedOutAt" IS NULL
-        ORDER BY "createdAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING id, "accountId", "clientId", type, payload`;
-    if (events.length === 0) return { events: 0, deliveries: 0 };
-    const endpoints = await tx.webhookEndpoint.findMany({
-      where: { active: true, accountId: { in: [...new Set(events.map((e) => e.accountId))] } },
-      select: { id: true, accountId: true, clientId: true },
-    });
-    const rows = events.flatMap((ev) => {
-      // Client-scoped events go to that client's endpoints; account-wide events to all of them.
-      const targets = endpoints.filter((ep) => ep.accountId === ev.accountId && (ev.clientId === null || ep.clientId === ev.clientId));
-      const body = bodyOf(ev.payload);
-      return targets.map((ep) => ({ id: ulid(), endpointId: ep.id, eventId: ev.id, eventType: ev.type, body, nextAttemptAt: now }));
-    });
-    // skipDuplicates on (endpointId, eventId): a re-run never creates a second delivery.
-    const created = rows.length > 0 ? (await tx.webhookDelivery.createMany({ data: rows, skipDuplicates: true })).count : 0;
-    return { events: events.length, deliveries: created };
-  });
 }
 
 /** Runs `fn` over `items`, at most `n` at a time. */
@@ -144,7 +90,7 @@ async function writeOutcomes(batch: Outcome[], leaseUntil: Date): Promise<number
       SELECT r.attempt_id, r.id, r.prev + 1, r.started_at, r.latency, r.code, r.error FROM r JOIN "WebhookDelivery" d ON d.id = r.id)
     UPDATE "WebhookDelivery" d
     SET status = r.status::"DeliveryStatus", attempts = r.prev + 1, "nextAttemptAt" = r.next_at, "leaseUntil" = NULL,
-        "lastStatus" = r.code, "lastError" = r.error, "updatedAt" = ${new Date()}
+        "lastStatus" = r.code, "lastError" = r.error, "updatedAt" = ${clockNow()}
     FROM r WHERE d.id = r.id AND d."leaseUntil" = ${leaseUntil} AND d.attempts = r.prev`;
 }
 
@@ -191,7 +137,7 @@ function recorder(leaseUntil: Date, result: DeliverResult) {
 
 /** Leases due deliveries, sends them and records the outcome of each. */
 export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResult> {
-  const { limit = 50, now = new Date() } = opts;
+  const { limit = 50, now = clockNow() } = opts;
   const resolve = opts.resolve ?? webhookResolver();
   const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
   const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
@@ -199,7 +145,7 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
   const leaseUntil = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
   const claimed = await db().$queryRaw<ClaimedRow[]>`
     WITH claimed AS (
-      UPDATE "WebhookDelivery" SET "leaseUntil" = ${leaseUntil}, "updatedAt" = ${new Date()}
+      UPDATE "WebhookDelivery" SET "leaseUntil" = ${leaseUntil}, "updatedAt" = ${clockNow()}
       WHERE id IN (
         SELECT id FROM "WebhookDelivery"
         WHERE status = 'pending' AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
@@ -221,7 +167,8 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
       }
       return;
     }
-    const startedAt = new Date();
+    const startedAt = clockNow();
+    const t0 = performance.now();
     let outcome: { statusCode: number | null; latencyMs: number; error: string | null };
     try {
       const secret = secrets.get(d.endpointId) ?? decryptSecret(d.secretEnc);
@@ -239,7 +186,7 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
       outcome = await postWebhook({ url: d.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
     } catch (err) {
       // e.g. the secret cannot be decrypted (APP_SECRET changed): a failed attempt, retried later.
-      outcome = { statusCode: null, latencyMs: Date.now() - startedAt.getTime(), error: err instanceof Error ? err.message : String(err) };
+      outcome = { statusCode: null, latencyMs: Math.round(performance.now() - t0), error: err instanceof Error ? err.message : String(err) };
     }
     const delay = RETRY_DELAYS_MS[d.attempts];
     const status = outcome.error === null ? "succeeded" : delay === undefined ? "failed" : "pending";
@@ -247,79 +194,4 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
     record.add({ id: d.id, prev: d.attempts, status, nextAttemptAt, startedAt, ...outcome, error: outcome.error?.slice(0, 500) ?? null });
   }).finally(() => record.drain());
   return result;
-}
-
-/**
- * Sends a delivery again, due now, under the same delivery ID. Its attempt count is kept, so
- * x-duebill-retry-count stays truthful and a failure continues the backoff from where it was
- * (an exhausted delivery gets this one attempt). A live lease is left alone so an attempt in
- * flight is not duplicated. Returns null when the delivery does not exist.
- */
-export async function redeliver(deliveryId: string, now: Date = new Date()): Promise<WebhookDelivery | null> {
-  const { count } = await db().webhookDelivery.updateMany({ where: { id: deliveryId }, data: { status: "pending", nextAttemptAt: now } });
-  return count === 0 ? null : db().webhookDelivery.findUnique({ where: { id: deliveryId } });
-}
-
-const hex = (bytes: number) => randomBytes(bytes).toString("hex");
-
-/** Sample bodies of the real shapes (DECISIONS.md), with fresh random identifiers. */
-export const TEST_EVENT_TYPES = ["payment.confirmed", "payment.failed", "client_id.linked"] as const;
-export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
-
-export function samplePayload(eventType: TestEventType, at: Date = new Date()): Record<string, unknown> {
-  const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
-  const request = { requestId, requestID: requestId, paymentReference };
-  if (eventType === "payment.failed") {
-    const failure = { subStatus: "insufficient_funds", failureReason: "Insufficient funds" };
-    return { event: eventType, ...request, ...failure, amount: "10", paymentCurrency: "USDC-base", network: "base", timestamp };
-  }
-  if (eventType === "client_id.linked") {
-    const link = { linkId: ulid(), intentId: ulid(), externalId: "test-external-id", destinationId: ulid(), destinationWalletAddress: `0x${hex(20)}` };
-    const ids = { clientId: `cli_${ulid().toLowerCase()}`, orchestratorId: `okey_${ulid().toLowerCase()}` };
-    return { event: eventType, ...ids, ...link, network: "base", currency: "USDC-base", timestamp };
-  }
-  const amounts = { amount: "10", totalAmountPaid: "10", expectedAmount: "10" };
-  const rest = { isCryptoToFiat: false, subStatus: "", paymentProcessor: "request-network", fees: [] };
-  const where = { network: "base", currency: "USD", paymentCurrency: "USDC-base" };
-  return { event: eventType, ...request, explorer: explorerUrl("base", txHash), ...amounts, timestamp, txHash, ...where, ...rest };
-}
-
-/** A test delivery (x-duebill-test: true), sent by the next sweep like any other. */
-export async function createTestDelivery(endpointId: string, eventType: TestEventType, now: Date = new Date()): Promise<WebhookDelivery> {
-  if (!TEST_EVENT_TYPES.includes(eventType)) throw new Error(`Unsupported test event type ${eventType}`);
-  return db().webhookDelivery.create({
-    data: { id: ulid(), endpointId, eventId: null, eventType, isTest: true, body: JSON.stringify(samplePayload(eventType, now)), nextAttemptAt: now },
-  });
-}
-
-export interface SweepResult extends DeliverResult {
-  events: number;
-  created: number;
-}
-
-/**
- * Fan-out then delivery, repeated while full batches keep coming and the time budget lasts
- * (one batch per call would cap throughput at `limit` per worker interval). For the worker
- * loop and the cron route.
- */
-export async function webhookSweep(opts: DeliverOptions & { budgetMs?: number } = {}): Promise<SweepResult> {
-  const deadline = Date.now() + (opts.budgetMs ?? 20_000);
-  const total: SweepResult = { events: 0, created: 0, claimed: 0, succeeded: 0, retried: 0, failed: 0 };
-  const fanLimit = 100;
-  for (;;) {
-    const f = await fanOutEvents(fanLimit, opts.now ?? new Date());
-    total.events += f.events;
-    total.created += f.deliveries;
-    if (f.events < fanLimit || Date.now() >= deadline) break;
-  }
-  const limit = opts.limit ?? 50;
-  while (Date.now() < deadline) {
-    const r = await deliverDue({ ...opts, limit, now: opts.now ?? new Date() });
-    total.claimed += r.claimed;
-    total.succeeded += r.succeeded;
-    total.retried += r.retried;
-    total.failed += r.failed;
-    if (r.claimed < limit) break;
-  }
-  return total;
 }

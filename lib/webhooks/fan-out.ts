@@ -1,0 +1,60 @@
+import { now as clockNow } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { ulid } from "@/lib/ids";
+
+/**
+ * Fan-out, step 1 of delivery: outbox events become one WebhookDelivery per matching active
+ * endpoint. Events are claimed with FOR UPDATE SKIP LOCKED and marked in the same transaction,
+ * and (endpointId, eventId) is unique, so any number of workers can run it at once.
+ */
+interface OutboxRow {
+  id: string;
+  accountId: string;
+  clientId: string | null;
+  type: string;
+  payload: unknown;
+}
+
+// jsonb stores object keys sorted by length, so the payload read back has lost its order.
+// Restore the documented order (unknown keys keep theirs, after) so bodies read naturally.
+const KEY_ORDER = (
+  "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency " +
+  "paymentCurrency isCryptoToFiat subStatus failureReason paymentProcessor fees recurringPaymentId paymentIndex"
+).split(" ");
+const rank = (k: string) => {
+  const i = KEY_ORDER.indexOf(k);
+  return i < 0 ? KEY_ORDER.length : i;
+};
+
+function bodyOf(payload: unknown): string {
+  const value = typeof payload === "string" ? JSON.parse(payload) : payload;
+  if (!value || typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
+  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => rank(a) - rank(b));
+  return JSON.stringify(Object.fromEntries(entries));
+}
+
+/** Claims up to `limit` unfanned outbox events and creates their deliveries, in one transaction. */
+export async function fanOutEvents(limit = 100, now: Date = clockNow()): Promise<{ events: number; deliveries: number }> {
+  return db().$transaction(async (tx) => {
+    const events = await tx.$queryRaw<OutboxRow[]>`
+      UPDATE "OutboxEvent" SET "fannedOutAt" = ${now}
+      WHERE id IN (
+        SELECT id FROM "OutboxEvent" WHERE "fannedOutAt" IS NULL
+        ORDER BY "createdAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+      RETURNING id, "accountId", "clientId", type, payload`;
+    if (events.length === 0) return { events: 0, deliveries: 0 };
+    const endpoints = await tx.webhookEndpoint.findMany({
+      where: { active: true, accountId: { in: [...new Set(events.map((e) => e.accountId))] } },
+      select: { id: true, accountId: true, clientId: true },
+    });
+    const rows = events.flatMap((ev) => {
+      // Client-scoped events go to that client's endpoints; account-wide events to all of them.
+      const targets = endpoints.filter((ep) => ep.accountId === ev.accountId && (ev.clientId === null || ep.clientId === ev.clientId));
+      const body = bodyOf(ev.payload);
+      return targets.map((ep) => ({ id: ulid(), endpointId: ep.id, eventId: ev.id, eventType: ev.type, body, nextAttemptAt: now }));
+    });
+    // skipDuplicates on (endpointId, eventId): a re-run never creates a second delivery.
+    const created = rows.length > 0 ? (await tx.webhookDelivery.createMany({ data: rows, skipDuplicates: true })).count : 0;
+    return { events: events.length, deliveries: created };
+  });
+}
