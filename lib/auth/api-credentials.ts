@@ -107,6 +107,11 @@ export async function verifyClientId(clientId: string, origin: string | null): P
   );
   if (!row) throw unauthorized("client ID");
   if (row.status !== "active") throw new AppError("client_id_inactive", `Client ID is ${row.status}`);
+  // A client ID with allowed domains is a browser credential: it needs one of its Origins,
+  // always (a missing Origin is not a pass). One without domains is a server credential.
+  if (row.allowedDomains.length > 0 && origin === null) {
+    throw new AppError("origin_not_allowed", "This client ID is restricted to its allowed domains: the request needs an allowed Origin");
+  }
   if (origin !== null && !isOriginAllowed(origin, row.allowedDomains)) {
     throw new AppError("origin_not_allowed", "Origin is not an allowed domain of this client ID");
   }

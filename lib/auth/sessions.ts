@@ -79,7 +79,13 @@ export function readSessionToken(req: Request): { token: string; viaCookie: bool
   for (const part of cookie.split(";")) {
     const [name, ...rest] = part.trim().split("=");
     if (name === SESSION_COOKIE) {
-      const token = decodeURIComponent(rest.join("="));
+      // A malformed escape is a bad credential (401), never a crash.
+      let token: string;
+      try {
+        token = decodeURIComponent(rest.join("="));
+      } catch {
+        token = "";
+      }
       return token ? { token, viaCookie: true } : null;
     }
   }

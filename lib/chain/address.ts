@@ -54,3 +54,15 @@ export function addressKey(address: string): string {
 export function sameAddress(a: string, b: string): boolean {
   return addressKey(a) === addressKey(b);
 }
+
+/** A stored or validated 0x string as viem's `Hex`, checked rather than cast. */
+export function asHex(value: string): `0x${string}` {
+  if (!/^0x[0-9a-fA-F]*$/.test(value)) throw new Error(`Not a 0x hex string: ${value.slice(0, 20)}`);
+  return value as `0x${string}`;
+}
+
+/** An EVM address as viem's `Address` (any case), checked rather than cast. */
+export function asEvmAddress(value: string): `0x${string}` {
+  if (!isAddress(value, { strict: false })) throw new Error(`Not an EVM address: ${value.slice(0, 44)}`);
+  return value as `0x${string}`;
+}

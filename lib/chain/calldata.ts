@@ -1,6 +1,6 @@
 import { encodeFunctionData, erc20Abi, maxUint256 } from "viem";
 import { batchConversionPaymentsAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
-import { tronToHex } from "@/lib/chain/address";
+import { asEvmAddress, tronToHex } from "@/lib/chain/address";
 
 /**
  * Unsigned transactions handed to the payer's wallet. `value` uses the reference API's
@@ -25,7 +25,7 @@ type Chain = "evm" | "tron";
 
 /** An address as the contract sees it: EVM hex as is, Tron base58 as its 20-byte hex. */
 function abiAddress(chain: Chain, address: string): `0x${string}` {
-  return chain === "tron" ? tronToHex(address) : (address as `0x${string}`);
+  return chain === "tron" ? tronToHex(address) : asEvmAddress(address);
 }
 
 export function approveTx(chain: Chain, token: string, spender: string, amount: bigint): UnsignedTx {
@@ -81,9 +81,9 @@ export function batchPayTx(batchContract: string, items: readonly BatchItem[], f
         {
           paymentNetworkId: BATCH_ERC20_NO_CONVERSION,
           requestDetails: items.map((i) => ({
-            recipient: i.to as `0x${string}`,
+            recipient: asEvmAddress(i.to),
             requestAmount: i.amount,
-            path: [i.token as `0x${string}`],
+            path: [asEvmAddress(i.token)],
             paymentReference: i.paymentReference,
             feeAmount: i.feeAmount,
             maxToSpend: 0n,
@@ -92,7 +92,7 @@ export function batchPayTx(batchContract: string, items: readonly BatchItem[], f
         },
       ],
       [],
-      (feeAddress ?? ZERO_ADDRESS) as `0x${string}`,
+      asEvmAddress(feeAddress ?? ZERO_ADDRESS),
     ],
   });
   return { to: batchContract, data, value: ZERO_VALUE };

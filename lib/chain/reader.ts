@@ -1,5 +1,6 @@
 import { createPublicClient, erc20Abi, http, type PublicClient } from "viem";
 import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
+import { asEvmAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { AppError } from "@/lib/errors";
@@ -40,14 +41,14 @@ export function chainReaderFor(network: NetworkId): ChainReader | null {
   return {
     allowance: (token, owner, spender) =>
       client
-        .readContract({ address: token as `0x${string}`, abi: erc20Abi, functionName: "allowance", args: [owner as `0x${string}`, spender as `0x${string}`] })
+        .readContract({ address: asEvmAddress(token), abi: erc20Abi, functionName: "allowance", args: [asEvmAddress(owner), asEvmAddress(spender)] })
         .catch(upstream),
     balanceOf: (token, owner) =>
-      client.readContract({ address: token as `0x${string}`, abi: erc20Abi, functionName: "balanceOf", args: [owner as `0x${string}`] }).catch(upstream),
-    nativeBalance: (owner) => client.getBalance({ address: owner as `0x${string}` }).catch(upstream),
+      client.readContract({ address: asEvmAddress(token), abi: erc20Abi, functionName: "balanceOf", args: [asEvmAddress(owner)] }).catch(upstream),
+    nativeBalance: (owner) => client.getBalance({ address: asEvmAddress(owner) }).catch(upstream),
     batchFeeBps: (batchContract) =>
       client
-        .readContract({ address: batchContract as `0x${string}`, abi: batchConversionPaymentsAbi, functionName: "batchFee" })
+        .readContract({ address: asEvmAddress(batchContract), abi: batchConversionPaymentsAbi, functionName: "batchFee" })
         .then((v) => BigInt(v))
         .catch(upstream),
     gasPrice: () => client.getGasPrice().catch(upstream),

@@ -4,6 +4,8 @@ import { defineOperation } from "@/lib/http/operation";
 
 const tags = ["Webhooks"];
 const auth = ["clientId", "session"] as const;
+/** Webhook management is a server operation: its answers carry secrets. */
+const browser = false;
 
 export const webhookSchema = z
   .object({ id: z.string(), url: z.string(), active: z.boolean(), clientId: z.string().nullable(), createdAt: z.string() })
@@ -50,6 +52,7 @@ export const createWebhookOp = defineOperation({
     "Returns the signing secret once. Deliveries carry x-duebill-signature (hex HMAC-SHA256 of the raw body keyed with the secret) and Standard Webhooks headers.",
   tags,
   auth,
+  browser,
   body: createWebhookBodySchema,
   responses: { 201: { description: "Registered", schema: webhookSchema.extend({ secret: z.string() }) }, ...errorResponses(400, 401, 403, 404, 429) },
 });
@@ -61,6 +64,7 @@ export const listWebhooksOp = defineOperation({
   summary: "List webhooks",
   tags,
   auth,
+  browser,
   query: ownerQuerySchema,
   responses: { 200: { description: "Webhooks", schema: z.object({ webhooks: z.array(webhookSchema) }) }, ...errorResponses(401, 403, 404, 429) },
 });
@@ -72,6 +76,7 @@ export const updateWebhookOp = defineOperation({
   summary: "Activate or deactivate a webhook (toggles when `active` is omitted)",
   tags,
   auth,
+  browser,
   params: webhookIdParamsSchema,
   body: z.strictObject({ active: z.boolean().optional() }),
   bodyOptional: true,
@@ -85,6 +90,7 @@ export const deleteWebhookOp = defineOperation({
   summary: "Delete a webhook",
   tags,
   auth,
+  browser,
   params: webhookIdParamsSchema,
   responses: { 200: { description: "Deleted", schema: z.object({ id: z.string(), deleted: z.literal(true) }) }, ...errorResponses(401, 403, 404, 429) },
 });
@@ -97,6 +103,7 @@ export const testWebhookOp = defineOperation({
   description: "Test deliveries carry x-duebill-test: true and the real payload shape. 404 when there is no active webhook.",
   tags,
   auth,
+  browser,
   body: z.strictObject({
     eventType: z.enum(["payment.confirmed", "payment.failed"]).meta({ example: "payment.confirmed" }),
     clientId: z.string().max(64).optional(),
@@ -111,6 +118,7 @@ export const listDeliveriesOp = defineOperation({
   summary: "Recent deliveries of a webhook, with every attempt",
   tags,
   auth,
+  browser,
   params: webhookIdParamsSchema,
   query: z.object({ limit: z.coerce.number().int().min(1).max(100).default(20) }),
   responses: {
@@ -126,6 +134,7 @@ export const redeliverOp = defineOperation({
   summary: "Send a delivery again (same delivery ID)",
   tags,
   auth,
+  browser,
   params: z.object({ id: z.string().max(64), deliveryId: z.string().max(64) }),
   responses: { 201: { description: "Queued", schema: deliverySchema }, ...errorResponses(401, 403, 404, 429) },
 });

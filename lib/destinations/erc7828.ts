@@ -1,5 +1,5 @@
 import { concat, hexToBytes, keccak256, numberToBytes } from "viem";
-import { decodeTronAddress, isEvmAddress, toChecksumAddress } from "@/lib/chain/address";
+import { asHex, decodeTronAddress, isEvmAddress, toChecksumAddress } from "@/lib/chain/address";
 
 /**
  * ERC-7828 interop names: `<address>@eip155:<chainId>#<checksum>`. The checksum is the first
@@ -12,7 +12,7 @@ import { decodeTronAddress, isEvmAddress, toChecksumAddress } from "@/lib/chain/
 const EIP155_CHAIN_TYPE = Uint8Array.of(0x00, 0x00);
 
 function addressBytes(address: string): Uint8Array {
-  if (isEvmAddress(address)) return hexToBytes(address as `0x${string}`);
+  if (isEvmAddress(address)) return hexToBytes(asHex(address));
   const tron = decodeTronAddress(address);
   if (tron) return tron.subarray(1);
   throw new Error(`Not an EVM or Tron address: ${address}`);

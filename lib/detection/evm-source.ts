@@ -1,5 +1,6 @@
 import { getAddress, type PublicClient } from "viem";
 import { erc20FeeProxyAbi } from "@/lib/chain/abis";
+import { asEvmAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
@@ -15,7 +16,7 @@ const transferEvent = erc20FeeProxyAbi.find((x) => x.type === "event" && x.name 
 export function evmEventSource(network: NetworkId, client: PublicClient | null = publicClientFor(network)): PaymentEventSource | null {
   if (!client || !transferEvent) return null;
   const rt = networkRuntime(network);
-  const addresses = [rt.contracts.erc20FeeProxy, rt.contracts.erc20ConversionProxy].filter((a): a is string => !!a) as `0x${string}`[];
+  const addresses = [rt.contracts.erc20FeeProxy, rt.contracts.erc20ConversionProxy].filter((a): a is string => !!a).map(asEvmAddress);
   const blockTimes = new Map<bigint, Date>();
   const senders = new Map<string, string>();
 

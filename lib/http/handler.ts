@@ -61,7 +61,11 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
 /** Failed authentication counts against the caller's IP, so guessing credentials is throttled too. */
 async function authenticateLimited(req: Request, op: Operation): Promise<Principal> {
   try {
-    return await authenticate(req, op.auth);
+    const principal = await authenticate(req, op.auth);
+    if (op.browser === false && principal.kind === "clientId" && principal.browser) {
+      throw new AppError("credential_not_allowed", "This operation is not available to browser client IDs: call it from your server");
+    }
+    return principal;
   } catch (err) {
     if (err instanceof AppError && err.status === 401 && op.rateLimit !== "off") await enforceRateLimit(req, null);
     throw err;

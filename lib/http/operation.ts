@@ -33,6 +33,11 @@ export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType 
   responses: Record<number, ResponseSpec>;
   /** "relaxed" for client-ID management endpoints (a larger, separate allowance); "off" only for benchmarks. */
   rateLimit?: "default" | "relaxed" | "off";
+  /**
+   * False for operations a browser must never perform (webhook management: its answers carry
+   * secrets and it steers account-wide events): a browser client ID gets 403 there.
+   */
+  browser?: boolean;
   /** Honour `Idempotency-Key` (writes that create something). */
   idempotent?: boolean;
 }

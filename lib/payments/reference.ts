@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { keccak256, toBytes, toHex } from "viem";
+import { asHex } from "@/lib/chain/address";
 
 /** 8 random bytes as 16 hex chars, as Request Network salts are. */
 export function randomSalt(): string {
@@ -23,7 +24,7 @@ export function computePaymentReference(requestId: string, salt: string, payment
 
 /** The proxies index `bytes paymentReference`: logs carry keccak256 of the 8 bytes. */
 export function referenceTopic(paymentReference: string): `0x${string}` {
-  return keccak256(toBytes(paymentReference as `0x${string}`));
+  return keccak256(toBytes(asHex(paymentReference)));
 }
 
 export const REQUEST_ID_PATTERN = /^01[0-9a-f]{64}$/;

@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { asHex } from "@/lib/chain/address";
 import type { NetworkId } from "@/lib/chain/networks";
 import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
@@ -47,7 +48,7 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
         token: terms.token.address,
         to: terms.payee,
         amount: terms.expectedAmount,
-        paymentReference: data.paymentReference as `0x${string}`,
+        paymentReference: asHex(data.paymentReference),
         approveResetRequired: terms.token.approveResetRequired ?? false,
       });
     });
@@ -66,7 +67,7 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
         token: row.tokenAddress,
         to: row.payee,
         amount: BigInt(row.expectedAmount.toFixed()),
-        paymentReference: row.paymentReference as `0x${string}`,
+        paymentReference: asHex(row.paymentReference),
         approveResetRequired: token.approveResetRequired ?? false,
       });
     });

@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { asHex } from "@/lib/chain/address";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -40,7 +41,7 @@ export async function createPayout(principal: Principal, body: CreatePayoutInput
       amount: terms.expectedAmount,
       feeAmount: terms.feeAmount,
       feeAddress: terms.feeAddress,
-      paymentReference: data.paymentReference as `0x${string}`,
+      paymentReference: asHex(data.paymentReference),
       approveResetRequired: terms.token.approveResetRequired ?? false,
     },
     wallet,

@@ -1,3 +1,4 @@
+import { asHex } from "@/lib/chain/address";
 import { NETWORKS } from "@/lib/chain/networks";
 import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { AppError, invalidField } from "@/lib/errors";
@@ -54,7 +55,7 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
       amount: t.amount,
       feeAmount: t.feeAmount,
       feeAddress: t.feeAddress,
-      paymentReference: t.row.paymentReference as `0x${string}`,
+      paymentReference: asHex(t.row.paymentReference),
       approveResetRequired: t.token.approveResetRequired ?? false,
     },
     t.wallet,

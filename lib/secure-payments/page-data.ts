@@ -1,4 +1,4 @@
-import { sameAddress } from "@/lib/chain/address";
+import { asHex, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
 import { findTokenCurrency } from "@/lib/currencies/registry";
@@ -117,7 +117,7 @@ export async function planLinkPayment(token: string, walletInput: string): Promi
         amount: remaining,
         feeAmount: feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount)),
         feeAddress: r.feeAddress,
-        paymentReference: r.paymentReference as `0x${string}`,
+        paymentReference: asHex(r.paymentReference),
         approveResetRequired: reset,
       },
       wallet,
@@ -129,7 +129,7 @@ export async function planLinkPayment(token: string, walletInput: string): Promi
       token: r.tokenAddress,
       to: r.payee,
       amount: units(r.expectedAmount),
-      paymentReference: r.paymentReference as `0x${string}`,
+      paymentReference: asHex(r.paymentReference),
       feeAmount: units(r.feeAmount),
       approveResetRequired: reset,
     })),

@@ -32,24 +32,42 @@ export async function register(email: string, password: string) {
   }
 }
 
+function locked(until: Date): AppError {
+  const retryAfter = Math.max(1, Math.ceil((until.getTime() - nowMs()) / 1000));
+  return new AppError("rate_limited", "Too many failed sign-in attempts; try again later", { headers: { "retry-after": String(retryAfter) } });
+}
+
+/**
+ * Every attempt is counted first, in one atomic UPDATE, and only then is the password
+ * checked: however many attempts race, at most MAX_FAILURES of them reach the hash check
+ * before the lock. A correct password within the budget resets the count.
+ */
 export async function login(email: string, password: string) {
-  const user = await db().user.findUnique({ where: { email: normalizeEmail(email) } });
-  if (user?.lockedUntil && user.lockedUntil.getTime() > nowMs()) {
-    const retryAfter = Math.ceil((user.lockedUntil.getTime() - nowMs()) / 1000);
-    throw new AppError("rate_limited", "Too many failed sign-in attempts; try again later", { headers: { "retry-after": String(retryAfter) } });
+  const normalized = normalizeEmail(email);
+  const at = new Date(nowMs());
+  const [counted] = await db().$queryRaw<{ id: string; failedLogins: number }[]>`
+    UPDATE "User" SET "failedLogins" = "failedLogins" + 1, "lockedUntil" = NULL
+    WHERE email = ${normalized} AND ("lockedUntil" IS NULL OR "lockedUntil" <= ${at})
+    RETURNING id, "failedLogins"`;
+  if (!counted) {
+    const user = await db().user.findUnique({ where: { email: normalized }, select: { lockedUntil: true } });
+    if (user?.lockedUntil && user.lockedUntil > at) throw locked(user.lockedUntil);
+    await verifyPassword(password, null); // unknown email: same answer, same cost
+    throw new AppError("unauthorized", "Invalid email or password");
   }
-  const ok = await verifyPassword(password, user?.passwordHash ?? null);
-  if (!user || !ok) {
-    if (user) {
-      const failures = user.failedLogins + 1;
-      await db().user.update({
-        where: { id: user.id },
-        data: failures >= MAX_FAILURES ? { failedLogins: 0, lockedUntil: new Date(nowMs() + LOCK_MS) } : { failedLogins: failures },
-      });
+  const lockUntil = new Date(at.getTime() + LOCK_MS);
+  if (counted.failedLogins > MAX_FAILURES) {
+    await db().user.updateMany({ where: { id: counted.id, lockedUntil: null }, data: { failedLogins: 0, lockedUntil: lockUntil } });
+    throw locked(lockUntil);
+  }
+  const user = await db().user.findUniqueOrThrow({ where: { id: counted.id } });
+  if (!(await verifyPassword(password, user.passwordHash))) {
+    if (counted.failedLogins === MAX_FAILURES) {
+      await db().user.updateMany({ where: { id: user.id, lockedUntil: null }, data: { failedLogins: 0, lockedUntil: lockUntil } });
     }
     throw new AppError("unauthorized", "Invalid email or password");
   }
-  if (user.failedLogins > 0 || user.lockedUntil) await db().user.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null } });
+  await db().user.update({ where: { id: user.id }, data: { failedLogins: 0, lockedUntil: null } });
   const session = await createSession(user, "email");
   return { ...session, user: { id: user.id, accountId: user.accountId, email: user.email } };
 }

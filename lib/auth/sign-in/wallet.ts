@@ -3,7 +3,7 @@ import { createSiweMessage, parseSiweMessage } from "viem/siwe";
 import { safeEqual } from "@/lib/auth/secrets";
 import { createSession } from "@/lib/auth/sessions";
 import { recoverTronSigner } from "@/lib/auth/sign-in/tron-message";
-import { isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
+import { asEvmAddress, asHex, isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
 import { TRON_CHAIN_ID } from "@/lib/chain/networks";
 import { now, nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -58,7 +58,7 @@ export async function createChallenge(address: string, chainId?: number) {
     kind === "evm"
       ? createSiweMessage({
           domain: app.host,
-          address: normalized as `0x${string}`,
+          address: asEvmAddress(normalized),
           statement: STATEMENT,
           uri: app.origin,
           version: "1",
@@ -96,10 +96,10 @@ export async function verifyChallenge(input: { challengeId: string; nonce: strin
   if (challenge.chainKind === "evm") checkEvmFields(input.message, challenge);
   if (input.message !== challenge.message) throw rejected("message differs from the challenge");
   if (!/^0x[0-9a-fA-F]{130}$/.test(input.signature)) throw invalidField("signature", "must be a 65-byte hex signature");
-  const signature = input.signature as `0x${string}`;
+  const signature = asHex(input.signature);
   const valid =
     challenge.chainKind === "evm"
-      ? await verifyMessage({ address: challenge.address as `0x${string}`, message: input.message, signature }).catch(() => false)
+      ? await verifyMessage({ address: asEvmAddress(challenge.address), message: input.message, signature }).catch(() => false)
       : (await recoverTronSigner(input.message, signature).catch(() => "")) === challenge.address;
   if (!valid) throw rejected("signature does not match the address");
   // Single use, even under a race: only one request flips usedAt.
@@ -112,11 +112,17 @@ export async function verifyChallenge(input: { challengeId: string; nonce: strin
   return { ...session, user: { id: user.id, accountId: user.accountId, walletAddress: challenge.address } };
 }
 
+/** Two first sign-ins of one wallet may race: the loser of the unique index reads the winner's user. */
 async function findOrCreateWalletUser(walletAddress: string) {
   const existing = await db().user.findUnique({ where: { walletAddress } });
   if (existing) return existing;
-  return db().$transaction(async (tx) => {
-    const account = await tx.account.create({ data: { id: prefixedId("acc_"), name: walletAddress } });
-    return tx.user.create({ data: { id: prefixedId("usr_"), accountId: account.id, walletAddress } });
-  });
+  try {
+    return await db().$transaction(async (tx) => {
+      const account = await tx.account.create({ data: { id: prefixedId("acc_"), name: walletAddress } });
+      return tx.user.create({ data: { id: prefixedId("usr_"), accountId: account.id, walletAddress } });
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code !== "P2002") throw err;
+    return db().user.findUniqueOrThrow({ where: { walletAddress } });
+  }
 }
