@@ -9,7 +9,7 @@ process.env.PRISMA_SCHEMA_ENGINE_BINARY ??= fileURLToPath(new URL("./scripts/sch
 process.env.CHECKPOINT_DISABLE ??= "1";
 
 export default defineConfig({
-  schema: "prisma/schema.prisma",
+  schema: "prisma/schema",
   migrations: { path: "prisma/migrations" },
   datasource: {
     // `prisma generate` needs no database; without DATABASE_URL, migrate commands use a local duebill_dev database.

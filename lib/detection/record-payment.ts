@@ -60,7 +60,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent)
             clientId: request.clientId,
             type: "payment.confirmed",
             dedupeKey: `payment.confirmed:${request.id}`,
-            payload: paymentConfirmedPayload(updated, payment),
+            payload: JSON.stringify(paymentConfirmedPayload(updated, payment)),
             requestId: request.id,
           },
         ],

@@ -82,7 +82,7 @@ describe("Tron detection through the event-source interface", () => {
     expect(status.body.payments).toHaveLength(2);
     const events = await db().outboxEvent.findMany();
     expect(events).toHaveLength(1);
-    expect(events[0]?.payload).toMatchObject({
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({
       event: "payment.confirmed",
       requestId: p.requestId,
       requestID: p.requestId,

@@ -75,7 +75,7 @@ describe("payouts paid on anvil", () => {
     expect(s.body.fees).toEqual([{ type: "platform", provider: "duebill", amount: "1.255", currency: "USDC" }]);
     const events = await db().outboxEvent.findMany({ where: { type: "payment.confirmed" } });
     expect(events).toHaveLength(1);
-    expect(events[0]?.payload).toMatchObject({ requestId: res.body.requestId, txHash: payHash, amount: "125.5" });
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({ requestId: res.body.requestId, txHash: payHash, amount: "125.5" });
 
     // A second sweep over the same blocks changes nothing; paying again is refused.
     await db().chainCursor.deleteMany();

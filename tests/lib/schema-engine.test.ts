@@ -19,16 +19,18 @@ const dbUrl = (() => {
   return u.toString();
 })();
 
-const SCHEMA = `generator client {
+// A multi-file schema, like the app's prisma/schema/: the CLI passes each file as --datamodels.
+const BASE = `generator client {
   provider = "prisma-client"
-  output   = "./generated"
+  output   = "../generated"
 }
 
 datasource db {
   provider = "postgresql"
 }
+`;
 
-model Thing {
+const SCHEMA = `model Thing {
   id        String   @id
   name      String
   tags      String[]
@@ -44,7 +46,7 @@ const CONFIG = `import { defineConfig } from "prisma/config";
 process.env.PRISMA_SCHEMA_ENGINE_BINARY = ${JSON.stringify(engine)};
 
 export default defineConfig({
-  schema: "schema.prisma",
+  schema: "schema",
   migrations: { path: "migrations" },
   datasource: { url: process.env.DATABASE_URL ?? "" },
 });
@@ -72,12 +74,14 @@ async function query<T extends pg.QueryResultRow>(url: string, sql: string, valu
   }
 }
 
-const diffArgs = ["migrate", "diff", "--from-migrations", "migrations", "--to-schema", "schema.prisma", "--exit-code"];
+const diffArgs = ["migrate", "diff", "--from-migrations", "migrations", "--to-schema", "schema", "--exit-code"];
 
 describe("schema-engine stand-in", () => {
   beforeAll(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), "duebill-schema-engine-"));
-    fs.writeFileSync(path.join(dir, "schema.prisma"), SCHEMA);
+    fs.mkdirSync(path.join(dir, "schema"));
+    fs.writeFileSync(path.join(dir, "schema/base.prisma"), BASE);
+    fs.writeFileSync(path.join(dir, "schema/thing.prisma"), SCHEMA);
     fs.writeFileSync(path.join(dir, "prisma.config.ts"), CONFIG);
     // The temp config imports "prisma/config"; let it resolve from the project's node_modules.
     fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"), "dir");
@@ -93,7 +97,7 @@ describe("schema-engine stand-in", () => {
     const migration = path.join(dir, "migrations/20240101000000_init");
     fs.mkdirSync(migration, { recursive: true });
     fs.writeFileSync(path.join(dir, "migrations/migration_lock.toml"), 'provider = "postgresql"\n');
-    const r = prisma("migrate", "diff", "--from-empty", "--to-schema", "schema.prisma", "--script", "--output", path.join(migration, "migration.sql"));
+    const r = prisma("migrate", "diff", "--from-empty", "--to-schema", "schema", "--script", "--output", path.join(migration, "migration.sql"));
     expect(r.status, r.out).toBe(0);
     expect(fs.readFileSync(path.join(migration, "migration.sql"), "utf8")).toContain('CREATE TABLE "Thing"');
   });
@@ -125,7 +129,7 @@ describe("schema-engine stand-in", () => {
   });
 
   it("migrate diff --exit-code exits 2 when the schema has a change with no migration", async () => {
-    fs.writeFileSync(path.join(dir, "schema.prisma"), SCHEMA.replace("  name      String\n", "  name      String\n  note      String?\n"));
+    fs.writeFileSync(path.join(dir, "schema/thing.prisma"), SCHEMA.replace("  name      String\n", "  name      String\n  note      String?\n"));
     const r = prisma(...diffArgs);
     expect(r.status, r.out).toBe(2);
     expect(r.out).toContain("note");

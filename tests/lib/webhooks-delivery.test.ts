@@ -85,7 +85,9 @@ async function makeEndpoint(opts: { clientId?: string | null; accountId?: string
 async function addEvent(clientId: string | null = a.clientId, extra: Record<string, unknown> = {}) {
   const id = ulid();
   const payload = { event: "payment.confirmed", requestId: `01${"ab".repeat(32)}`, amount: "12.5", fees: [], ...extra };
-  await db().outboxEvent.create({ data: { id, accountId: a.account.id, clientId, type: "payment.confirmed", dedupeKey: `t:${id}`, payload } });
+  await db().outboxEvent.create({
+    data: { id, accountId: a.account.id, clientId, type: "payment.confirmed", dedupeKey: `t:${id}`, payload: JSON.stringify(payload) },
+  });
   return { id, payload };
 }
 
@@ -292,7 +294,7 @@ describe("fan-out and delivery", () => {
         clientId: a.clientId,
         type: "payment.confirmed",
         dedupeKey: `bulk:${id}`,
-        payload: { event: "payment.confirmed", i },
+        payload: JSON.stringify({ event: "payment.confirmed", i }),
       };
     });
     await db().outboxEvent.createMany({ data });
