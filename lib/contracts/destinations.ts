@@ -23,13 +23,57 @@ export const createDestinationOp = defineOperation({
   path: "/v2/payee-destination",
   operationId: "createPayeeDestination",
   summary: "Register the account's receiving destination (replaces the active one)",
+  description:
+    "The wallet's control must be proven: a wallet session registers its own address; any other EVM wallet signs the EIP-712 data of " +
+    "GET /v2/payee-destination/signing-data and sends `nonce` and `signature`. Without proof: 403.",
   tags,
   auth: ["session"],
   body: z.strictObject({
     currency: z.string().max(96).meta({ description: "USDC or USDT currency ID, e.g. USDC-base or USDT-tron" }),
     walletAddress: z.string().max(100).optional().meta({ description: "Defaults to the signed-in wallet" }),
+    nonce: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "From GET /v2/payee-destination/signing-data (needed unless signed in with this wallet)" }),
+    signature: z.string().max(200).optional().meta({ description: "The wallet's EIP-712 signature of that signing data" }),
   }),
   responses: { 201: { description: "Active destination", schema: stateful }, ...errorResponses(400, 401, 403, 409, 429) },
+});
+
+export const destinationSigningDataOp = defineOperation({
+  method: "GET",
+  path: "/v2/payee-destination/signing-data",
+  operationId: "getPayeeDestinationSigningData",
+  summary: "EIP-712 data a wallet signs to prove control before it is registered or deactivated",
+  description: "Single-use nonce, valid 5 minutes, bound to the signed-in account. EVM wallets only: a Tron wallet signs in with the wallet instead.",
+  tags,
+  auth: ["session"],
+  query: z.object({
+    walletAddress: z.string().min(1).max(100),
+    action: z.enum(["add", "deactivate"]),
+    tokenAddress: z.string().min(1).max(100),
+    chainId: z.coerce
+      .number()
+      .int()
+      .positive()
+      .max(2 ** 53 - 1),
+  }),
+  responses: {
+    200: {
+      description: "Typed data and nonce",
+      schema: z.object({
+        domain: z.object({ name: z.string(), version: z.string(), chainId: z.number() }),
+        types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+        primaryType: z.string(),
+        message: z.record(z.string(), z.string()),
+        nonce: z.string(),
+        expiresAt: z.string(),
+      }),
+    },
+    ...errorResponses(400, 401, 429),
+  },
 });
 
 export const getActiveDestinationOp = defineOperation({

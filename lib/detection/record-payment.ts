@@ -1,12 +1,12 @@
+import { sameAddress } from "@/lib/chain/address";
 import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
 import { paymentConfirmedPayload } from "@/lib/events/catalog";
+import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { PaymentRequest } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
-
-const sameAddress = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 
 /**
  * Records one transfer against its request, exactly once. In one transaction: insert the
@@ -52,19 +52,13 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent)
     });
     if (paidNow && bumped.status !== "paid") {
       const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
-      await tx.outboxEvent.createMany({
-        data: [
-          {
-            id: ulid(),
-            accountId: request.accountId,
-            clientId: request.clientId,
-            type: "payment.confirmed",
-            dedupeKey: `payment.confirmed:${request.id}`,
-            payload: JSON.stringify(paymentConfirmedPayload(updated, payment)),
-            requestId: request.id,
-          },
-        ],
-        skipDuplicates: true,
+      await writeOutboxEvent(tx, {
+        accountId: request.accountId,
+        clientId: request.clientId,
+        type: "payment.confirmed",
+        dedupeKey: `payment.confirmed:${request.id}`,
+        payload: paymentConfirmedPayload(updated, payment),
+        requestId: request.id,
       });
     }
     return "recorded";

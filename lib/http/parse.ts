@@ -16,7 +16,30 @@ export function zodFieldErrors(error: z.ZodError, prefix?: string): FieldError[]
   });
 }
 
+const MAX_DEPTH = 20;
+/** NUL (Postgres text cannot hold it) and UTF-16 surrogates without their pair (not valid Unicode). */
+const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/**
+ * Input no field may carry, whatever its schema: strings with NUL or lone surrogates, and
+ * nesting deeper than MAX_DEPTH. Checked before zod, so every such 400 names the field.
+ */
+function unsafeInput(value: unknown, path: string, depth: number): FieldError | null {
+  if (typeof value === "string") return UNSAFE.test(value) ? { field: path, message: "contains a NUL character or invalid Unicode" } : null;
+  if (value === null || typeof value !== "object") return null;
+  if (depth >= MAX_DEPTH) return { field: path, message: `is nested more than ${MAX_DEPTH} levels deep` };
+  for (const [k, v] of Object.entries(value)) {
+    const field = path ? `${path}.${k}` : k;
+    if (UNSAFE.test(k)) return { field, message: "field name contains a NUL character or invalid Unicode" };
+    const bad = unsafeInput(v, field, depth + 1);
+    if (bad) return bad;
+  }
+  return null;
+}
+
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
+  const unsafe = unsafeInput(input, prefix ?? "", 0);
+  if (unsafe) throw new AppError("validation_failed", "Validation failed", { errors: [{ ...unsafe, field: unsafe.field || (prefix ?? "body") }] });
   const result = schema.safeParse(input);
   if (!result.success) {
     throw new AppError("validation_failed", "Validation failed", { errors: zodFieldErrors(result.error, prefix) });
@@ -33,15 +56,32 @@ export function queryObject(url: URL): Record<string, string> {
 
 /** Reads a JSON body with a byte limit, without trusting Content-Length alone. */
 export async function readJsonBody(req: Request, maxBytes: number, optional = false): Promise<unknown> {
-  if (optional && !req.body && !req.headers.get("content-type")) return {};
   const type = req.headers.get("content-type") ?? "";
-  if (!/^application\/([a-z.+-]*\+)?json\b/i.test(type)) {
+  const isJson = /^application\/([a-z.+-]*\+)?json\b/i.test(type);
+  // An optional body may be absent: no Content-Type and no bytes (servers hand route handlers an
+  // empty stream rather than none, so the bytes are read to know).
+  if (optional && !type) {
+    const text = await readText(req, maxBytes);
+    if (text.trim() === "") return {};
     throw new AppError("unsupported_media_type", "Content-Type must be application/json");
   }
+  if (!isJson) throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+  const text = await readText(req, maxBytes);
+  if (text.trim() === "") {
+    throw new AppError("validation_failed", "Validation failed", { errors: [{ field: "body", message: "Request body is required" }] });
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new AppError("invalid_json", "Request body is not valid JSON", { errors: [{ field: "body", message: "is not valid JSON" }] });
+  }
+}
+
+async function readText(req: Request, maxBytes: number): Promise<string> {
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > maxBytes) throw new AppError("payload_too_large", `Request body exceeds ${maxBytes} bytes`);
   const reader = req.body?.getReader();
-  if (!reader) throw new AppError("validation_failed", "Validation failed", { errors: [{ field: "body", message: "Request body is required" }] });
+  if (!reader) return "";
   const chunks: Uint8Array[] = [];
   let size = 0;
   for (;;) {
@@ -54,13 +94,5 @@ export async function readJsonBody(req: Request, maxBytes: number, optional = fa
     }
     chunks.push(value);
   }
-  const text = Buffer.concat(chunks).toString("utf8");
-  if (text.trim() === "") {
-    throw new AppError("validation_failed", "Validation failed", { errors: [{ field: "body", message: "Request body is required" }] });
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new AppError("invalid_json", "Request body is not valid JSON");
-  }
+  return Buffer.concat(chunks).toString("utf8");
 }

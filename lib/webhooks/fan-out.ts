@@ -12,25 +12,8 @@ interface OutboxRow {
   accountId: string;
   clientId: string | null;
   type: string;
-  payload: unknown;
-}
-
-// jsonb stores object keys sorted by length, so the payload read back has lost its order.
-// Restore the documented order (unknown keys keep theirs, after) so bodies read naturally.
-const KEY_ORDER = (
-  "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency " +
-  "paymentCurrency isCryptoToFiat subStatus failureReason paymentProcessor fees recurringPaymentId paymentIndex"
-).split(" ");
-const rank = (k: string) => {
-  const i = KEY_ORDER.indexOf(k);
-  return i < 0 ? KEY_ORDER.length : i;
-};
-
-function bodyOf(payload: unknown): string {
-  const value = typeof payload === "string" ? JSON.parse(payload) : payload;
-  if (!value || typeof value !== "object" || Array.isArray(value)) return JSON.stringify(value);
-  const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => rank(a) - rank(b));
-  return JSON.stringify(Object.fromEntries(entries));
+  /** The body, serialised once when the event was written (lib/events/outbox.ts). */
+  payload: string;
 }
 
 /** Claims up to `limit` unfanned outbox events and creates their deliveries, in one transaction. */
@@ -50,7 +33,7 @@ export async function fanOutEvents(limit = 100, now: Date = clockNow()): Promise
     const rows = events.flatMap((ev) => {
       // Client-scoped events go to that client's endpoints; account-wide events to all of them.
       const targets = endpoints.filter((ep) => ep.accountId === ev.accountId && (ev.clientId === null || ep.clientId === ev.clientId));
-      const body = bodyOf(ev.payload);
+      const body = ev.payload;
       return targets.map((ep) => ({ id: ulid(), endpointId: ep.id, eventId: ev.id, eventType: ev.type, body, nextAttemptAt: now }));
     });
     // skipDuplicates on (endpointId, eventId): a re-run never creates a second delivery.

@@ -19,7 +19,7 @@ import { expireSweep } from "@/lib/jobs/expire";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
-import { makeIntegrator } from "@/tests/helpers/factories";
+import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 
 let devnet: Devnet;
@@ -45,7 +45,7 @@ beforeEach(async () => {
   session = await sessionFor(a.account.id);
   const dest = await call(createDestination, "/v2/payee-destination", {
     method: "POST",
-    headers: { authorization: `Bearer ${session}` },
+    headers: { authorization: `Bearer ${await walletSessionToken(a.account.id, devnet.accounts.payee.address)}` },
     json: { currency: "USDC-sepolia", walletAddress: devnet.accounts.payee.address },
   });
   expect(dest.status).toBe(201);
@@ -239,7 +239,7 @@ describe("secure payment links", () => {
     await bindClientIdDestination(a.account.id, a.clientId, bound.id);
     const other = await call(createDestination, "/v2/payee-destination", {
       method: "POST",
-      headers: { authorization: `Bearer ${session}` },
+      headers: { authorization: `Bearer ${await walletSessionToken(a.account.id, devnet.accounts.feeRecipient.address)}` },
       json: { currency: "USDT-sepolia", walletAddress: devnet.accounts.feeRecipient.address },
     });
     const mismatch = await link({ requests: [{ amount: "1" }], destinationId: other.body.destinationId });
@@ -247,7 +247,7 @@ describe("secure payment links", () => {
     expect(mismatch.body.code).toBe("destination_mismatch");
     await call(createDestination, "/v2/payee-destination", {
       method: "POST",
-      headers: { authorization: `Bearer ${session}` },
+      headers: { authorization: `Bearer ${await walletSessionToken(a.account.id, "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW")}` },
       json: { currency: "USDT-tron", walletAddress: "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW" },
     });
     const tron = await link({ requests: [{ amount: "1" }, { amount: "2" }] }, { "x-api-key": a.apiKey });

@@ -52,7 +52,12 @@ describe("webhook registration", () => {
     const params = { id: res.body.id };
     expect((await call(updateWebhook, "/v1/webhook/x", { method: "PUT", headers: asClient(b.clientId), params })).status).toBe(404);
     expect((await call(deleteWebhook, "/v1/webhook/x", { method: "DELETE", headers: asClient(b.clientId), params })).status).toBe(404);
-    expect((await call(updateWebhook, "/v1/webhook/x", { method: "PUT", headers: asClient(a.browserClientId), params })).status).toBe(404);
+    // A browser client ID (one with allowed domains) needs its Origin, and may not manage webhooks even with it.
+    expect((await call(updateWebhook, "/v1/webhook/x", { method: "PUT", headers: asClient(a.browserClientId), params })).status).toBe(403);
+    const withOrigin = { ...asClient(a.browserClientId), origin: "https://shop.example" };
+    const browser = await call(updateWebhook, "/v1/webhook/x", { method: "PUT", headers: withOrigin, params });
+    expect(browser.status).toBe(403);
+    expect(browser.body.code).toBe("credential_not_allowed");
   });
 
   it("registers with a session for one of the account's client IDs", async () => {

@@ -23,3 +23,18 @@ export async function makeIntegrator(opts: { domains?: string[] } = {}) {
     orchestratorKey: orchestrator.secret,
   };
 }
+
+/**
+ * A session of a wallet user of `accountId` (as after wallet sign-in): the proof of control a
+ * payee destination needs for that wallet. EVM addresses are stored lowercased, Tron as is.
+ */
+export async function walletSessionToken(accountId: string, walletAddress: string): Promise<string> {
+  const { db } = await import("@/lib/db");
+  const { prefixedId } = await import("@/lib/ids");
+  const { createSession } = await import("@/lib/auth/sessions");
+  const stored = walletAddress.startsWith("0x") ? walletAddress.toLowerCase() : walletAddress;
+  const user =
+    (await db().user.findUnique({ where: { walletAddress: stored } })) ??
+    (await db().user.create({ data: { id: prefixedId("usr_"), accountId, walletAddress: stored } }));
+  return (await createSession(user, "wallet")).token;
+}

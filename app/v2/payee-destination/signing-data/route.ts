@@ -1,0 +1,7 @@
+import { destinationSigningDataOp } from "@/lib/contracts/destinations";
+import { createSigningData } from "@/lib/destinations/proof";
+import { json, withApi } from "@/lib/http/handler";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(destinationSigningDataOp, async ({ principal, query }) => json(await createSigningData(principal.accountId, query)));
