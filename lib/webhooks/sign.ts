@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from "node:crypto";
+import { Webhook } from "standardwebhooks";
 import { safeEqual } from "@/lib/auth/secrets";
 
 /**
@@ -13,9 +14,11 @@ import { safeEqual } from "@/lib/auth/secrets";
  *   ("keyed with the webhook secret"), so receivers written for the reference API, which do
  *   `createHmac("sha256", secret).update(rawBody).digest("hex")`, work unchanged.
  * - `webhook-signature`: `v1,` + base64 HMAC-SHA256(key = base64-DECODED bytes after "whsec_";
- *   message = `${webhook-id}.${webhook-timestamp}.` + body bytes), exactly as the Standard
- *   Webhooks spec and its libraries (`new Webhook(secret).verify(...)`) expect. A secret
- *   without the prefix (none are issued) falls back to its UTF-8 bytes.
+ *   message = `${webhook-id}.${webhook-timestamp}.` + body), computed by the Standard Webhooks
+ *   library (`standardwebhooks`, `new Webhook(secret).sign(...)`), so it is by definition what
+ *   receivers using its `verify` expect. A secret without the prefix (none are issued) is used
+ *   as its UTF-8 bytes. The library signs text: a Buffer body is decoded as UTF-8 first, which
+ *   is lossless for the JSON bodies sent here (a non-UTF-8 byte sequence would not be).
  */
 const PREFIX = "whsec_";
 
@@ -27,12 +30,8 @@ export function generateWebhookSecret(): string {
   return `${PREFIX}${randomBytes(32).toString("base64")}`;
 }
 
-function standardKey(secret: string): Buffer {
-  if (secret.startsWith(PREFIX)) {
-    const decoded = Buffer.from(secret.slice(PREFIX.length), "base64");
-    if (decoded.length > 0) return decoded;
-  }
-  return Buffer.from(secret, "utf8");
+function standardWebhook(secret: string): Webhook {
+  return secret.startsWith(PREFIX) ? new Webhook(secret) : new Webhook(Buffer.from(secret, "utf8"), { format: "raw" });
 }
 
 /** Value of `x-<service>-signature`: hex HMAC-SHA256 of the exact bytes sent. */
@@ -42,8 +41,7 @@ export function signatureHeader(secret: string, body: Bytes): string {
 
 /** Standard Webhooks `webhook-signature` value for one message. */
 export function standardSignature(secret: string, id: string, timestampSec: number, body: Bytes): string {
-  const mac = createHmac("sha256", standardKey(secret)).update(`${id}.${timestampSec}.`, "utf8").update(toBuffer(body)).digest("base64");
-  return `v1,${mac}`;
+  return standardWebhook(secret).sign(id, new Date(timestampSec * 1000), typeof body === "string" ? body : toBuffer(body));
 }
 
 /** The three Standard Webhooks headers; the timestamp is the wall clock (receivers compare it with theirs). */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as listCurrencies } from "@/app/v2/currencies/route";
-import { resetEnvForTests } from "@/lib/env";
+import { reloadEnv } from "@/lib/env";
 import { resetRateLimitStoreForTests } from "@/lib/http/rate-limit/limiter";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
@@ -10,11 +10,11 @@ let a: Awaited<ReturnType<typeof makeIntegrator>>;
 
 beforeAll(() => {
   process.env.RATE_LIMIT_MULTIPLIER = "1";
-  resetEnvForTests();
+  reloadEnv();
 });
 afterAll(() => {
   process.env.RATE_LIMIT_MULTIPLIER = "1000";
-  resetEnvForTests();
+  reloadEnv();
   resetRateLimitStoreForTests();
 });
 beforeEach(async () => {

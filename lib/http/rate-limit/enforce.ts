@@ -1,4 +1,4 @@
-import type { Principal } from "@/lib/auth/principal";
+import { type Principal, principalKey } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import type { RateTier } from "@/lib/generated/prisma/enums";
@@ -19,22 +19,14 @@ export function clientIp(req: Request): string {
   return parts[Math.max(0, parts.length - 1 - hops)] ?? "unknown";
 }
 
+/** The counter's credential part: the principal's key (lib/auth/principal.ts); failed authentication counts per IP. */
 function credentialOf(p: Principal | null): { id: string; tier: RateTier } {
   if (!p) return { id: "anonymous", tier: "default" };
-  switch (p.kind) {
-    case "apiKey":
-      return { id: `key:${p.credentialId}`, tier: p.rateTier };
-    case "orchestratorKey":
-      return { id: `orc:${p.credentialId}`, tier: p.rateTier };
-    case "clientId":
-      return { id: `cli:${p.clientId}`, tier: p.rateTier };
-    case "session":
-      return { id: `usr:${p.userId}`, tier: "default" };
-  }
+  return { id: principalKey(p), tier: p.kind === "session" ? "default" : p.rateTier };
 }
 
 /**
- * Counts the request against its (credential, IP) bucket. Returns the RateLimit-* headers for
+ * Counts the request against its (credential, IP) counter. Returns the RateLimit-* headers for
  * the response, or throws the 429 with Retry-After and the same headers.
  */
 export async function enforceRateLimit(req: Request, principal: Principal | null, relaxed = false): Promise<Record<string, string>> {

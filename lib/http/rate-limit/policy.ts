@@ -1,32 +1,23 @@
 import { env } from "@/lib/env";
 import type { RateTier } from "@/lib/generated/prisma/enums";
 
-/**
- * What a rate limit allows. All quantities are integers so the algorithm can work in exact
- * integer arithmetic (milli-tokens and milliseconds; see token-bucket.ts).
- */
+/** What a rate limit allows (whole numbers; see limiter.ts for how it is counted). */
 export interface RatePolicy {
-  /** Sustained requests per second (integer ≥ 1). */
+  /** Requests per 1-second window (integer ≥ 1); also the most that may be sent at once. */
   rate: number;
-  /** Requests that may be sent at once: the bucket capacity. Always equal to `rate`. */
-  burst: number;
   /**
-   * Sustained-breach rule. A *rejection run* starts at a rejected request and goes on while each
-   * further rejection comes less than `gapMs` after the previous one (accepted requests in
-   * between neither end nor extend it). A rejection that arrives `windowMs` or more after the
-   * start of its run is a sustained breach: it is refused and starts the block.
+   * Sustained-breach rule. A window is *breaching* when the client sends again after a 429 in
+   * the same window, i.e. without waiting the Retry-After (1 s) it was given. More than
+   * `windows` breaching windows within `withinSeconds` is a sustained breach and starts the block.
    *
-   * With gapMs = 1000 and windowMs = 10000: "rejected again within 1 s of every rejection, for
-   * 10 s". A brief burst, however large, produces rejections at one instant (or for as long as it
-   * lasts) and never spans 10 s. A client that keeps sending over its rate while ignoring 429s
-   * (retries at once, or keeps sending more than rate + 1 requests/s, i.e. draws more than one
-   * rejection per second) is blocked 10–15 s into the breach; one only slightly over (≤ rate + 1
-   * per second) is throttled by the 429s alone.
-   * A client that, after a 429, waits Retry-After (≥ 1 s) before its next request is never
-   * blocked: its rejections are ≥ 1 s apart, so every run ends at its first rejection.
+   * With windows = 10 and withinSeconds = 15: a client that keeps sending over its limit while
+   * ignoring 429s is blocked ~10 s into the breach (the 11th breaching second). A brief burst,
+   * however large, makes one breaching window. A client that waits Retry-After after each 429,
+   * or sends at most rate + 1 requests per second, gets at most one 429 per window and is
+   * throttled by the 429s alone, never blocked.
    */
-  breach: { windowMs: number; gapMs: number };
-  /** How long a sustained breach blocks the (credential, IP) pair, in ms. */
+  breach: { windows: number; withinSeconds: number };
+  /** How long a sustained breach blocks the (credential, IP) pair, in ms (whole seconds). */
   blockMs: number;
 }
 
@@ -36,8 +27,8 @@ export const TIER_RATES: Readonly<Record<RateTier, number>> = { basic: 2, defaul
 /** Client-ID management endpoints: a console or script creating/rotating IDs may legitimately burst more. */
 export const RELAXED_FACTOR = 4;
 
-export const BREACH_WINDOW_MS = 10_000;
-export const BREACH_GAP_MS = 1_000;
+export const BREACH_WINDOWS = 10;
+export const BREACH_WITHIN_SECONDS = 15;
 export const BLOCK_MS = 300_000;
 
 /**
@@ -56,5 +47,5 @@ export function rateLimitMultiplier(): number {
 export function policyForTier(tier: RateTier, opts: { relaxed?: boolean; multiplier?: number } = {}): RatePolicy {
   const multiplier = opts.multiplier ?? rateLimitMultiplier();
   const rate = Math.max(1, Math.floor(TIER_RATES[tier] * multiplier * (opts.relaxed ? RELAXED_FACTOR : 1)));
-  return { rate, burst: rate, breach: { windowMs: BREACH_WINDOW_MS, gapMs: BREACH_GAP_MS }, blockMs: BLOCK_MS };
+  return { rate, breach: { windows: BREACH_WINDOWS, withinSeconds: BREACH_WITHIN_SECONDS }, blockMs: BLOCK_MS };
 }
