@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaPg } from "@prisma/adapter-pg";
 import { env } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
@@ -16,9 +17,42 @@ function createClient(): PrismaClient {
 }
 
 /** One client per process (Next's dev server re-evaluates modules; keep it on globalThis). */
-export function db(): PrismaClient {
+function rootClient(): PrismaClient {
   globalForDb.duebillDb ??= createClient();
   return globalForDb.duebillDb;
+}
+
+/** The transaction a unit of work runs in (see inTransaction), as seen by every db() call in it. */
+const unitOfWork = new AsyncLocalStorage<PrismaClient>();
+
+/** The database: the current unit of work's transaction inside inTransaction, the pool otherwise. */
+export function db(): PrismaClient {
+  return unitOfWork.getStore() ?? rootClient();
+}
+
+/**
+ * Runs `fn` as one transaction: every db() call inside it, however deep, uses the same
+ * transaction, and a nested db().$transaction(cb) joins it instead of opening another. Used
+ * where a whole request must commit or vanish as one (Idempotency-Key: the stored response
+ * commits with the objects it describes). Throwing rolls everything back.
+ */
+export function inTransaction<T>(fn: () => Promise<T>, opts: { timeoutMs?: number } = {}): Promise<T> {
+  return rootClient().$transaction((tx) => unitOfWork.run(joined(tx as unknown as PrismaClient), fn), {
+    timeout: opts.timeoutMs ?? 30_000,
+    maxWait: 10_000,
+  });
+}
+
+function joined(tx: PrismaClient): PrismaClient {
+  const proxy: PrismaClient = new Proxy(tx, {
+    get(target, prop, receiver) {
+      if (prop === "$transaction") {
+        return (arg: unknown) => (typeof arg === "function" ? (arg as (c: PrismaClient) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]));
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  return proxy;
 }
 
 export async function disconnectDb(): Promise<void> {
@@ -28,7 +62,7 @@ export async function disconnectDb(): Promise<void> {
 }
 export async function checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }> {
   try {
-    await db().$queryRaw`SELECT 1`;
+    await rootClient().$queryRaw`SELECT 1`;
     return { ok: true, database: "up" };
   } catch {
     return { ok: false, database: "down" };

@@ -48,4 +48,13 @@ describe("Idempotency-Key", () => {
     expect((await post(body, "k3 with space")).status).toBe(201);
     expect((await post(body, "x".repeat(256))).status).toBe(400);
   });
+
+  it("answers racing requests with one key once: one object, the others replay it (hardening)", async () => {
+    const results = await Promise.all(Array.from({ length: 8 }, () => post(body, "race-1")));
+    expect(results.map((r) => r.status)).toEqual(Array(8).fill(201));
+    expect(new Set(results.map((r) => r.body.requestId)).size).toBe(1);
+    expect(results.filter((r) => r.headers.get("idempotent-replayed") === "true")).toHaveLength(7);
+    expect(await db().paymentRequest.count()).toBe(1);
+    expect(await db().idempotencyRecord.count({ where: { statusCode: null } })).toBe(0);
+  });
 });
