@@ -11,11 +11,24 @@ const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIO
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 const STATUS_TEXT: Record<number, string> = { 400: "Bad Request", 405: "Method Not Allowed" };
 
-function fail(requestId: string, status: 400 | 405, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+function fail(
+  requestId: string,
+  status: 400 | 405,
+  code: string,
+  message: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   const body = { statusCode: status, error: STATUS_TEXT[status], message, code, ...extra, requestId };
   return new NextResponse(JSON.stringify(body), {
     status,
-    headers: { "content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff", "x-request-id": requestId, ...headers },
+    headers: {
+      "content-type": "application/json",
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+      "x-request-id": requestId,
+      ...headers,
+    },
   });
 }
 
@@ -23,13 +36,22 @@ export function proxy(req: NextRequest): NextResponse {
   const incoming = req.headers.get("x-request-id");
   const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
   if (!METHODS.has(req.method)) {
-    return fail(requestId, 405, "method_not_allowed", `Method ${req.method.slice(0, 16)} is not allowed`, {}, { allow: [...METHODS].join(", ") });
+    return fail(
+      requestId,
+      405,
+      "method_not_allowed",
+      `Method ${req.method.slice(0, 16)} is not allowed`,
+      {},
+      { allow: [...METHODS].join(", ") },
+    );
   }
   const rawPath = req.url.replace(/^[a-z]+:\/\/[^/]+/i, "").split(/[?#]/, 1)[0] ?? "/";
   try {
     decodeURIComponent(rawPath);
   } catch {
-    return fail(requestId, 400, "validation_failed", "Validation failed", { errors: [{ field: "path", message: "malformed percent-escape in the path" }] });
+    return fail(requestId, 400, "validation_failed", "Validation failed", {
+      errors: [{ field: "path", message: "malformed percent-escape in the path" }],
+    });
   }
   const headers = new Headers(req.headers);
   headers.set("x-request-id", requestId);

@@ -5,8 +5,8 @@ export default function HomePage() {
     <main className="mx-auto max-w-3xl px-6 py-16">
       <h1 className="text-4xl font-semibold tracking-tight">Duebill</h1>
       <p className="mt-4 text-lg text-slate-600">
-        Open-source, non-custodial payment requests, payouts and secure payment links in stablecoins on seven EVM networks and Tron. The server returns
-        calldata; wallets sign and send; Duebill watches the chain and tells you with signed webhooks.
+        Open-source, non-custodial payment requests, payouts and secure payment links in stablecoins on seven EVM networks and Tron. The
+        server returns calldata; wallets sign and send; Duebill watches the chain and tells you with signed webhooks.
       </p>
       <ul className="mt-8 space-y-2 text-slate-700">
         <li>

@@ -3,7 +3,11 @@ import { expect, test } from "./support/fixtures";
 
 test("an expired link shows as expired, with no way to pay", async ({ page, state, shot }) => {
   await activateDestination(state, state.demo.destinationId);
-  const link = await createLink(state, { requests: [{ amount: "40" }], destinationId: state.demo.destinationId, reference: "Expired invoice" });
+  const link = await createLink(state, {
+    requests: [{ amount: "40" }],
+    destinationId: state.demo.destinationId,
+    reference: "Expired invoice",
+  });
   await expireLink(state, link.token);
 
   const res = await page.goto(`/pay/${link.token}`);

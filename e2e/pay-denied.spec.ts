@@ -4,7 +4,11 @@ import { TestWallet } from "./support/test-wallet";
 
 test("a payer on the deny list pays, and the link ends in compliance_failed", async ({ page, state, shot }) => {
   await activateDestination(state, state.demo.destinationId);
-  const link = await createLink(state, { requests: [{ amount: "7" }], destinationId: state.demo.destinationId, reference: "Blocked payer" });
+  const link = await createLink(state, {
+    requests: [{ amount: "7" }],
+    destinationId: state.demo.destinationId,
+    reference: "Blocked payer",
+  });
   const wallet = new TestWallet({
     rpcUrl: state.devnet.rpcUrl,
     chainId: state.devnet.chainId,
@@ -29,5 +33,7 @@ test("a payer on the deny list pays, and the link ends in compliance_failed", as
 
   const sp = await getSecurePayment(state, link.requestIds[0] ?? "", await createDemoSession(state));
   expect(sp.body.status).toBe("compliance_failed");
-  expect(sp.body.payerKytResults).toEqual([expect.objectContaining({ walletAddress: wallet.address, status: "rejected", reasonCode: "deny_listed" })]);
+  expect(sp.body.payerKytResults).toEqual([
+    expect.objectContaining({ walletAddress: wallet.address, status: "rejected", reasonCode: "deny_listed" }),
+  ]);
 });

@@ -29,7 +29,10 @@ test("an EVM link is paid from an injected wallet: approve, pay, detected, compl
   const offHost: string[] = [];
   page.on("request", (req) => {
     const url = new URL(req.url());
-    if ((url.protocol === "http:" || url.protocol === "https:" || url.protocol === "ws:" || url.protocol === "wss:") && url.hostname !== "127.0.0.1") {
+    if (
+      (url.protocol === "http:" || url.protocol === "https:" || url.protocol === "ws:" || url.protocol === "wss:") &&
+      url.hostname !== "127.0.0.1"
+    ) {
       offHost.push(req.url());
     }
   });
@@ -47,7 +50,9 @@ test("an EVM link is paid from an injected wallet: approve, pay, detected, compl
   const connect = page.getByRole("button", { name: "Connect wallet" });
   await expect(connect).toBeEnabled();
   const jsKb = [...js.values()].reduce((a, b) => a + b, 0) / 1024;
-  test.info().annotations.push({ type: "js-transferred", description: `${jsKb.toFixed(1)} KB (${js.size} files) to a usable EVM pay panel` });
+  test
+    .info()
+    .annotations.push({ type: "js-transferred", description: `${jsKb.toFixed(1)} KB (${js.size} files) to a usable EVM pay panel` });
   console.log(`[bundle] /pay/[token] EVM pending: ${jsKb.toFixed(1)} KB of JS transferred in ${js.size} files`);
   await shot("evm-01-pending");
 
@@ -139,7 +144,11 @@ test("an EVM link is paid from an injected wallet: approve, pay, detected, compl
 
 test("a pending link works at 375 px wide and from the keyboard", async ({ page, state, wallet, shot }) => {
   await activateDestination(state, state.demo.destinationId);
-  const link = await createLink(state, { requests: [{ amount: "123456.78" }], destinationId: state.demo.destinationId, reference: "A long reference — March" });
+  const link = await createLink(state, {
+    requests: [{ amount: "123456.78" }],
+    destinationId: state.demo.destinationId,
+    reference: "A long reference — March",
+  });
   await page.setViewportSize({ width: 375, height: 812 });
   await page.goto(`/pay/${link.token}`);
   const connect = page.getByRole("button", { name: "Connect wallet" });

@@ -47,7 +47,8 @@ function joined(tx: PrismaClient): PrismaClient {
   const proxy: PrismaClient = new Proxy(tx, {
     get(target, prop, receiver) {
       if (prop === "$transaction") {
-        return (arg: unknown) => (typeof arg === "function" ? (arg as (c: PrismaClient) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]));
+        return (arg: unknown) =>
+          typeof arg === "function" ? (arg as (c: PrismaClient) => unknown)(proxy) : Promise.all(arg as Promise<unknown>[]);
       }
       return Reflect.get(target, prop, receiver);
     },

@@ -130,7 +130,10 @@ async function run(argv: string[]): Promise<unknown> {
         label: values.label,
       });
     case "fee:clear":
-      return db().feeConfig.updateMany({ where: { accountId: need(values.account, "--account"), flow: flowOf(values.flow) }, data: { active: false } });
+      return db().feeConfig.updateMany({
+        where: { accountId: need(values.account, "--account"), flow: flowOf(values.flow) },
+        data: { active: false },
+      });
     default:
       throw new AppError("validation_failed", `Unknown command "${command}"\n\n${USAGE}`);
   }
@@ -144,7 +147,8 @@ run(argv)
     else console.log(asJson ? JSON.stringify(result) : JSON.stringify(result, null, 2));
   })
   .catch((err: unknown) => {
-    const message = err instanceof AppError ? [err.message, ...(err.errors ?? []).map((e) => `${e.field}: ${e.message}`)].join("\n") : String(err);
+    const message =
+      err instanceof AppError ? [err.message, ...(err.errors ?? []).map((e) => `${e.field}: ${e.message}`)].join("\n") : String(err);
     if (asJson) console.log(JSON.stringify({ error: message }));
     else console.error(message);
     process.exitCode = 1;

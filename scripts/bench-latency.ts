@@ -43,7 +43,11 @@ export async function measureDetectionLatency(o: LatencyOptions): Promise<{ samp
       if (ok) break;
       await new Promise((r) => setTimeout(r, 200));
     }
-    const wallet = createWalletClient({ account: privateKeyToAccount(devnet.accounts.payer.privateKey), chain: devnet.chain, transport: http(devnet.rpcUrl) });
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(devnet.accounts.payer.privateKey),
+      chain: devnet.chain,
+      transport: http(devnet.rpcUrl),
+    });
     const pub = createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl) });
     const samplesMs: number[] = [];
     for (let i = 0; i < o.payments; i++) {

@@ -26,7 +26,9 @@ export async function measureWebhookThroughput(count: number): Promise<{ deliver
   try {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
     const account = await db().account.create({ data: { id: `acc_bench_wh_${ulid()}`, name: "bench webhooks" } });
-    const endpoint = await db().webhookEndpoint.create({ data: { id: ulid(), accountId: account.id, url, secretEnc: encryptSecret(generateWebhookSecret()) } });
+    const endpoint = await db().webhookEndpoint.create({
+      data: { id: ulid(), accountId: account.id, url, secretEnc: encryptSecret(generateWebhookSecret()) },
+    });
     const body = JSON.stringify({ event: "payment.confirmed", requestId: "01".padEnd(66, "a"), amount: "10" });
     await db().webhookDelivery.createMany({
       data: Array.from({ length: count }, () => ({ id: ulid(), endpointId: endpoint.id, eventType: "payment.confirmed", body })),

@@ -128,7 +128,9 @@ function createOnePayout(headers: Record<string, string>, body: string): Promise
           text += d.toString("utf8");
         });
         res.on("end", () =>
-          res.statusCode === 201 ? resolve((JSON.parse(text) as { requestId: string }).requestId) : reject(new Error(`payout: ${res.statusCode} ${text}`)),
+          res.statusCode === 201
+            ? resolve((JSON.parse(text) as { requestId: string }).requestId)
+            : reject(new Error(`payout: ${res.statusCode} ${text}`)),
         );
       },
     );
@@ -153,7 +155,9 @@ function postJson(pathName: string, headers: Record<string, string>, payload: un
         res.on("data", (d: Buffer) => {
           text += d.toString("utf8");
         });
-        res.on("end", () => (res.statusCode && res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${pathName}: ${res.statusCode} ${text}`))));
+        res.on("end", () =>
+          res.statusCode && res.statusCode < 300 ? resolve(JSON.parse(text)) : reject(new Error(`${pathName}: ${res.statusCode} ${text}`)),
+        );
       },
     );
     req.on("error", reject);
@@ -168,7 +172,9 @@ function timedGet(pathName: string): Promise<number> {
     const req = http.request({ host: "127.0.0.1", port: PORT, path: pathName, method: "GET", agent }, (res) => {
       res.resume();
       res.on("end", () =>
-        res.statusCode === 200 ? resolve(Number(process.hrtime.bigint() - started) / 1e6) : reject(new Error(`${pathName}: ${res.statusCode}`)),
+        res.statusCode === 200
+          ? resolve(Number(process.hrtime.bigint() - started) / 1e6)
+          : reject(new Error(`${pathName}: ${res.statusCode}`)),
       );
     });
     req.on("error", reject);
@@ -230,14 +236,25 @@ async function main(): Promise<void> {
     { name: "POST /v2/payouts", method: "POST", path: "/v2/payouts", headers: key, body: () => payoutBody, baseline: INSERT, target: 2 },
     { name: "GET /v2/request/{id}", method: "GET", path: "", headers: key, baseline: EMPTY },
     { name: "API-key route, no limiter", method: "GET", path: "/api/bench/unlimited", headers: key },
-    { name: "API-key route, rate-limited", method: "GET", path: "/api/bench/limited", headers: key, baseline: "API-key route, no limiter", target: 1.1 },
+    {
+      name: "API-key route, rate-limited",
+      method: "GET",
+      path: "/api/bench/limited",
+      headers: key,
+      baseline: "API-key route, no limiter",
+      target: 1.1,
+    },
   ];
 
-  const server: ChildProcess = spawn(process.execPath, [next, "start", "--port", String(PORT), "--hostname", "127.0.0.1"], {
-    cwd: root,
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const server: ChildProcess = spawn(
+    process.execPath,
+    [path.join(root, "scripts/server.mjs"), "--port", String(PORT), "--hostname", "127.0.0.1"],
+    {
+      cwd: root,
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    },
+  );
   let failed = false;
   const report: Record<string, unknown> = { at: new Date().toISOString(), requests: REQUESTS, rounds: ROUNDS, concurrency: CONCURRENCY };
   try {
@@ -276,13 +293,20 @@ async function main(): Promise<void> {
     report.results = results;
 
     // Hosted page: server render time of /pay/{token} (sequential requests, wall clock).
-    const link = await postJson("/v2/secure-payments", { "x-client-id": demo.clientId }, { requests: [{ amount: "12.5" }], reference: "BENCH-1" });
+    const link = await postJson(
+      "/v2/secure-payments",
+      { "x-client-id": demo.clientId },
+      { requests: [{ amount: "12.5" }], reference: "BENCH-1" },
+    );
     const pagePath = `/pay/${link.token as string}`;
     for (let i = 0; i < 10; i++) await timedGet(pagePath);
     const renders: number[] = [];
     for (let i = 0; i < 50; i++) renders.push(await timedGet(pagePath));
     const sorted = [...renders].sort((x, y) => x - y);
-    const pageRender = { medianMs: Number(median(renders).toFixed(1)), p95Ms: Number((sorted[Math.floor(sorted.length * 0.95)] ?? Number.NaN).toFixed(1)) };
+    const pageRender = {
+      medianMs: Number(median(renders).toFixed(1)),
+      p95Ms: Number((sorted[Math.floor(sorted.length * 0.95)] ?? Number.NaN).toFixed(1)),
+    };
     const renderOk = pageRender.medianMs <= 100;
     failed ||= !renderOk;
     console.log(

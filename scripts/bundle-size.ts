@@ -79,7 +79,9 @@ function main(): void {
   const pageDir = path.join(NEXT, "server", "app", ...page.split("/").filter(Boolean));
   const buildManifest = readJson<{ rootMainFiles: string[] }>(path.join(pageDir, "build-manifest.json"));
   const crm = clientReferenceManifest(pageDir, page);
-  const first = new Set<string>([...buildManifest.rootMainFiles, ...Object.values(crm.entryJSFiles ?? {}).flat()].filter((f) => f.endsWith(".js")));
+  const first = new Set<string>(
+    [...buildManifest.rootMainFiles, ...Object.values(crm.entryJSFiles ?? {}).flat()].filter((f) => f.endsWith(".js")),
+  );
 
   console.log(`First-load JS of ${route} (gzip -9, per file):`);
   for (const f of [...first].sort((a, b) => sizeOf(b).gz - sizeOf(a).gz)) {
@@ -95,7 +97,9 @@ function main(): void {
     for (const entry of Object.values(loadable)) {
       const js = entry.files.filter((f) => f.endsWith(".js") && !first.has(f));
       const t = total(js);
-      console.log(`  ${kb(t.gz).padStart(9)}  (${kb(t.raw).padStart(9)} raw)  ${describe(js)} — ${js.length} files; page total ${kb(firstTotal.gz + t.gz)}`);
+      console.log(
+        `  ${kb(t.gz).padStart(9)}  (${kb(t.raw).padStart(9)} raw)  ${describe(js)} — ${js.length} files; page total ${kb(firstTotal.gz + t.gz)}`,
+      );
     }
   }
 

@@ -79,7 +79,13 @@ async function main(): Promise<void> {
     console.log("[duebill] no production build yet: running `next build` first");
     await run([next, "build"], env);
   }
-  const child = spawn(process.execPath, [next, mode, "--port", port], { cwd: root, env, stdio: "inherit" });
+  // Production serves through scripts/server.mjs (Next's handler with the socket's peer address, see there).
+  const args = mode === "start" ? [path.join(root, "scripts", "server.mjs"), "--port", port] : [next, "dev", "--port", port];
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: mode === "start" ? { ...env, NODE_ENV: "production" } : env,
+    stdio: "inherit",
+  });
   children.push(child);
   child.on("exit", (code) => void shutdown(code ?? 0));
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void shutdown(0));

@@ -68,7 +68,14 @@ export async function seedDemo(): Promise<{
     update: { status: "active" },
   });
   const destinationId = await seedDestination(client);
-  return { accountId: ACCOUNT_ID, apiKey, clientId: BACKEND_CLIENT_ID, browserClientId: BROWSER_CLIENT_ID, destinationId, appUrl: env().APP_URL };
+  return {
+    accountId: ACCOUNT_ID,
+    apiKey,
+    clientId: BACKEND_CLIENT_ID,
+    browserClientId: BROWSER_CLIENT_ID,
+    destinationId,
+    appUrl: env().APP_URL,
+  };
 }
 
 if (process.argv[1]?.endsWith("seed.ts")) {

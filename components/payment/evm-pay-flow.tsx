@@ -47,8 +47,15 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
   if (!isConnected || !address) {
     body = (
       <div className="space-y-3">
-        <p className="text-sm text-slate-600">Connect the wallet you want to pay from. Nothing is sent until you confirm each transaction in your wallet.</p>
-        <button type="button" className={`${primaryButtonClass} sm:w-full`} onClick={openConnectModal} disabled={!openConnectModal || connectModalOpen}>
+        <p className="text-sm text-slate-600">
+          Connect the wallet you want to pay from. Nothing is sent until you confirm each transaction in your wallet.
+        </p>
+        <button
+          type="button"
+          className={`${primaryButtonClass} sm:w-full`}
+          onClick={openConnectModal}
+          disabled={!openConnectModal || connectModalOpen}
+        >
           Connect wallet
         </button>
       </div>
@@ -59,7 +66,12 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
         <p className="text-sm text-slate-700">
           Your wallet is on another network. This payment is on <strong>{data.network.name}</strong>.
         </p>
-        <button type="button" className={`${primaryButtonClass} sm:w-full`} disabled={switching} onClick={() => switchChain({ chainId: target })}>
+        <button
+          type="button"
+          className={`${primaryButtonClass} sm:w-full`}
+          disabled={switching}
+          onClick={() => switchChain({ chainId: target })}
+        >
           {switching ? "Confirm in your wallet…" : `Switch to ${data.network.name}`}
         </button>
         {switchError ? (
@@ -86,7 +98,9 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
 
   return (
     <PayCard data={data} paymentTx={runner.paymentTx}>
-      {isConnected && address ? <ConnectedWallet address={address} walletName={connector?.name} onDisconnect={() => disconnect()} disabled={busy} /> : null}
+      {isConnected && address ? (
+        <ConnectedWallet address={address} walletName={connector?.name} onDisconnect={() => disconnect()} disabled={busy} />
+      ) : null}
       {body}
     </PayCard>
   );

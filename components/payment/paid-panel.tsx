@@ -32,7 +32,10 @@ export function PaidPanel(props: PaidPanelProps) {
   return (
     <section aria-labelledby="paid-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-emerald-200 sm:p-6">
       <div className="flex items-center gap-3">
-        <span aria-hidden="true" className="flex size-9 shrink-0 items-center justify-center rounded-full bg-emerald-100 text-lg text-emerald-700">
+        <span
+          aria-hidden="true"
+          className="flex size-9 shrink-0 items-center justify-center rounded-full bg-emerald-100 text-lg text-emerald-700"
+        >
           ✓
         </span>
         <h2 id="paid-heading" className="text-xl font-semibold text-slate-900">

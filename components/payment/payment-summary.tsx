@@ -37,7 +37,9 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
       <dl className="mt-4 divide-y divide-slate-100 border-t border-slate-100">
         <Row label="Network">
           {data.network.name}
-          {data.network.testnet ? <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">Testnet</span> : null}
+          {data.network.testnet ? (
+            <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">Testnet</span>
+          ) : null}
         </Row>
         <Row label={data.direction === "outgoing" ? "Recipient" : "Pay to"}>
           <span className="break-all font-mono text-[13px]">{data.payee.display}</span>

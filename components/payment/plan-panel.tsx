@@ -62,8 +62,8 @@ export function PlanPanel(props: PlanPanelProps) {
         <div role="alert" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
           <p className="font-semibold">Insufficient balance</p>
           <p className="mt-1">
-            This wallet holds less than {formatAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name}. Add funds or connect another wallet,
-            then check again.
+            This wallet holds less than {formatAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name}. Add funds or connect
+            another wallet, then check again.
           </p>
           <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>
             Check again

@@ -11,7 +11,10 @@ const STATUS_TEXT: Record<StepStatus, string> = {
 function Marker({ n, status }: { n: number; status: StepStatus }) {
   if (status === "confirmed") {
     return (
-      <span aria-hidden="true" className="flex size-7 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-sm font-semibold text-white">
+      <span
+        aria-hidden="true"
+        className="flex size-7 shrink-0 items-center justify-center rounded-full bg-emerald-600 text-sm font-semibold text-white"
+      >
         ✓
       </span>
     );

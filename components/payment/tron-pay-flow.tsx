@@ -71,11 +71,18 @@ export function TronPayFlow({ data }: { data: PaymentPageData }) {
   if (!connected || !address) {
     body = (
       <div className="space-y-3">
-        <p className="text-sm text-slate-600">This payment is on Tron. Connect TronLink to pay; nothing is sent until you confirm each transaction in it.</p>
+        <p className="text-sm text-slate-600">
+          This payment is on Tron. Connect TronLink to pay; nothing is sent until you confirm each transaction in it.
+        </p>
         {notFound ? (
           <p role="alert" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
             TronLink was not found in this browser.{" "}
-            <a href="https://www.tronlink.org/" target="_blank" rel="noopener noreferrer" className="font-medium underline underline-offset-2">
+            <a
+              href="https://www.tronlink.org/"
+              target="_blank"
+              rel="noopener noreferrer"
+              className="font-medium underline underline-offset-2"
+            >
               Install TronLink
             </a>{" "}
             and reload this page.
@@ -108,7 +115,9 @@ export function TronPayFlow({ data }: { data: PaymentPageData }) {
 
   return (
     <PayCard data={data} paymentTx={runner.paymentTx}>
-      {connected && address ? <ConnectedWallet address={address} walletName="TronLink" onDisconnect={() => void disconnect()} disabled={busy} /> : null}
+      {connected && address ? (
+        <ConnectedWallet address={address} walletName="TronLink" onDisconnect={() => void disconnect()} disabled={busy} />
+      ) : null}
       {body}
     </PayCard>
   );

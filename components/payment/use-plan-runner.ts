@@ -40,7 +40,12 @@ export function stepsFor(plan: PaymentPagePlan, labels: StepLabels): PlanStep[] 
   return plan.transactions.map((_, i) => {
     if (i === payIndex) return { kind: "pay", label: labels.pay, status: "ready", txHash: null };
     n++;
-    return { kind: "approve", label: approvals > 1 ? `${labels.approve} (${n} of ${approvals})` : labels.approve, status: "ready", txHash: null };
+    return {
+      kind: "approve",
+      label: approvals > 1 ? `${labels.approve} (${n} of ${approvals})` : labels.approve,
+      status: "ready",
+      txHash: null,
+    };
   });
 }
 
@@ -59,7 +64,9 @@ export function usePlanRunner() {
     running.current = true;
     const fresh = stepsFor(plan, labels);
     // A retry after a confirmed approval gets a plan without it: keep showing it as done.
-    const carried = fresh.some((s) => s.kind === "approve") ? [] : lastSteps.current.filter((s) => s.kind === "approve" && s.status === "confirmed");
+    const carried = fresh.some((s) => s.kind === "approve")
+      ? []
+      : lastSteps.current.filter((s) => s.kind === "approve" && s.status === "confirmed");
     let current: PlanStep[] = [...carried, ...fresh];
     const update = (i: number, patch: Partial<PlanStep>) => {
       current = current.map((s, j) => (j === i ? { ...s, ...patch } : s));

@@ -13,7 +13,9 @@ export interface PaymentNetwork {
   testnet: boolean;
 }
 
-const KNOWN_CHAINS: Record<number, Chain> = Object.fromEntries([mainnet, arbitrum, optimism, base, polygon, bsc, sepolia].map((c) => [c.id, c]));
+const KNOWN_CHAINS: Record<number, Chain> = Object.fromEntries(
+  [mainnet, arbitrum, optimism, base, polygon, bsc, sepolia].map((c) => [c.id, c]),
+);
 
 /** The viem chain of the page: the known definition (native currency, explorers) with the page's name and RPC. */
 export function paymentChain(network: PaymentNetwork): Chain {

@@ -55,10 +55,17 @@ const KNOWN_FUNCTIONS: Record<string, string> = {
 /** Upper bound of TRX burnt for energy (150 TRX, in sun); the actual fee is usually far lower. */
 const FEE_LIMIT_SUN = 150_000_000;
 
-export async function buildTronTransaction(tronWeb: InjectedTronWeb, to: string, data: `0x${string}`, owner: string): Promise<TronTransaction> {
+export async function buildTronTransaction(
+  tronWeb: InjectedTronWeb,
+  to: string,
+  data: `0x${string}`,
+  owner: string,
+): Promise<TronTransaction> {
   const hex = data.slice(2);
   const signature = KNOWN_FUNCTIONS[hex.slice(0, 8).toLowerCase()];
-  const options = signature ? { feeLimit: FEE_LIMIT_SUN, callValue: 0, rawParameter: hex.slice(8) } : { feeLimit: FEE_LIMIT_SUN, callValue: 0, input: hex };
+  const options = signature
+    ? { feeLimit: FEE_LIMIT_SUN, callValue: 0, rawParameter: hex.slice(8) }
+    : { feeLimit: FEE_LIMIT_SUN, callValue: 0, input: hex };
   const built = await tronWeb.transactionBuilder.triggerSmartContract(to, signature ?? "", options, [], owner);
   if (!built.result?.result || !built.transaction) {
     throw new Error(`TronLink could not build the transaction${built.result?.message ? `: ${hexToText(built.result.message)}` : "."}`);
@@ -69,18 +76,26 @@ export async function buildTronTransaction(tronWeb: InjectedTronWeb, to: string,
 export async function broadcastTronTransaction(tronWeb: InjectedTronWeb, signed: TronTransaction): Promise<string> {
   const res = await tronWeb.trx.sendRawTransaction(signed);
   if (!res.result)
-    throw new Error(`The Tron network refused the transaction${res.message ? `: ${hexToText(res.message)}` : ` (${res.code ?? "unknown error"})`}.`);
+    throw new Error(
+      `The Tron network refused the transaction${res.message ? `: ${hexToText(res.message)}` : ` (${res.code ?? "unknown error"})`}.`,
+    );
   return res.txid ?? signed.txID;
 }
 
 /** Polls the transaction's info until it is in a block; rejects when it failed or after `timeoutMs`. */
-export async function waitForTronTransaction(tronWeb: InjectedTronWeb, txid: string, intervalMs = 3_000, timeoutMs = 120_000): Promise<void> {
+export async function waitForTronTransaction(
+  tronWeb: InjectedTronWeb,
+  txid: string,
+  intervalMs = 3_000,
+  timeoutMs = 120_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     const info = await tronWeb.trx.getTransactionInfo(txid).catch(() => ({}) as TronTxInfo);
     if (info.id || info.blockNumber) {
       const outcome = info.receipt?.result;
-      if (info.result === "FAILED" || (outcome && outcome !== "SUCCESS")) throw new Error(`The transaction failed on chain (${outcome ?? "FAILED"}).`);
+      if (info.result === "FAILED" || (outcome && outcome !== "SUCCESS"))
+        throw new Error(`The transaction failed on chain (${outcome ?? "FAILED"}).`);
       return;
     }
     await new Promise((r) => setTimeout(r, intervalMs));

@@ -106,7 +106,11 @@ export async function createDemoSession(state: E2eState): Promise<string> {
   return token;
 }
 
-export async function getSecurePayment(state: E2eState, requestId: string, sessionToken: string): Promise<{ status: number; body: Record<string, unknown> }> {
+export async function getSecurePayment(
+  state: E2eState,
+  requestId: string,
+  sessionToken: string,
+): Promise<{ status: number; body: Record<string, unknown> }> {
   const res = await fetch(`${state.baseUrl}/v2/secure-payments?requestId=${encodeURIComponent(requestId)}`, {
     headers: { authorization: `Bearer ${sessionToken}` },
   });

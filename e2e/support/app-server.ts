@@ -35,7 +35,8 @@ export interface AppServer {
 export function e2eDatabaseUrl(): string {
   const url = process.env.E2E_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_e2e";
   const host = new URL(url).hostname;
-  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host)) throw new Error(`E2E_DATABASE_URL must point at a local database, got host ${host}`);
+  if (!["127.0.0.1", "localhost", "::1", "[::1]"].includes(host))
+    throw new Error(`E2E_DATABASE_URL must point at a local database, got host ${host}`);
   return url;
 }
 
@@ -70,7 +71,11 @@ export async function createE2eDatabase(url: string): Promise<void> {
  * client is ESM with import.meta, which Playwright's loader does not run.
  */
 function seed(env: NodeJS.ProcessEnv): SeededDemo {
-  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--json"], { cwd: ROOT, env, encoding: "utf8" });
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--json"], {
+    cwd: ROOT,
+    env,
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`seed failed:\n${r.stdout}\n${r.stderr}`);
   const line = r.stdout.trim().split("\n").pop() ?? "";
   return JSON.parse(line) as SeededDemo;
@@ -133,7 +138,8 @@ export async function startAppServer(): Promise<AppServer> {
     mkdirSync(logDir, { recursive: true });
     const logFile = path.join(logDir, "app-server.log");
     const log = createWriteStream(logFile);
-    child = spawn(process.execPath, [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "--port", String(port), "--hostname", "127.0.0.1"], {
+    // The production server of `npm start` (scripts/server.mjs), not bare `next start`.
+    child = spawn(process.execPath, [path.join(ROOT, "scripts/server.mjs"), "--port", String(port), "--hostname", "127.0.0.1"], {
       cwd: ROOT,
       env,
       stdio: ["ignore", "pipe", "pipe"],

@@ -24,7 +24,12 @@ export const test = base.extend<JourneyFixtures>({
     await use(state.baseUrl);
   },
   wallet: async ({ page, state }, use) => {
-    const wallet = new TestWallet({ rpcUrl: state.devnet.rpcUrl, chainId: state.devnet.chainId, privateKey: state.devnet.payer.privateKey, startChainId: 1 });
+    const wallet = new TestWallet({
+      rpcUrl: state.devnet.rpcUrl,
+      chainId: state.devnet.chainId,
+      privateKey: state.devnet.payer.privateKey,
+      startChainId: 1,
+    });
     await wallet.install(page);
     await use(wallet);
   },

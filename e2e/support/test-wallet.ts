@@ -40,7 +40,8 @@ export const TEST_WALLET_INFO = {
 /** Runs in the page (serialised by addInitScript): a provider that forwards to the test process. */
 function injectProvider(info: typeof TEST_WALLET_INFO): void {
   type Listener = (payload: unknown) => void;
-  const bridge = (window as unknown as { __duebillTestWallet: (method: string, params: unknown[]) => Promise<WalletReply> }).__duebillTestWallet;
+  const bridge = (window as unknown as { __duebillTestWallet: (method: string, params: unknown[]) => Promise<WalletReply> })
+    .__duebillTestWallet;
   const listeners: Record<string, Listener[]> = {};
   const emit = (event: string, payload: unknown) => {
     for (const fn of listeners[event]?.slice() ?? []) fn(payload);
@@ -110,7 +111,8 @@ export class TestWallet {
   async userSwitchesChain(page: Page, chainId: number): Promise<void> {
     this.currentChainId = chainId;
     await page.evaluate(
-      (hex) => (window as unknown as { __duebillTestWalletEmit: (e: string, p: unknown) => void }).__duebillTestWalletEmit("chainChanged", hex),
+      (hex) =>
+        (window as unknown as { __duebillTestWalletEmit: (e: string, p: unknown) => void }).__duebillTestWalletEmit("chainChanged", hex),
       toHex(chainId),
     );
   }
@@ -172,7 +174,8 @@ export class TestWallet {
       case "wallet_addEthereumChain":
         return { result: null };
       case "eth_sendTransaction": {
-        if (this.currentChainId !== this.opts.chainId) return { error: { code: -32000, message: `wallet is on chain ${this.currentChainId}` } };
+        if (this.currentChainId !== this.opts.chainId)
+          return { error: { code: -32000, message: `wallet is on chain ${this.currentChainId}` } };
         const tx = params[0] as { to: Hex; data?: Hex; value?: Hex; gas?: Hex };
         const hash = await this.walletClient.sendTransaction({
           to: tx.to,

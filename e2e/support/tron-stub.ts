@@ -29,7 +29,8 @@ interface StubState {
 /** Runs in the page (serialised by addInitScript). */
 function injectTronLink(opts: TronStubOptions): void {
   const state: StubState = { calls: [], rejectNextSign: false };
-  const record = (method: TronStubCall["method"], args: Record<string, unknown>) => state.calls.push({ method, args: JSON.parse(JSON.stringify(args)) });
+  const record = (method: TronStubCall["method"], args: Record<string, unknown>) =>
+    state.calls.push({ method, args: JSON.parse(JSON.stringify(args)) });
   const selectors = new Map<string, string>();
   let seq = 0;
   const tronWeb = {
@@ -37,12 +38,22 @@ function injectTronLink(opts: TronStubOptions): void {
     defaultAddress: { base58: false as string | false, hex: false as string | false },
     fullNode: { host: "http://tron-stub.invalid" },
     transactionBuilder: {
-      async triggerSmartContract(contract: string, functionSelector: string, options: Record<string, unknown>, parameters: unknown[], issuer: string) {
+      async triggerSmartContract(
+        contract: string,
+        functionSelector: string,
+        options: Record<string, unknown>,
+        parameters: unknown[],
+        issuer: string,
+      ) {
         record("triggerSmartContract", { contract, functionSelector, options, parameters, issuer });
         seq++;
         const txID = seq.toString(16).padStart(64, "0");
         selectors.set(txID, functionSelector);
-        const value = { owner_address: issuer, contract_address: contract, data: `${functionSelector}:${String(options.rawParameter ?? options.input ?? "")}` };
+        const value = {
+          owner_address: issuer,
+          contract_address: contract,
+          data: `${functionSelector}:${String(options.rawParameter ?? options.input ?? "")}`,
+        };
         return {
           result: { result: true },
           transaction: {

@@ -42,7 +42,11 @@ export async function createApiKey(accountId: string, name = "default", rateTier
 }
 
 /** Orchestrator keys are issued by an admin only (DECISIONS.md). */
-export async function createOrchestratorKey(accountId: string, name = "orchestrator", rateTier: RateTier = "default"): Promise<IssuedSecret> {
+export async function createOrchestratorKey(
+  accountId: string,
+  name = "orchestrator",
+  rateTier: RateTier = "default",
+): Promise<IssuedSecret> {
   await assertAccount(accountId);
   const secret = `${idPrefix.orchestratorKeySecret}${randomToken(32)}`;
   const row = await db().orchestratorKey.create({
@@ -143,7 +147,10 @@ export async function setRateTier(id: string, rateTier: RateTier): Promise<void>
       : id.startsWith(idPrefix.apiKey)
         ? await db().apiKey.updateMany(where)
         : null;
-  if (!done) throw new AppError("validation_failed", "Validation failed", { errors: [{ field: "id", message: "expected a key_, cli_ or okey_ ID" }] });
+  if (!done)
+    throw new AppError("validation_failed", "Validation failed", {
+      errors: [{ field: "id", message: "expected a key_, cli_ or okey_ ID" }],
+    });
   if (done.count === 0) throw notFound(`${id} not found`);
   invalidateCredentialCache();
 }

@@ -29,7 +29,10 @@ export const EMAIL_MAX_MS = 30 * 24 * 60 * 60 * 1000;
 /** lastSeenAt is written at most this often, so a busy session is not a write per request. */
 const TOUCH_EVERY_MS = 30 * 1000;
 
-export async function createSession(user: { id: string; accountId: string }, kind: SessionKind): Promise<{ token: string; expiresAt: Date }> {
+export async function createSession(
+  user: { id: string; accountId: string },
+  kind: SessionKind,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomToken(32);
   const created = now();
   const expiresAt = new Date(created.getTime() + (kind === "wallet" ? WALLET_MAX_MS : EMAIL_MAX_MS));
@@ -105,7 +108,10 @@ export function clearedSessionCookie(): string {
 /** GET /v1/auth/session: the principal already carries the session kind; only the user is read. */
 export async function describeSession(principal: { kind: string; userId?: string; sessionKind?: SessionKind }) {
   if (principal.kind !== "session" || !principal.userId || !principal.sessionKind) throw invalid();
-  const user = await db().user.findUnique({ where: { id: principal.userId }, select: { id: true, accountId: true, walletAddress: true, email: true } });
+  const user = await db().user.findUnique({
+    where: { id: principal.userId },
+    select: { id: true, accountId: true, walletAddress: true, email: true },
+  });
   if (!user) throw invalid();
   return { userId: user.id, accountId: user.accountId, kind: principal.sessionKind, walletAddress: user.walletAddress, email: user.email };
 }

@@ -132,7 +132,13 @@ export const batchConversionPaymentsAbi = [
     stateMutability: "nonpayable",
     type: "function",
   },
-  { inputs: [], name: "batchFee", outputs: [{ internalType: "uint16", name: "", type: "uint16" }], stateMutability: "view", type: "function" },
+  {
+    inputs: [],
+    name: "batchFee",
+    outputs: [{ internalType: "uint16", name: "", type: "uint16" }],
+    stateMutability: "view",
+    type: "function",
+  },
 ] as const;
 
 /**

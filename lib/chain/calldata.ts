@@ -29,7 +29,11 @@ function abiAddress(chain: Chain, address: string): `0x${string}` {
 }
 
 export function approveTx(chain: Chain, token: string, spender: string, amount: bigint): UnsignedTx {
-  const data = encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [abiAddress(chain, spender), amount > maxUint256 ? maxUint256 : amount] });
+  const data = encodeFunctionData({
+    abi: erc20Abi,
+    functionName: "approve",
+    args: [abiAddress(chain, spender), amount > maxUint256 ? maxUint256 : amount],
+  });
   return { to: token, data, value: ZERO_VALUE };
 }
 

@@ -70,7 +70,8 @@ function loadOverrides(): Overrides {
   const merged: Overrides = {};
   for (const text of sources) {
     const parsed = overrideSchema.safeParse(JSON.parse(text));
-    if (!parsed.success) throw new Error(`Invalid chain configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!parsed.success)
+      throw new Error(`Invalid chain configuration: ${parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     for (const [id, o] of Object.entries(parsed.data) as [NetworkId, NonNullable<Overrides[NetworkId]>][]) {
       const prev = merged[id] ?? {};
       merged[id] = { ...prev, ...o, contracts: { ...prev.contracts, ...o.contracts }, tokens: { ...prev.tokens, ...o.tokens } };

@@ -32,7 +32,10 @@ export function publicClientFor(network: NetworkId): PublicClient | null {
 }
 
 function upstream(err: unknown): never {
-  throw new AppError("upstream_unavailable", `Could not read the chain: ${err instanceof Error ? err.message.split("\n")[0] : "RPC error"}`);
+  throw new AppError(
+    "upstream_unavailable",
+    `Could not read the chain: ${err instanceof Error ? err.message.split("\n")[0] : "RPC error"}`,
+  );
 }
 
 export function chainReaderFor(network: NetworkId): ChainReader | null {
@@ -41,10 +44,17 @@ export function chainReaderFor(network: NetworkId): ChainReader | null {
   return {
     allowance: (token, owner, spender) =>
       client
-        .readContract({ address: asEvmAddress(token), abi: erc20Abi, functionName: "allowance", args: [asEvmAddress(owner), asEvmAddress(spender)] })
+        .readContract({
+          address: asEvmAddress(token),
+          abi: erc20Abi,
+          functionName: "allowance",
+          args: [asEvmAddress(owner), asEvmAddress(spender)],
+        })
         .catch(upstream),
     balanceOf: (token, owner) =>
-      client.readContract({ address: asEvmAddress(token), abi: erc20Abi, functionName: "balanceOf", args: [asEvmAddress(owner)] }).catch(upstream),
+      client
+        .readContract({ address: asEvmAddress(token), abi: erc20Abi, functionName: "balanceOf", args: [asEvmAddress(owner)] })
+        .catch(upstream),
     nativeBalance: (owner) => client.getBalance({ address: asEvmAddress(owner) }).catch(upstream),
     batchFeeBps: (batchContract) =>
       client

@@ -35,10 +35,31 @@ export const TOKENS: readonly Token[] = [
     usdPegged: true,
     approveResetRequired: true,
   },
-  { network: "mainnet", symbol: "DAI", name: "Dai Stablecoin", address: "0x6B175474E89094C44Da98b954EedeAC495271d0F", decimals: 18, usdPegged: true },
+  {
+    network: "mainnet",
+    symbol: "DAI",
+    name: "Dai Stablecoin",
+    address: "0x6B175474E89094C44Da98b954EedeAC495271d0F",
+    decimals: 18,
+    usdPegged: true,
+  },
   // Arbitrum One
-  { network: "arbitrum-one", symbol: "USDC", name: USDC, address: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831", decimals: 6, usdPegged: true },
-  { network: "arbitrum-one", symbol: "USDT", name: USDT, address: "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9", decimals: 6, usdPegged: true },
+  {
+    network: "arbitrum-one",
+    symbol: "USDC",
+    name: USDC,
+    address: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
+    decimals: 6,
+    usdPegged: true,
+  },
+  {
+    network: "arbitrum-one",
+    symbol: "USDT",
+    name: USDT,
+    address: "0xFd086bC7CD5C481DCC9C85ebE478A1C0b69FCbb9",
+    decimals: 6,
+    usdPegged: true,
+  },
   {
     network: "arbitrum-one",
     symbol: "USDT0",
@@ -82,7 +103,14 @@ export const TOKENS: readonly Token[] = [
   { network: "tron", symbol: "USDC", name: USDC, address: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8", decimals: 6, usdPegged: true },
   { network: "tron", symbol: "USDT", name: USDT, address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", decimals: 6, usdPegged: true },
   // Sepolia
-  { network: "sepolia", symbol: "FAU", name: "Faucet Token", address: "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C", decimals: 18, usdPegged: true },
+  {
+    network: "sepolia",
+    symbol: "FAU",
+    name: "Faucet Token",
+    address: "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
+    decimals: 18,
+    usdPegged: true,
+  },
   { network: "sepolia", symbol: "USDC", name: USDC, address: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", decimals: 6, usdPegged: true },
   {
     network: "sepolia",

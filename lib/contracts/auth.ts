@@ -27,9 +27,16 @@ export const credentialsBodySchema = z.strictObject({
 
 export const sessionResponseSchema = z
   .object({
-    token: z.string().meta({ description: "Session token, also set as the httpOnly session_token cookie; send it as Authorization: Bearer" }),
+    token: z
+      .string()
+      .meta({ description: "Session token, also set as the httpOnly session_token cookie; send it as Authorization: Bearer" }),
     expiresAt: z.string(),
-    user: z.object({ id: z.string(), accountId: z.string(), walletAddress: z.string().optional(), email: z.string().nullable().optional() }),
+    user: z.object({
+      id: z.string(),
+      accountId: z.string(),
+      walletAddress: z.string().optional(),
+      email: z.string().nullable().optional(),
+    }),
   })
   .meta({ id: "Session" });
 
@@ -54,7 +61,10 @@ export const verifyOp = defineOperation({
   tags,
   auth: [],
   body: verifyBodySchema,
-  responses: { 200: { description: "Signed in; sets the session cookie", schema: sessionResponseSchema }, ...errorResponses(400, 401, 429) },
+  responses: {
+    200: { description: "Signed in; sets the session cookie", schema: sessionResponseSchema },
+    ...errorResponses(400, 401, 429),
+  },
 });
 
 export const logoutOp = defineOperation({
@@ -87,7 +97,10 @@ export const loginOp = defineOperation({
   tags,
   auth: [],
   body: credentialsBodySchema,
-  responses: { 200: { description: "Signed in; sets the session cookie", schema: sessionResponseSchema }, ...errorResponses(400, 401, 429) },
+  responses: {
+    200: { description: "Signed in; sets the session cookie", schema: sessionResponseSchema },
+    ...errorResponses(400, 401, 429),
+  },
 });
 
 export const currentSessionOp = defineOperation({

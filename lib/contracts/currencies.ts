@@ -20,7 +20,10 @@ export const listCurrenciesOp = defineOperation({
   auth: ["apiKey", "clientId"],
   query: listCurrenciesQuerySchema,
   responses: {
-    200: { description: "Currencies (array), or one currency with `id` / `firstOnly=true`", schema: z.union([z.array(currencySchema), currencySchema]) },
+    200: {
+      description: "Currencies (array), or one currency with `id` / `firstOnly=true`",
+      schema: z.union([z.array(currencySchema), currencySchema]),
+    },
     ...errorResponses(400, 401, 403, 404, 429),
   },
 });
@@ -36,5 +39,8 @@ export const conversionRoutesOp = defineOperation({
   auth: ["apiKey", "clientId"],
   params: conversionRoutesParamsSchema,
   query: conversionRoutesQuerySchema,
-  responses: { 200: { description: "Conversion routes", schema: conversionRoutesResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
+  responses: {
+    200: { description: "Conversion routes", schema: conversionRoutesResponseSchema },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
 });

@@ -47,7 +47,8 @@ export const destinationSigningDataOp = defineOperation({
   path: "/v2/payee-destination/signing-data",
   operationId: "getPayeeDestinationSigningData",
   summary: "EIP-712 data a wallet signs to prove control before it is registered or deactivated",
-  description: "Single-use nonce, valid 5 minutes, bound to the signed-in account. EVM wallets only: a Tron wallet signs in with the wallet instead.",
+  description:
+    "Single-use nonce, valid 5 minutes, bound to the signed-in account. EVM wallets only: a Tron wallet signs in with the wallet instead.",
   tags,
   auth: ["session"],
   query: z.object({
@@ -83,7 +84,10 @@ export const getActiveDestinationOp = defineOperation({
   summary: "The account's active destination (null when none)",
   tags,
   auth: ["session"],
-  responses: { 200: { description: "Active destination", schema: z.object({ destination: stateful.nullable() }) }, ...errorResponses(401, 429) },
+  responses: {
+    200: { description: "Active destination", schema: z.object({ destination: stateful.nullable() }) },
+    ...errorResponses(401, 429),
+  },
 });
 
 export const readDestinationOp = defineOperation({

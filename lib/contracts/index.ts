@@ -15,7 +15,9 @@ import * as webhooks from "./webhooks";
 const MODULES = [currencies, requests, payouts, securePayments, destinations, auth, webhooks] as const;
 
 function isOperation(value: unknown): value is Operation {
-  return typeof value === "object" && value !== null && "operationId" in value && "method" in value && "path" in value && "responses" in value;
+  return (
+    typeof value === "object" && value !== null && "operationId" in value && "method" in value && "path" in value && "responses" in value
+  );
 }
 
 export const OPERATIONS: readonly Operation[] = MODULES.flatMap((m) => Object.values(m).filter(isOperation));

@@ -20,7 +20,10 @@ const SECURITY: Record<AuthMode, { name: string; scheme: Record<string, unknown>
     name: "OrchestratorKey",
     scheme: { type: "apiKey", in: "header", name: "x-orchestrator-key", description: "Orchestrator key (`orc_...`)" },
   },
-  session: { name: "Session", scheme: { type: "http", scheme: "bearer", description: "Session token (or the httpOnly `session_token` cookie)" } },
+  session: {
+    name: "Session",
+    scheme: { type: "http", scheme: "bearer", description: "Session token (or the httpOnly `session_token` cookie)" },
+  },
 };
 
 /** zod → JSON Schema 2020-12 (the dialect of OpenAPI 3.1), named schemas hoisted to components. */
@@ -91,7 +94,9 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       ...(op.description ? { description: op.description } : {}),
       tags: op.tags,
       parameters: parameters(op, components),
-      ...(op.body ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input", components) } } } } : {}),
+      ...(op.body
+        ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input", components) } } } }
+        : {}),
       responses,
       security: op.auth.map((m) => ({ [SECURITY[m].name]: [] })),
     };

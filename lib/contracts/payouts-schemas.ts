@@ -13,7 +13,12 @@ export const createPayoutBodySchema = z.strictObject({
   payerWallet: address.optional().meta({ description: "Payer wallet: its allowance decides whether an approval is returned" }),
   payerAddress: address.optional().meta({ description: "Alias of payerWallet" }),
   recurrence: z
-    .strictObject({ startDate: z.string(), frequency: z.enum(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]), totalPayments: z.number().int(), payer: address })
+    .strictObject({
+      startDate: z.string(),
+      frequency: z.enum(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]),
+      totalPayments: z.number().int(),
+      payer: address,
+    })
     .optional(),
   customerInfo: customerInfoSchema.optional(),
   reference: z.string().min(1).max(255).optional(),
@@ -32,7 +37,12 @@ const batchItemSchema = z.strictObject({
 
 export const createBatchPayoutBodySchema = z.strictObject({
   requests: z.array(batchItemSchema).min(1).max(200).optional().meta({ description: "New payouts, all on one EVM network" }),
-  requestIds: z.array(z.string().max(100)).min(1).max(200).optional().meta({ description: "Existing unpaid requests of this account, all on one EVM network" }),
+  requestIds: z
+    .array(z.string().max(100))
+    .min(1)
+    .max(200)
+    .optional()
+    .meta({ description: "Existing unpaid requests of this account, all on one EVM network" }),
   payer: address.optional(),
   feePercentage: z.string().max(20).optional(),
   feeAddress: address.optional(),

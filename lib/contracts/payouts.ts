@@ -1,4 +1,9 @@
-import { batchPayoutResponseSchema, createBatchPayoutBodySchema, createPayoutBodySchema, payoutResponseSchema } from "@/lib/contracts/payouts-schemas";
+import {
+  batchPayoutResponseSchema,
+  createBatchPayoutBodySchema,
+  createPayoutBodySchema,
+  payoutResponseSchema,
+} from "@/lib/contracts/payouts-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
 
@@ -7,7 +12,8 @@ export const createPayoutOp = defineOperation({
   path: "/v2/payouts",
   operationId: "createPayout",
   summary: "Create a payout and get its transactions",
-  description: "Creates a request to `payee` and returns the transactions the payer's wallet sends: approvals when needed, then the payment.",
+  description:
+    "Creates a request to `payee` and returns the transactions the payer's wallet sends: approvals when needed, then the payment.",
   tags: ["Payouts"],
   auth: ["apiKey", "clientId"],
   body: createPayoutBodySchema,

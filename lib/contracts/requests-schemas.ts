@@ -22,7 +22,11 @@ const termsFields = {
   amount: decimalString,
   invoiceCurrency: z.string().min(1).max(96).meta({ example: "USD" }),
   paymentCurrency: z.string().min(1).max(96).meta({ example: "USDC-base" }),
-  feePercentage: z.string().max(20).optional().meta({ description: 'Fee in percent, paid by the payer on top of the amount ("2.5" = 2.5 %)' }),
+  feePercentage: z
+    .string()
+    .max(20)
+    .optional()
+    .meta({ description: 'Fee in percent, paid by the payer on top of the amount ("2.5" = 2.5 %)' }),
   feeAddress: address.optional().meta({ description: "Receiver of the fee; required with a non-zero feePercentage" }),
 };
 
@@ -37,7 +41,10 @@ export const createRequestBodySchema = z.strictObject({
 });
 
 export const createRequestResponseSchema = z
-  .object({ requestId: z.string().meta({ example: `01${"e2".repeat(32)}` }), paymentReference: z.string().meta({ example: "0xb3581f0b0f74cc61" }) })
+  .object({
+    requestId: z.string().meta({ example: `01${"e2".repeat(32)}` }),
+    paymentReference: z.string().meta({ example: "0xb3581f0b0f74cc61" }),
+  })
   .meta({ id: "CreateRequestResponse" });
 
 export const requestIdParamsSchema = z.object({ requestId: z.string().max(100) });
@@ -111,7 +118,14 @@ export const routeSchema = z.object({
   id: z.string(),
   fee: z.number(),
   feeBreakdown: z.array(
-    z.object({ type: z.string(), stage: z.string(), provider: z.string(), amount: z.string(), amountInUSD: z.string().nullable(), currency: z.string() }),
+    z.object({
+      type: z.string(),
+      stage: z.string(),
+      provider: z.string(),
+      amount: z.string(),
+      amountInUSD: z.string().nullable(),
+      currency: z.string(),
+    }),
   ),
   speed: z.union([z.literal("FAST"), z.number()]),
   chain: z.string(),

@@ -45,7 +45,12 @@ export const createPayoutLinkBodySchema = z.strictObject({
 });
 
 export const linkResponseSchema = z
-  .object({ requestIds: z.array(z.string()), securePaymentUrl: z.string(), token: z.string(), feePlan: z.record(z.string(), z.unknown()).nullable() })
+  .object({
+    requestIds: z.array(z.string()),
+    securePaymentUrl: z.string(),
+    token: z.string(),
+    feePlan: z.record(z.string(), z.unknown()).nullable(),
+  })
   .meta({ id: "SecurePaymentLink" });
 
 export type CreateSecurePaymentBody = z.infer<typeof createSecurePaymentBodySchema>;

@@ -12,8 +12,16 @@ export const webhookSchema = z
   .meta({ id: "Webhook" });
 
 export const createWebhookBodySchema = z.strictObject({
-  url: z.string().min(1).max(2048).meta({ description: "HTTPS URL that receives signed POSTs (never a private, loopback or link-local address)" }),
-  clientId: z.string().max(64).optional().meta({ description: "Client ID the webhook serves (required with a session; implied by x-client-id)" }),
+  url: z
+    .string()
+    .min(1)
+    .max(2048)
+    .meta({ description: "HTTPS URL that receives signed POSTs (never a private, loopback or link-local address)" }),
+  clientId: z
+    .string()
+    .max(64)
+    .optional()
+    .meta({ description: "Client ID the webhook serves (required with a session; implied by x-client-id)" }),
 });
 
 export const webhookIdParamsSchema = z.object({ id: z.string().max(64) });
@@ -54,7 +62,10 @@ export const createWebhookOp = defineOperation({
   auth,
   browser,
   body: createWebhookBodySchema,
-  responses: { 201: { description: "Registered", schema: webhookSchema.extend({ secret: z.string() }) }, ...errorResponses(400, 401, 403, 404, 429) },
+  responses: {
+    201: { description: "Registered", schema: webhookSchema.extend({ secret: z.string() }) },
+    ...errorResponses(400, 401, 403, 404, 429),
+  },
 });
 
 export const listWebhooksOp = defineOperation({
@@ -66,7 +77,10 @@ export const listWebhooksOp = defineOperation({
   auth,
   browser,
   query: ownerQuerySchema,
-  responses: { 200: { description: "Webhooks", schema: z.object({ webhooks: z.array(webhookSchema) }) }, ...errorResponses(401, 403, 404, 429) },
+  responses: {
+    200: { description: "Webhooks", schema: z.object({ webhooks: z.array(webhookSchema) }) },
+    ...errorResponses(401, 403, 404, 429),
+  },
 });
 
 export const updateWebhookOp = defineOperation({
@@ -92,7 +106,10 @@ export const deleteWebhookOp = defineOperation({
   auth,
   browser,
   params: webhookIdParamsSchema,
-  responses: { 200: { description: "Deleted", schema: z.object({ id: z.string(), deleted: z.literal(true) }) }, ...errorResponses(401, 403, 404, 429) },
+  responses: {
+    200: { description: "Deleted", schema: z.object({ id: z.string(), deleted: z.literal(true) }) },
+    ...errorResponses(401, 403, 404, 429),
+  },
 });
 
 export const testWebhookOp = defineOperation({

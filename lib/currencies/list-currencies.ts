@@ -23,7 +23,9 @@ export function listCurrencies(q: ListCurrenciesQuery): CurrencyDto | CurrencyDt
   if (q.id !== undefined) {
     const c = findCurrency(q.id);
     const matches =
-      c && (q.network === undefined || c.dto.network === q.network) && (q.symbol === undefined || c.dto.symbol.toLowerCase() === q.symbol.toLowerCase());
+      c &&
+      (q.network === undefined || c.dto.network === q.network) &&
+      (q.symbol === undefined || c.dto.symbol.toLowerCase() === q.symbol.toLowerCase());
     if (!c || !matches) throw notFound("Token not found");
     return c.dto;
   }
@@ -83,7 +85,11 @@ export function getConversionRoutes(currencyId: string, q: ConversionRoutesQuery
     networks = parts.map((p) => parseNetwork("networks", p));
   }
   const routes =
-    currency.kind === "fiat" ? conversionPaymentCurrencies(networks) : networks && !networks.includes(currency.token.network) ? [] : [currency.dto];
+    currency.kind === "fiat"
+      ? conversionPaymentCurrencies(networks)
+      : networks && !networks.includes(currency.token.network)
+        ? []
+        : [currency.dto];
   const where = q.networks !== undefined ? { networks: networks ?? [] } : { network: q.network ?? null };
   return { currencyId: currency.id, ...where, conversionRoutes: routes };
 }

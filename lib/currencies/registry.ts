@@ -21,7 +21,9 @@ export interface CurrencyDto {
   chainId: number | null;
 }
 
-export type Currency = { kind: "token"; id: string; token: Token; dto: CurrencyDto } | { kind: "fiat"; id: string; fiat: FiatCurrency; dto: CurrencyDto };
+export type Currency =
+  | { kind: "token"; id: string; token: Token; dto: CurrencyDto }
+  | { kind: "fiat"; id: string; fiat: FiatCurrency; dto: CurrencyDto };
 
 function tokenDto(t: Token, chainId: number): CurrencyDto {
   return {
@@ -91,6 +93,8 @@ export function findTokenCurrency(id: string): (Currency & { kind: "token" }) | 
 /** Tokens a fiat invoice can be paid with through a conversion proxy, optionally per network. */
 export function conversionPaymentCurrencies(networks?: readonly NetworkId[]): CurrencyDto[] {
   return getRegistry()
-    .tokens.filter(({ token: t }) => CONVERSION_PAYMENT_SYMBOLS.includes(t.symbol) && !t.paymentAliasOf && (!networks || networks.includes(t.network)))
+    .tokens.filter(
+      ({ token: t }) => CONVERSION_PAYMENT_SYMBOLS.includes(t.symbol) && !t.paymentAliasOf && (!networks || networks.includes(t.network)),
+    )
     .map((c) => c.dto);
 }

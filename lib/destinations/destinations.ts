@@ -24,7 +24,9 @@ export interface DestinationDto {
   isMasked?: boolean;
 }
 
-export function toDestinationDto(d: Pick<PayeeDestination, "id" | "walletAddress" | "chainId" | "tokenAddress" | "network">): DestinationDto {
+export function toDestinationDto(
+  d: Pick<PayeeDestination, "id" | "walletAddress" | "chainId" | "tokenAddress" | "network">,
+): DestinationDto {
   return {
     destinationId: d.id,
     payeeAddress: toInteropName(d.walletAddress, d.chainId),
@@ -68,11 +70,19 @@ export async function createDestination(principal: Principal, input: CreateDesti
   // nonce proves any EVM address; nothing else registers a wallet (no squatting).
   const ownWallet = own !== null && sameAddress(walletAddress, own);
   if (!ownWallet) {
-    if (own && !input.nonce) throw new AppError("forbidden", "A wallet session can only register its own address (or sign the signing data)");
+    if (own && !input.nonce)
+      throw new AppError("forbidden", "A wallet session can only register its own address (or sign the signing data)");
     if (!input.nonce || !input.signature) {
-      throw new AppError("forbidden", "Prove control of this wallet: sign GET /v2/payee-destination/signing-data and send nonce and signature");
+      throw new AppError(
+        "forbidden",
+        "Prove control of this wallet: sign GET /v2/payee-destination/signing-data and send nonce and signature",
+      );
     }
-    await consumeProof(principal.accountId, { walletAddress, action: "add", tokenAddress, chainId }, { nonce: input.nonce, signature: input.signature });
+    await consumeProof(
+      principal.accountId,
+      { walletAddress, action: "add", tokenAddress, chainId },
+      { nonce: input.nonce, signature: input.signature },
+    );
   }
   const id = destinationIdOf(walletAddress, chainId, tokenAddress);
   const taken = () => new AppError("conflict", "This destination belongs to another account");
@@ -86,7 +96,8 @@ export async function createDestination(principal: Principal, input: CreateDesti
         where: { accountId: principal.accountId, active: true, NOT: { id } },
         data: { active: false, deactivatedAt: now() },
       });
-      if (existing) return tx.payeeDestination.update({ where: { id, accountId: principal.accountId }, data: { active: true, deactivatedAt: null } });
+      if (existing)
+        return tx.payeeDestination.update({ where: { id, accountId: principal.accountId }, data: { active: true, deactivatedAt: null } });
       return tx.payeeDestination.create({
         data: { id, accountId: principal.accountId, walletAddress, network, chainId, tokenAddress, tokenSymbol: currency.token.symbol },
       });
@@ -121,7 +132,10 @@ export async function readDestination(accountId: string, destinationId: string) 
 
 export async function deactivateDestination(accountId: string, destinationId: string) {
   const row = await getDestinationOrThrow(accountId, destinationId);
-  const updated = await db().payeeDestination.update({ where: { id: row.id }, data: { active: false, deactivatedAt: row.deactivatedAt ?? now() } });
+  const updated = await db().payeeDestination.update({
+    where: { id: row.id },
+    data: { active: false, deactivatedAt: row.deactivatedAt ?? now() },
+  });
   await db().clientId.updateMany({ where: { accountId, boundDestinationId: row.id }, data: { boundDestinationId: null } });
   return withState(updated);
 }

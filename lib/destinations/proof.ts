@@ -93,8 +93,13 @@ export async function consumeProof(accountId: string, input: SigningDataInput, p
   if (!matches) throw refused("the nonce was issued for another destination or action");
   if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature)) throw invalidField("signature", "must be a 65-byte hex signature");
   const data = typedData(accountId, signed, challenge.nonce, challenge.expiresAt.getTime());
-  const valid = await verifyTypedData({ address: asEvmAddress(input.walletAddress), ...data, signature: asHex(proof.signature) }).catch(() => false);
+  const valid = await verifyTypedData({ address: asEvmAddress(input.walletAddress), ...data, signature: asHex(proof.signature) }).catch(
+    () => false,
+  );
   if (!valid) throw refused("the signature is not the wallet's");
-  const { count } = await db().walletChallenge.updateMany({ where: { id: challenge.id, usedAt: null }, data: { usedAt: new Date(nowMs()) } });
+  const { count } = await db().walletChallenge.updateMany({
+    where: { id: challenge.id, usedAt: null },
+    data: { usedAt: new Date(nowMs()) },
+  });
   if (count !== 1) throw refused("nonce already used");
 }

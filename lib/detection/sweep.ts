@@ -25,7 +25,15 @@ export interface NetworkSweepResult {
  * forward after the range's events are stored.
  */
 export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): Promise<NetworkSweepResult> {
-  const result: NetworkSweepResult = { network: source.network, fromBlock: null, toBlock: null, events: 0, recorded: 0, duplicates: 0, ignored: 0 };
+  const result: NetworkSweepResult = {
+    network: source.network,
+    fromBlock: null,
+    toBlock: null,
+    events: 0,
+    recorded: 0,
+    duplicates: 0,
+    ignored: 0,
+  };
   const head = await source.finalizedHead();
   const cursor = await db().chainCursor.findUnique({ where: { network: source.network } });
   let from = cursor ? cursor.lastBlock + 1n : await source.startBlock(head);
@@ -52,7 +60,11 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
         else result.ignored += 1;
       }
     }
-    await db().chainCursor.upsert({ where: { network: source.network }, create: { network: source.network, lastBlock: to }, update: { lastBlock: to } });
+    await db().chainCursor.upsert({
+      where: { network: source.network },
+      create: { network: source.network, lastBlock: to },
+      update: { lastBlock: to },
+    });
     from = to + 1n;
   }
   // Links whose requests are now paid complete (or fail screening); the expiry sweep retries after a crash.

@@ -16,7 +16,8 @@ export async function setFeeConfig(input: {
 }) {
   if (!Number.isInteger(input.percentageBps) || input.percentageBps < 0 || input.percentageBps > 10_000)
     throw invalidField("bps", "must be an integer from 0 to 10000");
-  if (input.capUsd !== undefined && !/^\d+(\.\d{1,2})?$/.test(input.capUsd)) throw invalidField("cap", "must be a USD amount such as 5 or 2.50");
+  if (input.capUsd !== undefined && !/^\d+(\.\d{1,2})?$/.test(input.capUsd))
+    throw invalidField("cap", "must be a USD amount such as 5 or 2.50");
   if (input.evmAddress && !isEvmAddress(input.evmAddress)) throw invalidField("evm", "must be a checksummed 0x address");
   if (input.tronAddress && !isTronAddress(input.tronAddress)) throw invalidField("tron", "must be a Tron base58 address");
   if (!input.evmAddress && !input.tronAddress) throw invalidField("evm", "a fee needs a receiving address (--evm and/or --tron)");

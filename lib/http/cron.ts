@@ -16,7 +16,8 @@ export function cronRoute(name: string, sweep: () => Promise<unknown>): (req: Re
     const secret = env().CRON_SECRET;
     const header = req.headers.get("authorization") ?? "";
     const presented = header.toLowerCase().startsWith("bearer ") ? header.slice(7).trim() : "";
-    if (!secret || !safeEqual(presented, secret)) return errorResponse(new AppError("unauthorized", "Missing or invalid cron secret"), requestId);
+    if (!secret || !safeEqual(presented, secret))
+      return errorResponse(new AppError("unauthorized", "Missing or invalid cron secret"), requestId);
     const started = Date.now();
     try {
       const result = await sweep();

@@ -34,10 +34,18 @@ function replay(existing: IdempotencyRecord, requestHash: string): Response {
     // Written by a version that committed keys before responses; such a row can only be a crash's leftover.
     throw new AppError("conflict", "A request with this Idempotency-Key is still in progress");
   }
-  return new Response(existing.response, { status: existing.statusCode, headers: { "content-type": "application/json", "idempotent-replayed": "true" } });
+  return new Response(existing.response, {
+    status: existing.statusCode,
+    headers: { "content-type": "application/json", "idempotent-replayed": "true" },
+  });
 }
 
-export async function withIdempotency(req: Request, principal: Principal | null, body: unknown, run: () => Promise<Response>): Promise<Response> {
+export async function withIdempotency(
+  req: Request,
+  principal: Principal | null,
+  body: unknown,
+  run: () => Promise<Response>,
+): Promise<Response> {
   const key = req.headers.get("idempotency-key");
   if (key === null || !principal) return run();
   if (!KEY.test(key)) throw invalidField("Idempotency-Key", "must be 1–255 printable ASCII characters");
@@ -53,7 +61,10 @@ export async function withIdempotency(req: Request, principal: Principal | null,
       const res = await run();
       if (res.status >= 400) throw new Refused(res);
       const text = await res.clone().text();
-      await db().idempotencyRecord.update({ where: { id }, data: { statusCode: res.status, response: text, completedAt: new Date(nowMs()) } });
+      await db().idempotencyRecord.update({
+        where: { id },
+        data: { statusCode: res.status, response: text, completedAt: new Date(nowMs()) },
+      });
       return res;
     });
   } catch (err) {

@@ -6,9 +6,10 @@ export function zodFieldErrors(error: z.ZodError, prefix?: string): FieldError[]
     const path = issue.path.map(String);
     if (issue.code === "unrecognized_keys") {
       const keys = (issue as { keys?: string[] }).keys ?? [];
+      // An empty key ({"": 1}) is no path segment: the error then names the object that holds it.
       return {
-        field: [...(prefix ? [prefix] : []), ...path, keys[0] ?? ""].filter(Boolean).join("."),
-        message: `Unknown field${keys.length > 1 ? "s" : ""}: ${keys.join(", ")}`,
+        field: [...(prefix ? [prefix] : []), ...path, keys[0] ?? ""].filter(Boolean).join(".") || (prefix ?? "body"),
+        message: `Unknown field${keys.length > 1 ? "s" : ""}: ${keys.map((k) => (k === "" ? '""' : k)).join(", ")}`,
       };
     }
     const field = [...path].join(".") || (prefix ?? "body");
@@ -18,6 +19,7 @@ export function zodFieldErrors(error: z.ZodError, prefix?: string): FieldError[]
 
 const MAX_DEPTH = 20;
 /** NUL (Postgres text cannot hold it) and UTF-16 surrogates without their pair (not valid Unicode). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: NUL is exactly what this refuses
 const UNSAFE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /**
@@ -39,7 +41,8 @@ function unsafeInput(value: unknown, path: string, depth: number): FieldError | 
 
 export function parseWith<S extends z.ZodType>(schema: S, input: unknown, prefix?: string): z.output<S> {
   const unsafe = unsafeInput(input, prefix ?? "", 0);
-  if (unsafe) throw new AppError("validation_failed", "Validation failed", { errors: [{ ...unsafe, field: unsafe.field || (prefix ?? "body") }] });
+  if (unsafe)
+    throw new AppError("validation_failed", "Validation failed", { errors: [{ ...unsafe, field: unsafe.field || (prefix ?? "body") }] });
   const result = schema.safeParse(input);
   if (!result.success) {
     throw new AppError("validation_failed", "Validation failed", { errors: zodFieldErrors(result.error, prefix) });

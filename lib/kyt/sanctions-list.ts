@@ -30,8 +30,9 @@ let lists: { config: object; lists: Lists } | undefined;
 function load(): Lists {
   const dir = env().KYT_SANCTIONS_DIR ?? path.join(process.cwd(), "data", "ofac-sdn");
   const sanctioned = new Set<string>();
-  if (existsSync(dir)) {
-    for (const f of readdirSync(dir)) if (/^sanctioned_addresses_\w+\.txt$/.test(f)) for (const a of readLines(path.join(dir, f))) sanctioned.add(key(a));
+  if (existsSync(/*turbopackIgnore: true*/ dir)) {
+    for (const f of readdirSync(/*turbopackIgnore: true*/ dir))
+      if (/^sanctioned_addresses_\w+\.txt$/.test(f)) for (const a of readLines(path.join(dir, f))) sanctioned.add(key(a));
   }
   const denied = new Set<string>();
   for (const a of (env().KYT_DENY_LIST ?? "").split(",")) if (a.trim()) denied.add(key(a.trim()));
@@ -61,7 +62,12 @@ export const sanctionsListProvider: KytProvider = {
       provider: "duebill-sanctions-list",
       providerReference: reference,
       reportUrl: null,
-      notes: reason === "sanctioned_address" ? "Address is on the OFAC SDN list" : reason === "deny_listed" ? "Address is on the operator's deny list" : null,
+      notes:
+        reason === "sanctioned_address"
+          ? "Address is on the OFAC SDN list"
+          : reason === "deny_listed"
+            ? "Address is on the operator's deny list"
+            : null,
       rawStatus: reason ?? "clear",
       evaluatedAt: new Date().toISOString(),
     };

@@ -57,7 +57,8 @@ interface Funding {
 async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
   const chain = f.network === "tron" ? "tron" : "evm";
   const reader = f.wallet ? chainReaderFor(f.network) : null;
-  if (!reader || !f.wallet) return { approvals: [approveTx(chain, f.token, f.spender, f.total)], hasEnoughBalance: true, hasEnoughGas: true };
+  if (!reader || !f.wallet)
+    return { approvals: [approveTx(chain, f.token, f.spender, f.total)], hasEnoughBalance: true, hasEnoughGas: true };
   const [allowance, balance, native, gasPrice] = await Promise.all([
     reader.allowance(f.token, f.wallet, f.spender),
     reader.balanceOf(f.token, f.wallet),
@@ -73,7 +74,11 @@ async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasE
   return { approvals, hasEnoughBalance: balance >= f.total, hasEnoughGas: native >= gasNeeded };
 }
 
-function assemble(approvals: UnsignedTx[], payment: UnsignedTx, balance: { hasEnoughBalance: boolean; hasEnoughGas: boolean }): PaymentPlan {
+function assemble(
+  approvals: UnsignedTx[],
+  payment: UnsignedTx,
+  balance: { hasEnoughBalance: boolean; hasEnoughGas: boolean },
+): PaymentPlan {
   const transactions = [...approvals, payment];
   return {
     transactions,

@@ -41,7 +41,9 @@ export function parseAddressFor(network: NetworkId, value: string, field: string
     return value;
   }
   if (!isEvmAddress(value)) {
-    const hint = isTronAddress(value) ? `a Tron address cannot receive on ${network}` : "must be a 0x-prefixed 20-byte address with a valid checksum";
+    const hint = isTronAddress(value)
+      ? `a Tron address cannot receive on ${network}`
+      : "must be a 0x-prefixed 20-byte address with a valid checksum";
     throw invalidField(field, hint);
   }
   return toChecksumAddress(value);
@@ -60,9 +62,14 @@ export function resolveTerms(input: TermsInput, prefix = ""): PaymentTerms {
   if (!invoice) throw invalidField(at(prefix, "invoiceCurrency"), `Unknown currency "${input.invoiceCurrency}"`);
   let expectedAmount: bigint;
   if (invoice.kind === "token") {
-    const sameAsset = invoice.token.network === network && (invoice.token.paymentAliasOf ?? invoice.token.symbol) === (token.paymentAliasOf ?? token.symbol);
+    const sameAsset =
+      invoice.token.network === network &&
+      (invoice.token.paymentAliasOf ?? invoice.token.symbol) === (token.paymentAliasOf ?? token.symbol);
     if (invoice.token.network !== network)
-      throw invalidField(at(prefix, "paymentCurrency"), `${payment.id} is not on the invoice currency's network (${invoice.token.network})`);
+      throw invalidField(
+        at(prefix, "paymentCurrency"),
+        `${payment.id} is not on the invoice currency's network (${invoice.token.network})`,
+      );
     if (!sameAsset) throw invalidField(at(prefix, "paymentCurrency"), `an invoice in ${invoice.id} must be paid in ${invoice.id}`);
     expectedAmount = parseAmount(input.amount, invoice.token.decimals, at(prefix, "amount"));
   } else if (invoice.fiat.code === "USD" && token.usdPegged) {

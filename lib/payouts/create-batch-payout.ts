@@ -32,7 +32,8 @@ export interface CreateBatchPayoutInput {
 }
 
 export async function createBatchPayout(principal: Principal, body: CreateBatchPayoutInput) {
-  if ((body.requests === undefined) === (body.requestIds === undefined)) throw invalidField("requests", "provide either requests or requestIds, not both");
+  if ((body.requests === undefined) === (body.requestIds === undefined))
+    throw invalidField("requests", "provide either requests or requestIds, not both");
   const batchId = ulid();
   const items: Item[] = [];
   if (body.requests) {
@@ -54,7 +55,9 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
     });
   } else {
     const ids = body.requestIds ?? [];
-    const rows = await db().paymentRequest.findMany({ where: { id: { in: ids.filter((id) => REQUEST_ID_PATTERN.test(id)) }, accountId: principal.accountId } });
+    const rows = await db().paymentRequest.findMany({
+      where: { id: { in: ids.filter((id) => REQUEST_ID_PATTERN.test(id)) }, accountId: principal.accountId },
+    });
     ids.forEach((id, i) => {
       const row = rows.find((r) => r.id === id);
       if (!row) throw new AppError("not_found", `Request ${id} not found`);

@@ -26,7 +26,10 @@ export interface CreatePayoutInput {
   reference?: string;
 }
 
-export async function createPayout(principal: Principal, body: CreatePayoutInput): Promise<{ requestId: string; paymentReference: string } & PaymentPlan> {
+export async function createPayout(
+  principal: Principal,
+  body: CreatePayoutInput,
+): Promise<{ requestId: string; paymentReference: string } & PaymentPlan> {
   if (body.recurrence) throw invalidField("recurrence", "recurring payouts are not available yet");
   const terms = resolveTerms(body);
   const walletInput = body.payerWallet ?? body.payerAddress;

@@ -18,7 +18,12 @@ export function ownerOf(principal: Principal): { accountId: string; clientId: st
   return { accountId: principal.accountId, clientId: principal.kind === "clientId" ? principal.clientId : null };
 }
 
-export function requestData(principal: Principal, kind: RequestKind, terms: PaymentTerms, extras: RequestExtras): Prisma.PaymentRequestCreateManyInput {
+export function requestData(
+  principal: Principal,
+  kind: RequestKind,
+  terms: PaymentTerms,
+  extras: RequestExtras,
+): Prisma.PaymentRequestCreateManyInput {
   const salt = randomSalt();
   const { accountId, clientId } = ownerOf(principal);
   const createdAt = new Date();
@@ -83,7 +88,10 @@ export interface CreateRequestInput {
   isCryptoToFiatAvailable?: boolean;
 }
 
-export async function createRequest(principal: Principal, body: CreateRequestInput): Promise<{ requestId: string; paymentReference: string }> {
+export async function createRequest(
+  principal: Principal,
+  body: CreateRequestInput,
+): Promise<{ requestId: string; paymentReference: string }> {
   if (body.recurrence) throw invalidField("recurrence", "recurring requests are not available yet; create one request per period");
   if (body.isCryptoToFiatAvailable) throw invalidField("isCryptoToFiatAvailable", "crypto-to-fiat payments are not available");
   const terms = resolveTerms(body);

@@ -48,7 +48,12 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[]) {
     })),
     reference: row.reference,
     customerInfo: (row.customerInfo as Record<string, unknown> | null) ?? null,
-    fees: paid && fee > 0n ? [{ type: "platform", provider: "duebill", amount: formatAmount(fee, token.decimals), currency: token.symbol }] : paid ? [] : null,
+    fees:
+      paid && fee > 0n
+        ? [{ type: "platform", provider: "duebill", amount: formatAmount(fee, token.decimals), currency: token.symbol }]
+        : paid
+          ? []
+          : null,
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -25,7 +25,8 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
   const remaining = expected - BigInt(row.amountPaid.toFixed());
   let fee = BigInt(row.feeAmount.toFixed());
   let feeAddress = row.feeAddress;
-  if (opts.feePercentage !== undefined) fee = applyFeePercentage(expected, parseFeePercentage(opts.feePercentage, "feePercentage").basisPointsE2);
+  if (opts.feePercentage !== undefined)
+    fee = applyFeePercentage(expected, parseFeePercentage(opts.feePercentage, "feePercentage").basisPointsE2);
   if (opts.feeAddress !== undefined) feeAddress = parseAddressFor(network, opts.feeAddress, "feeAddress");
   if (fee > 0n && !feeAddress) throw invalidField("feeAddress", "is required with a non-zero feePercentage");
   const wallet = opts.wallet === undefined ? undefined : parseAddressFor(network, opts.wallet, "wallet");
@@ -45,7 +46,8 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
 export async function payRequest(accountId: string, requestId: string, opts: PayOptions): Promise<PaymentPlan> {
   if ((opts.chain === undefined) !== (opts.token === undefined))
     throw invalidField(opts.chain === undefined ? "chain" : "token", "chain and token go together (cross-chain); omit both for same-chain");
-  if (opts.chain !== undefined) throw invalidField("chain", "cross-chain payment is not available yet; omit chain and token to pay on the request's network");
+  if (opts.chain !== undefined)
+    throw invalidField("chain", "cross-chain payment is not available yet; omit chain and token to pay on the request's network");
   const t = await remainingTerms(accountId, requestId, opts);
   return planSinglePayment(
     {

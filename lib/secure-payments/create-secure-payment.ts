@@ -107,14 +107,16 @@ function linkData(principal: Principal, token: string, f: LinkFields) {
 export async function createSecurePayment(principal: Principal, body: CreateSecurePaymentInput): Promise<LinkResult> {
   const bound = await boundDestinationId(principal);
   const asked = [body.destinationId, ...body.requests.map((r) => r.destinationId)].filter((d): d is string => d !== undefined);
-  if (bound && asked.some((d) => d !== bound)) throw new AppError("destination_mismatch", "destinationId differs from the client ID's bound destination");
+  if (bound && asked.some((d) => d !== bound))
+    throw new AppError("destination_mismatch", "destinationId differs from the client ID's bound destination");
   if (new Set(asked).size > 1) throw invalidField("destinationId", "every request of a link pays the same destination");
   const destination = asked[0]
     ? await getDestinationOrThrow(principal.accountId, asked[0])
     : bound
       ? await getDestinationOrThrow(principal.accountId, bound)
       : await getActiveDestination(principal.accountId);
-  if (!destination) throw invalidField("destinationId", "no payee destination: register one (POST /v2/payee-destination) or pass destinationId");
+  if (!destination)
+    throw invalidField("destinationId", "no payee destination: register one (POST /v2/payee-destination) or pass destinationId");
   if (!destination.active) throw invalidField("destinationId", "destination is not active");
   if (!isNetworkId(destination.network)) throw new AppError("internal_error", "destination has an unknown network");
   const network = destination.network;

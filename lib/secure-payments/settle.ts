@@ -13,7 +13,10 @@ import { log } from "@/lib/log";
  */
 export async function settleSecurePayments(requestIds: readonly string[]): Promise<number> {
   if (requestIds.length === 0) return 0;
-  const links = await db().securePaymentRequest.findMany({ where: { requestId: { in: [...requestIds] } }, select: { securePaymentToken: true } });
+  const links = await db().securePaymentRequest.findMany({
+    where: { requestId: { in: [...requestIds] } },
+    select: { securePaymentToken: true },
+  });
   let settled = 0;
   for (const token of new Set(links.map((l) => l.securePaymentToken))) {
     try {
@@ -31,7 +34,11 @@ async function settleOne(token: string): Promise<boolean> {
   const ids = sp.requests.map((r) => r.requestId);
   const requests = await db().paymentRequest.findMany({ where: { id: { in: ids } }, select: { status: true } });
   if (requests.length !== ids.length || requests.some((r) => r.status !== "paid")) return false;
-  const payments = await db().payment.findMany({ where: { requestId: { in: ids } }, orderBy: { blockNumber: "asc" }, select: { payer: true } });
+  const payments = await db().payment.findMany({
+    where: { requestId: { in: ids } },
+    orderBy: { blockNumber: "asc" },
+    select: { payer: true },
+  });
   const payers = [...new Set(payments.map((p) => p.payer).filter((p): p is string => !!p))];
   const results: KytResult[] = [];
   if (sp.direction === "incoming") {
@@ -63,6 +70,9 @@ export async function expireAndReconcileSecurePayments(): Promise<{ expired: num
     WHERE sp.status = 'pending' AND pr.status = 'paid'
     LIMIT 500`;
   const settled = await settleSecurePayments(unsettled.map((u) => u.requestId));
-  const { count } = await db().securePayment.updateMany({ where: { status: "pending", expiresAt: { lte: now() } }, data: { status: "expired" } });
+  const { count } = await db().securePayment.updateMany({
+    where: { status: "pending", expiresAt: { lte: now() } },
+    data: { status: "expired" },
+  });
   return { expired: count, settled };
 }

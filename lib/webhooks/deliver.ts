@@ -107,7 +107,8 @@ function recorder(leaseUntil: Date, result: DeliverResult) {
   };
   const write = async (batch: Outcome[]) => {
     try {
-      if ((await writeOutcomes(batch, leaseUntil)) < batch.length) log.warn("webhook lease lost before recording", { ids: batch.map((o) => o.id) });
+      if ((await writeOutcomes(batch, leaseUntil)) < batch.length)
+        log.warn("webhook lease lost before recording", { ids: batch.map((o) => o.id) });
       tally(batch);
     } catch (err) {
       // One bad row must not sink the others: retry one by one. Unwritten outcomes keep their
@@ -186,7 +187,11 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
       outcome = await postWebhook({ url: d.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
     } catch (err) {
       // e.g. the secret cannot be decrypted (APP_SECRET changed): a failed attempt, retried later.
-      outcome = { statusCode: null, latencyMs: Math.round(performance.now() - t0), error: err instanceof Error ? err.message : String(err) };
+      outcome = {
+        statusCode: null,
+        latencyMs: Math.round(performance.now() - t0),
+        error: err instanceof Error ? err.message : String(err),
+      };
     }
     const delay = RETRY_DELAYS_MS[d.attempts];
     const status = outcome.error === null ? "succeeded" : delay === undefined ? "failed" : "pending";

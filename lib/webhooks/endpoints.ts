@@ -46,7 +46,8 @@ export async function assertDeliverableUrl(url: string): Promise<string> {
       throw invalidField("url", `host ${host} does not resolve`);
     }
     if (addresses.length === 0) throw invalidField("url", `host ${host} does not resolve`);
-    if (addresses.some((a) => isForbiddenIp(a.address))) throw invalidField("url", `host ${host} resolves to a private or reserved address`);
+    if (addresses.some((a) => isForbiddenIp(a.address)))
+      throw invalidField("url", `host ${host} resolves to a private or reserved address`);
   }
   return checked.url.toString();
 }

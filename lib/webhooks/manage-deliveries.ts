@@ -21,7 +21,13 @@ export function toDeliveryDto(d: WebhookDelivery & { attemptLog?: WebhookAttempt
     createdAt: d.createdAt.toISOString(),
     attemptLog: (d.attemptLog ?? [])
       .sort((a, b) => a.attempt - b.attempt)
-      .map((a) => ({ attempt: a.attempt, startedAt: a.startedAt.toISOString(), latencyMs: a.latencyMs, statusCode: a.statusCode, error: a.error })),
+      .map((a) => ({
+        attempt: a.attempt,
+        startedAt: a.startedAt.toISOString(),
+        latencyMs: a.latencyMs,
+        statusCode: a.statusCode,
+        error: a.error,
+      })),
   };
 }
 
@@ -68,6 +74,14 @@ export async function redeliver(deliveryId: string, at: Date = now()): Promise<W
 export async function createTestDelivery(endpointId: string, eventType: EventType, at: Date = now()): Promise<WebhookDelivery> {
   if (!EVENT_TYPES.includes(eventType)) throw new Error(`Unsupported test event type ${eventType}`);
   return db().webhookDelivery.create({
-    data: { id: ulid(), endpointId, eventId: null, eventType, isTest: true, body: JSON.stringify(sampleEvent(eventType, at)), nextAttemptAt: at },
+    data: {
+      id: ulid(),
+      endpointId,
+      eventId: null,
+      eventType,
+      isTest: true,
+      body: JSON.stringify(sampleEvent(eventType, at)),
+      nextAttemptAt: at,
+    },
   });
 }

@@ -23,7 +23,9 @@ function key(): Buffer {
   let source = APP_SECRET;
   if (!source) {
     if (NODE_ENV === "production") {
-      throw new Error("APP_SECRET is not set: it is required in production to encrypt webhook secrets (use at least 32 random characters).");
+      throw new Error(
+        "APP_SECRET is not set: it is required in production to encrypt webhook secrets (use at least 32 random characters).",
+      );
     }
     if (!warned) {
       warned = true;

@@ -68,7 +68,8 @@ export interface AnvilProcess {
  * an anvil that dies on its own (port taken, crash) is seen as an exit here.
  */
 // fd 3: sh gives background jobs /dev/null as stdin unless it is redirected explicitly.
-const WATCHDOG = 'bin="$1"; shift; exec 3<&0; "$bin" "$@" </dev/null 3<&- & pid=$!; (cat <&3 >/dev/null; kill $pid 2>/dev/null) & wait $pid';
+const WATCHDOG =
+  'bin="$1"; shift; exec 3<&0; "$bin" "$@" </dev/null 3<&- & pid=$!; (cat <&3 >/dev/null; kill $pid 2>/dev/null) & wait $pid';
 
 /** Fails fast with a clear message instead of talking to whatever already listens there. */
 function assertPortFree(port: number): Promise<void> {
@@ -99,7 +100,18 @@ async function launch(opts: AnvilOptions): Promise<AnvilProcess> {
   const bin = anvilBinaryPath();
   await assertPortFree(opts.port);
   // Automine (no --block-time): deployment is instant; interval mining is switched on afterwards.
-  const args = ["--host", "127.0.0.1", "--port", String(opts.port), "--chain-id", String(opts.chainId), "--mnemonic", ANVIL_MNEMONIC, "--accounts", "10"];
+  const args = [
+    "--host",
+    "127.0.0.1",
+    "--port",
+    String(opts.port),
+    "--chain-id",
+    String(opts.chainId),
+    "--mnemonic",
+    ANVIL_MNEMONIC,
+    "--accounts",
+    "10",
+  ];
   if (opts.quiet) args.push("--quiet");
   const posix = process.platform !== "win32";
   const child = posix

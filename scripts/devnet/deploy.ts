@@ -5,7 +5,18 @@
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { type Abi, type Account, type Chain, createPublicClient, createWalletClient, getAddress, type Hex, http, parseUnits, zeroAddress } from "viem";
+import {
+  type Abi,
+  type Account,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  getAddress,
+  type Hex,
+  http,
+  parseUnits,
+  zeroAddress,
+} from "viem";
 import { compiledTokens } from "./compiled.generated";
 
 type Address = `0x${string}`;
@@ -101,7 +112,14 @@ export async function deployAll(params: { rpcUrl: string; chain: Chain; deployer
   for (const to of params.fund) {
     for (const [symbol, t] of Object.entries(TEST_TOKENS) as [TestTokenSymbol, (typeof TEST_TOKENS)[TestTokenSymbol]][]) {
       const abi = compiledTokens[t.contract].abi;
-      hashes.push(await wallet.writeContract({ address: tokens[symbol], abi, functionName: "mint", args: [to, parseUnits(FUNDING_WHOLE_TOKENS, t.decimals)] }));
+      hashes.push(
+        await wallet.writeContract({
+          address: tokens[symbol],
+          abi,
+          functionName: "mint",
+          args: [to, parseUnits(FUNDING_WHOLE_TOKENS, t.decimals)],
+        }),
+      );
     }
   }
   for (const hash of hashes) {

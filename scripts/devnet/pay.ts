@@ -22,7 +22,10 @@ async function main(): Promise<void> {
   if (!requestId || !values.key) throw new Error("usage: npm run devnet:pay -- <requestId> --key <api key>");
   const account = mnemonicToAccount(ANVIL_MNEMONIC, { addressIndex: 1 });
   const res = await fetch(`${values.app}/v2/request/${requestId}/pay?wallet=${account.address}`, { headers: { "x-api-key": values.key } });
-  const body = (await res.json()) as { transactions?: { to: `0x${string}`; data: `0x${string}`; value: { hex: `0x${string}` } }[]; message?: string };
+  const body = (await res.json()) as {
+    transactions?: { to: `0x${string}`; data: `0x${string}`; value: { hex: `0x${string}` } }[];
+    message?: string;
+  };
   if (!res.ok || !body.transactions) throw new Error(`the app answered ${res.status}: ${body.message ?? JSON.stringify(body)}`);
   const rpc = createPublicClient({ transport: http(values.rpc) });
   const chain = defineChain({

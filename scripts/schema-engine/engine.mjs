@@ -58,8 +58,10 @@ function logLine(level, fields) {
 async function runCliCommand(command, url) {
   try {
     if (command === "can-connect-to-database") await canConnect(url);
-    else if (command === "create-database") logLine("INFO", { message: `Database '${await createDatabase(url)}' was successfully created.` });
-    else if (command === "drop-database") logLine("INFO", { message: `The database '${await dropDatabase(url)}' was successfully dropped.` });
+    else if (command === "create-database")
+      logLine("INFO", { message: `Database '${await createDatabase(url)}' was successfully created.` });
+    else if (command === "drop-database")
+      logLine("INFO", { message: `The database '${await dropDatabase(url)}' was successfully dropped.` });
     else throw new EngineError("P1000", `Unsupported schema-engine cli command: ${command}`);
     return 0;
   } catch (err) {

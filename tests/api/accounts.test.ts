@@ -22,12 +22,19 @@ describe("credentials", () => {
 
   it("validates client ID allowed domains", async () => {
     const account = await makeAccount();
-    const ok = await createClientId(account.id, { name: "web", allowedDomains: ["https://a.example", "http://localhost:3000", "http://[::1]:8080"] });
+    const ok = await createClientId(account.id, {
+      name: "web",
+      allowedDomains: ["https://a.example", "http://localhost:3000", "http://[::1]:8080"],
+    });
     expect(ok.allowedDomains).toEqual(["https://a.example", "http://localhost:3000", "http://[::1]:8080"]);
     expect(ok.clientId).toMatch(/^cli_/);
     await expect(createClientId(account.id, { name: "web", allowedDomains: ["http://a.example"] })).rejects.toMatchObject({ status: 400 });
-    await expect(createClientId(account.id, { name: "web", allowedDomains: ["https://a.example/path"] })).rejects.toMatchObject({ status: 400 });
-    await expect(createClientId(account.id, { name: "web", allowedDomains: ["https://a.example", "https://a.example"] })).rejects.toMatchObject({
+    await expect(createClientId(account.id, { name: "web", allowedDomains: ["https://a.example/path"] })).rejects.toMatchObject({
+      status: 400,
+    });
+    await expect(
+      createClientId(account.id, { name: "web", allowedDomains: ["https://a.example", "https://a.example"] }),
+    ).rejects.toMatchObject({
       status: 400,
     });
     const eleven = Array.from({ length: 11 }, (_, i) => `https://d${i}.example`);

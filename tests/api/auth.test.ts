@@ -81,11 +81,21 @@ describe("wallet sign-in (EVM)", () => {
     });
     expect(wrong.status).toBe(401);
     const signature = await c.account.signMessage({ message: c.message });
-    const badNonce = await post(verify, "/v1/auth/wallet/verify", { challengeId: c.challengeId, nonce: "x".repeat(16), message: c.message, signature });
+    const badNonce = await post(verify, "/v1/auth/wallet/verify", {
+      challengeId: c.challengeId,
+      nonce: "x".repeat(16),
+      message: c.message,
+      signature,
+    });
     expect(badNonce.status).toBe(401);
     const ok = await post(verify, "/v1/auth/wallet/verify", { challengeId: c.challengeId, nonce: c.nonce, message: c.message, signature });
     expect(ok.status).toBe(200);
-    const reused = await post(verify, "/v1/auth/wallet/verify", { challengeId: c.challengeId, nonce: c.nonce, message: c.message, signature });
+    const reused = await post(verify, "/v1/auth/wallet/verify", {
+      challengeId: c.challengeId,
+      nonce: c.nonce,
+      message: c.message,
+      signature,
+    });
     expect(reused.status).toBe(401);
     expect(reused.body.message).toContain("already used");
 
@@ -106,7 +116,12 @@ describe("wallet sign-in (EVM)", () => {
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe("address");
     const c = await evmChallenge();
-    const sig = await post(verify, "/v1/auth/wallet/verify", { challengeId: c.challengeId, nonce: c.nonce, message: c.message, signature: "0xdead" });
+    const sig = await post(verify, "/v1/auth/wallet/verify", {
+      challengeId: c.challengeId,
+      nonce: c.nonce,
+      message: c.message,
+      signature: "0xdead",
+    });
     expect(sig.status).toBe(400);
     expect(sig.body.errors[0].field).toBe("signature");
   });
@@ -137,7 +152,12 @@ describe("wallet sign-in (Tron, message signing v2)", () => {
     const address = hexToTron(privateKeyToAccount(key).address);
     const c = (await post(challenge, "/v1/auth/wallet/challenge", { address })).body;
     const message = mutate(c.message);
-    const res = await post(verify, "/v1/auth/wallet/verify", { challengeId: c.challengeId, nonce: c.nonce, message, signature: await tronSign(key, message) });
+    const res = await post(verify, "/v1/auth/wallet/verify", {
+      challengeId: c.challengeId,
+      nonce: c.nonce,
+      message,
+      signature: await tronSign(key, message),
+    });
     expect(res.status).toBe(401);
   });
 
@@ -227,7 +247,8 @@ describe("email and password", () => {
 
   it("locks an account for 15 minutes after 5 wrong passwords", async () => {
     await post(register, "/v1/auth/register", { email: "b@example.com", password: "long enough" });
-    for (let i = 0; i < 5; i++) expect((await post(login, "/v1/auth/login", { email: "b@example.com", password: "wrong pass" })).status).toBe(401);
+    for (let i = 0; i < 5; i++)
+      expect((await post(login, "/v1/auth/login", { email: "b@example.com", password: "wrong pass" })).status).toBe(401);
     const locked = await post(login, "/v1/auth/login", { email: "b@example.com", password: "long enough" });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBe(900);

@@ -107,10 +107,14 @@ describe("GET /v2/currencies", () => {
   });
 
   it("403 for a browser Origin outside the allowed domains", async () => {
-    const res = await call(listCurrencies, "/v2/currencies", { headers: { "x-client-id": it_.browserClientId, origin: "https://evil.example" } });
+    const res = await call(listCurrencies, "/v2/currencies", {
+      headers: { "x-client-id": it_.browserClientId, origin: "https://evil.example" },
+    });
     expect(res.status).toBe(403);
     expect(res.body.code).toBe("origin_not_allowed");
-    const backendFromBrowser = await call(listCurrencies, "/v2/currencies", { headers: { "x-client-id": it_.clientId, origin: "https://shop.example" } });
+    const backendFromBrowser = await call(listCurrencies, "/v2/currencies", {
+      headers: { "x-client-id": it_.clientId, origin: "https://shop.example" },
+    });
     expect(backendFromBrowser.status).toBe(403);
   });
 
@@ -141,7 +145,8 @@ describe("GET /v2/currencies", () => {
 });
 
 describe("GET /v2/currencies/{currencyId}/conversion-routes", () => {
-  const get = (id: string, qs = "") => call(conversionRoutes, `/v2/currencies/${id}/conversion-routes${qs}`, { ...withKey(), params: { currencyId: id } });
+  const get = (id: string, qs = "") =>
+    call(conversionRoutes, `/v2/currencies/${id}/conversion-routes${qs}`, { ...withKey(), params: { currencyId: id } });
 
   it("lists the stablecoins a USD invoice can be paid with", async () => {
     const res = await get("USD");

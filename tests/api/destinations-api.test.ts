@@ -37,7 +37,11 @@ describe("payee destinations", () => {
   it("creates an ERC-7828 destination, keeps one active per account, reads and deactivates it", async () => {
     // Each wallet is registered by a session that proves control of it (a wallet user of the account).
     const s = await sessionFor(a.account.id, PAYEE);
-    const first = await call(create, "/v2/payee-destination", { method: "POST", headers: s, json: { currency: "USDC-mainnet", walletAddress: PAYEE } });
+    const first = await call(create, "/v2/payee-destination", {
+      method: "POST",
+      headers: s,
+      json: { currency: "USDC-mainnet", walletAddress: PAYEE },
+    });
     expect(first.status).toBe(201);
     expect(first.body).toMatchObject({
       destinationId: `${PAYEE}@eip155:1#80B12379:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48`,
@@ -57,19 +61,35 @@ describe("payee destinations", () => {
     const params = { destinationId: first.body.destinationId };
     const old = await call(readOne, "/v2/payee-destination/x", { headers: s, params });
     expect(old.body.active).toBe(false);
-    const off = await call(deactivate, "/v2/payee-destination/x", { method: "DELETE", headers: s, params: { destinationId: tron.body.destinationId } });
+    const off = await call(deactivate, "/v2/payee-destination/x", {
+      method: "DELETE",
+      headers: s,
+      params: { destinationId: tron.body.destinationId },
+    });
     expect(off.body.active).toBe(false);
     expect((await call(getActive, "/v2/payee-destination", { headers: s })).body.destination).toBeNull();
   });
 
   it("404s another account's destination and needs a session", async () => {
     const s = await sessionFor(a.account.id, PAYEE);
-    const mine = await call(create, "/v2/payee-destination", { method: "POST", headers: s, json: { currency: "USDC-base", walletAddress: PAYEE } });
+    const mine = await call(create, "/v2/payee-destination", {
+      method: "POST",
+      headers: s,
+      json: { currency: "USDC-base", walletAddress: PAYEE },
+    });
     const b = await makeIntegrator();
     const other = await sessionFor(b.account.id);
-    expect((await call(readOne, "/v2/payee-destination/x", { headers: other, params: { destinationId: mine.body.destinationId } })).status).toBe(404);
     expect(
-      (await call(deactivate, "/v2/payee-destination/x", { method: "DELETE", headers: other, params: { destinationId: mine.body.destinationId } })).status,
+      (await call(readOne, "/v2/payee-destination/x", { headers: other, params: { destinationId: mine.body.destinationId } })).status,
+    ).toBe(404);
+    expect(
+      (
+        await call(deactivate, "/v2/payee-destination/x", {
+          method: "DELETE",
+          headers: other,
+          params: { destinationId: mine.body.destinationId },
+        })
+      ).status,
     ).toBe(404);
     expect((await call(getActive, "/v2/payee-destination", { headers: { "x-api-key": a.apiKey } })).status).toBe(403);
     expect((await call(getActive, "/v2/payee-destination")).status).toBe(401);
@@ -81,9 +101,10 @@ describe("payee destinations", () => {
     const own = await call(create, "/v2/payee-destination", { method: "POST", headers: s, json: { currency: "USDC-base" } });
     expect(own.status).toBe(201);
     expect(own.body.walletAddress).toBe(wallet);
-    expect((await call(create, "/v2/payee-destination", { method: "POST", headers: s, json: { currency: "USDC-base", walletAddress: PAYEE } })).status).toBe(
-      403,
-    );
+    expect(
+      (await call(create, "/v2/payee-destination", { method: "POST", headers: s, json: { currency: "USDC-base", walletAddress: PAYEE } }))
+        .status,
+    ).toBe(403);
   });
 
   it.each([
@@ -105,7 +126,11 @@ describe("payee destinations: proof of control (hardening)", () => {
 
   it("refuses to register a wallet an email session has not proven, and tells nothing about who holds it", async () => {
     const email = await sessionFor(a.account.id);
-    const res = await call(create, "/v2/payee-destination", { method: "POST", headers: email, json: { currency: "USDC-base", walletAddress: PAYEE } });
+    const res = await call(create, "/v2/payee-destination", {
+      method: "POST",
+      headers: email,
+      json: { currency: "USDC-base", walletAddress: PAYEE },
+    });
     expect(res.status).toBe(403);
     expect(await db().payeeDestination.count()).toBe(0);
   });
@@ -120,7 +145,9 @@ describe("payee destinations: proof of control (hardening)", () => {
     const body = { currency: "USDC-base", walletAddress: wallet.address, nonce, signature };
     // Another account cannot use this account's signed nonce.
     const b = await makeIntegrator();
-    expect((await call(create, "/v2/payee-destination", { method: "POST", headers: await sessionFor(b.account.id), json: body })).status).toBe(403);
+    expect(
+      (await call(create, "/v2/payee-destination", { method: "POST", headers: await sessionFor(b.account.id), json: body })).status,
+    ).toBe(403);
     const ok = await call(create, "/v2/payee-destination", { method: "POST", headers: email, json: body });
     expect(ok.status).toBe(201);
     expect(ok.body.walletAddress).toBe(wallet.address);
@@ -153,7 +180,11 @@ describe("payee destinations: proof of control (hardening)", () => {
     // B's user for W2 is a new user of account B (the wallet user of A already exists, so reuse is impossible): use a raw session.
     const bUser = await db().user.create({ data: { id: prefixedId("usr_"), accountId: b.account.id, email: "b@example.com" } });
     const bSession = { authorization: `Bearer ${(await createSession(bUser, "email")).token}` };
-    const claim = await call(create, "/v2/payee-destination", { method: "POST", headers: bSession, json: { currency: "USDC-base", walletAddress: w2 } });
+    const claim = await call(create, "/v2/payee-destination", {
+      method: "POST",
+      headers: bSession,
+      json: { currency: "USDC-base", walletAddress: w2 },
+    });
     expect([403, 409]).toContain(claim.status);
     const after = await db().payeeDestination.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } });
     expect(after).toEqual(before);
@@ -163,9 +194,15 @@ describe("payee destinations: proof of control (hardening)", () => {
   it("keeps one active destination per account in the database itself", async () => {
     const w1 = privateKeyToAccount(generatePrivateKey()).address;
     const w2 = privateKeyToAccount(generatePrivateKey()).address;
-    await call(create, "/v2/payee-destination", { method: "POST", headers: await sessionFor(a.account.id, w1), json: { currency: "USDC-base" } });
+    await call(create, "/v2/payee-destination", {
+      method: "POST",
+      headers: await sessionFor(a.account.id, w1),
+      json: { currency: "USDC-base" },
+    });
     const row = await db().payeeDestination.findFirstOrThrow({ where: { accountId: a.account.id } });
-    await expect(db().payeeDestination.create({ data: { ...row, id: `${w2}@x`, walletAddress: w2, createdAt: new Date() } })).rejects.toMatchObject({
+    await expect(
+      db().payeeDestination.create({ data: { ...row, id: `${w2}@x`, walletAddress: w2, createdAt: new Date() } }),
+    ).rejects.toMatchObject({
       code: "P2002",
     });
   });

@@ -5,7 +5,12 @@ import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 
-const body = { payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7", amount: "10", invoiceCurrency: "USDC-base", paymentCurrency: "USDC-base" };
+const body = {
+  payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+  amount: "10",
+  invoiceCurrency: "USDC-base",
+  paymentCurrency: "USDC-base",
+};
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
 
 beforeEach(async () => {

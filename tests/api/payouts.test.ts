@@ -85,10 +85,19 @@ describe("POST /v2/payouts", () => {
 });
 
 describe("POST /v2/payouts/batch", () => {
-  const item = (patch: Record<string, unknown> = {}) => ({ payee: PAYEE, amount: "2", invoiceCurrency: "USDC-base", paymentCurrency: "USDC-base", ...patch });
+  const item = (patch: Record<string, unknown> = {}) => ({
+    payee: PAYEE,
+    amount: "2",
+    invoiceCurrency: "USDC-base",
+    paymentCurrency: "USDC-base",
+    ...patch,
+  });
 
   it("builds approvals per token and one batchPayments call", async () => {
-    const res = await batch({ requests: [item(), item({ invoiceCurrency: "USDT-base", paymentCurrency: "USDT-base", amount: "3" })], payer: PAYEE });
+    const res = await batch({
+      requests: [item(), item({ invoiceCurrency: "USDT-base", paymentCurrency: "USDT-base", amount: "3" })],
+      payer: PAYEE,
+    });
     expect(res.status).toBe(201);
     expect(res.body.requestIds).toHaveLength(2);
     expect(res.body.ERC20ApprovalTransactions).toHaveLength(2);
@@ -98,7 +107,9 @@ describe("POST /v2/payouts/batch", () => {
   });
 
   it("refuses any Tron payee with the interface's exact message", async () => {
-    const res = await batch({ requests: [item(), item({ payee: TRON_PAYEE, invoiceCurrency: "USDT-tron", paymentCurrency: "USDT-tron" })] });
+    const res = await batch({
+      requests: [item(), item({ payee: TRON_PAYEE, invoiceCurrency: "USDT-tron", paymentCurrency: "USDT-tron" })],
+    });
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("Batch payments are not supported for TRON networks. Please submit individual payment requests.");
   });

@@ -20,11 +20,18 @@ beforeEach(async () => {
 });
 
 const post = (json: unknown, key = a.apiKey) => call(createRequest, "/v2/request", { method: "POST", headers: { "x-api-key": key }, json });
-const get = (id: string, key = a.apiKey) => call(getRequest, `/v2/request/${id}`, { headers: { "x-api-key": key }, params: { requestId: id } });
+const get = (id: string, key = a.apiKey) =>
+  call(getRequest, `/v2/request/${id}`, { headers: { "x-api-key": key }, params: { requestId: id } });
 
 describe("POST /v2/request", () => {
   it("creates a request with a protocol-style ID and payment reference", async () => {
-    const res = await post({ amount: "12.5", invoiceCurrency: "USDC-base", paymentCurrency: "USDC-base", payee: PAYEE.toLowerCase(), reference: "INV-1" });
+    const res = await post({
+      amount: "12.5",
+      invoiceCurrency: "USDC-base",
+      paymentCurrency: "USDC-base",
+      payee: PAYEE.toLowerCase(),
+      reference: "INV-1",
+    });
     expect(res.status).toBe(201);
     expect(res.body.requestId).toMatch(/^01[0-9a-f]{64}$/);
     expect(res.body.paymentReference).toMatch(/^0x[0-9a-f]{16}$/);
@@ -114,7 +121,10 @@ describe("GET /v2/request/{id}/pay and /routes without an RPC", () => {
       feeAddress: PAYEE,
     });
     const id = created.body.requestId;
-    const res = await call(payRequest, `/v2/request/${id}/pay?wallet=${PAYEE}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
+    const res = await call(payRequest, `/v2/request/${id}/pay?wallet=${PAYEE}`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: id },
+    });
     expect(res.status).toBe(200);
     expect(res.body.metadata).toEqual({
       stepsRequired: 2,
@@ -135,7 +145,10 @@ describe("GET /v2/request/{id}/pay and /routes without an RPC", () => {
     expect(pay.value).toEqual({ type: "BigNumber", hex: "0x0" });
     expect(pay.data).toContain(created.body.paymentReference.slice(2));
 
-    const routes = await call(getRoutes, `/v2/request/${id}/routes?wallet=${PAYEE}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
+    const routes = await call(getRoutes, `/v2/request/${id}/routes?wallet=${PAYEE}`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: id },
+    });
     expect(routes.body.routes).toEqual([
       {
         id: "REQUEST_NETWORK_PAYMENT",
@@ -151,12 +164,21 @@ describe("GET /v2/request/{id}/pay and /routes without an RPC", () => {
   it("validates the wallet for the request's network and refuses cross-chain for now", async () => {
     const created = await post({ amount: "1", invoiceCurrency: "USDC-base", paymentCurrency: "USDC-base", payee: PAYEE });
     const id = created.body.requestId;
-    const bad = await call(payRequest, `/v2/request/${id}/pay?wallet=${TRON_PAYEE}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
+    const bad = await call(payRequest, `/v2/request/${id}/pay?wallet=${TRON_PAYEE}`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: id },
+    });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe("wallet");
-    const half = await call(payRequest, `/v2/request/${id}/pay?chain=BASE`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
+    const half = await call(payRequest, `/v2/request/${id}/pay?chain=BASE`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: id },
+    });
     expect(half.body.errors[0].field).toBe("token");
-    const missingWallet = await call(getRoutes, `/v2/request/${id}/routes`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
+    const missingWallet = await call(getRoutes, `/v2/request/${id}/routes`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: id },
+    });
     expect(missingWallet.body.errors[0].field).toBe("wallet");
   });
 });

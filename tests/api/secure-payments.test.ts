@@ -61,14 +61,20 @@ async function payFromPage(token: string, key: `0x${string}` = devnet.accounts.p
   const plan = await call(payLink, `/v2/secure-payments/${token}/pay?wallet=${account.address}`, { params: { token } });
   expect(plan.status).toBe(200);
   const wallet = createWalletClient({ account, chain: devnet.chain, transport: http(devnet.rpcUrl) });
-  for (const tx of plan.body.transactions) await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
+  for (const tx of plan.body.transactions)
+    await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
   await sweepNetwork(evmEventSource("sepolia")!);
   return plan.body;
 }
 
 describe("secure payment links", () => {
   it("a link is paid from its page plan; the request's secure payment shows completed with payer and KYT results", async () => {
-    const created = await link({ requests: [{ amount: "25" }], reference: "ORDER-7", redirectUrl: "https://shop.example/done", redirectLabel: "Back to shop" });
+    const created = await link({
+      requests: [{ amount: "25" }],
+      reference: "ORDER-7",
+      redirectUrl: "https://shop.example/done",
+      redirectLabel: "Back to shop",
+    });
     expect(created.status).toBe(201);
     expect(created.body.securePaymentUrl).toBe(`http://localhost:3000/pay/${created.body.token}`);
     expect(created.body.feePlan).toBeNull();
@@ -142,7 +148,8 @@ describe("secure payment links", () => {
         reportUrl: null,
       }),
     ]);
-    for (const field of ["providerReference", "notes", "rawStatus", "evaluatedAt"]) expect(after.body.payerKytResults[0]).toHaveProperty(field);
+    for (const field of ["providerReference", "notes", "rawStatus", "evaluatedAt"])
+      expect(after.body.payerKytResults[0]).toHaveProperty(field);
     const paid = await call(payLink, `/v2/secure-payments/${created.body.token}/pay?wallet=${devnet.accounts.payer.address}`, {
       params: { token: created.body.token },
     });
@@ -222,8 +229,11 @@ describe("secure payment links", () => {
     const view = await call(pageView, `/v2/secure-payments/${created.body.token}`, { params: { token: created.body.token } });
     expect(view.body.status).toBe("expired");
     expect(
-      (await call(payLink, `/v2/secure-payments/${created.body.token}/pay?wallet=${devnet.accounts.payer.address}`, { params: { token: created.body.token } }))
-        .status,
+      (
+        await call(payLink, `/v2/secure-payments/${created.body.token}/pay?wallet=${devnet.accounts.payer.address}`, {
+          params: { token: created.body.token },
+        })
+      ).status,
     ).toBe(409);
     expect((await expireSweep()).securePayments.expired).toBe(1);
     expect((await bySession(created.body.requestIds[0])).body.status).toBe("expired");
@@ -279,7 +289,13 @@ describe("secure payment links", () => {
     const bad = await call(createPayoutLink, "/v2/secure-payments/payouts", {
       method: "POST",
       headers: { "x-client-id": a.clientId },
-      json: { recipient: sanctioned, creatorWalletAddress: devnet.accounts.payer.address, network: "sepolia", currency: "USDC-sepolia", amount: "5" },
+      json: {
+        recipient: sanctioned,
+        creatorWalletAddress: devnet.accounts.payer.address,
+        network: "sepolia",
+        currency: "USDC-sepolia",
+        amount: "5",
+      },
     });
     const failed = await bySession(bad.body.requestIds[0]);
     expect(failed.body).toMatchObject({ status: "compliance_failed", blockReason: "compliance_failed" });

@@ -41,9 +41,16 @@ describe("webhook registration", () => {
     const params = { id: res.body.id };
     const off = await call(updateWebhook, `/v1/webhook/${res.body.id}`, { method: "PUT", headers: asClient(a.clientId), params });
     expect(off.body.active).toBe(false);
-    const on = await call(updateWebhook, `/v1/webhook/${res.body.id}`, { method: "PUT", headers: asClient(a.clientId), params, json: { active: true } });
+    const on = await call(updateWebhook, `/v1/webhook/${res.body.id}`, {
+      method: "PUT",
+      headers: asClient(a.clientId),
+      params,
+      json: { active: true },
+    });
     expect(on.body.active).toBe(true);
-    expect((await call(deleteWebhook, `/v1/webhook/${res.body.id}`, { method: "DELETE", headers: asClient(a.clientId), params })).status).toBe(200);
+    expect(
+      (await call(deleteWebhook, `/v1/webhook/${res.body.id}`, { method: "DELETE", headers: asClient(a.clientId), params })).status,
+    ).toBe(200);
     expect((await call(listWebhooks, "/v1/webhook", { headers: asClient(a.clientId) })).body.webhooks).toHaveLength(0);
   });
 
@@ -109,10 +116,18 @@ describe("webhook registration", () => {
 
 describe("POST /v1/webhook/test", () => {
   it("404 without an active webhook, 201 and a test delivery with one", async () => {
-    const none = await call(testWebhook, "/v1/webhook/test", { method: "POST", headers: asClient(a.clientId), json: { eventType: "payment.confirmed" } });
+    const none = await call(testWebhook, "/v1/webhook/test", {
+      method: "POST",
+      headers: asClient(a.clientId),
+      json: { eventType: "payment.confirmed" },
+    });
     expect(none.status).toBe(404);
     await register({ url: "https://hooks.example.test/t" }, asClient(a.clientId));
-    const res = await call(testWebhook, "/v1/webhook/test", { method: "POST", headers: asClient(a.clientId), json: { eventType: "payment.confirmed" } });
+    const res = await call(testWebhook, "/v1/webhook/test", {
+      method: "POST",
+      headers: asClient(a.clientId),
+      json: { eventType: "payment.confirmed" },
+    });
     expect(res.status).toBe(201);
     expect(res.body).toBeNull();
     const deliveries = await db().webhookDelivery.findMany();
@@ -153,7 +168,15 @@ describe("delivery log and redelivery", () => {
     const delivery = await db().webhookDelivery.findFirstOrThrow();
     await db().webhookDelivery.update({ where: { id: delivery.id }, data: { status: "failed", attempts: 11, lastStatus: 500 } });
     await db().webhookAttempt.create({
-      data: { id: prefixedId("att_"), deliveryId: delivery.id, attempt: 1, startedAt: new Date(), latencyMs: 12, statusCode: 500, error: "HTTP 500" },
+      data: {
+        id: prefixedId("att_"),
+        deliveryId: delivery.id,
+        attempt: 1,
+        startedAt: new Date(),
+        latencyMs: 12,
+        statusCode: 500,
+        error: "HTTP 500",
+      },
     });
     const list = await call(listDeliveries, "/v1/webhook/x/deliveries", { headers: asClient(a.clientId), params: { id: hook.body.id } });
     expect(list.status).toBe(200);
@@ -172,7 +195,9 @@ describe("delivery log and redelivery", () => {
     });
     expect(again.status).toBe(201);
     expect(again.body).toMatchObject({ id: delivery.id, status: "pending" });
-    expect((await call(listDeliveries, "/v1/webhook/x/deliveries", { headers: asClient(b.clientId), params: { id: hook.body.id } })).status).toBe(404);
+    expect(
+      (await call(listDeliveries, "/v1/webhook/x/deliveries", { headers: asClient(b.clientId), params: { id: hook.body.id } })).status,
+    ).toBe(404);
     expect(
       (
         await call(redeliverRoute, "/v1/webhook/x/deliveries/y/redeliver", {

@@ -56,7 +56,8 @@ describe("chain data (shared/spec/chain-data.md)", () => {
       expect(isAddressFor(id, c.erc20FeeProxy), `${id} fee proxy`).toBe(true);
       expect(isAddressFor(id, c.batchPayments), `${id} batch`).toBe(true);
       expect(c.erc20FeeProxyCreationBlock).toBeGreaterThan(0);
-      for (const a of [c.erc20ConversionProxy, c.chainlinkConversionPath, c.recurringPaymentProxy]) if (a) expect(isEvmAddress(a)).toBe(true);
+      for (const a of [c.erc20ConversionProxy, c.chainlinkConversionPath, c.recurringPaymentProxy])
+        if (a) expect(isEvmAddress(a)).toBe(true);
     }
     expect(CONTRACTS.optimism.recurringPaymentProxy).toBeNull();
     expect(CONTRACTS.tron.recurringPaymentProxy).toBeNull();

@@ -70,14 +70,20 @@ describe("Tron detection through the event-source interface", () => {
     fake.emit({ referenceHash: ref, amount: 4_000_000n, blockNumber: 95n });
     let r = await sweepNetwork(fake.source);
     expect(r).toMatchObject({ recorded: 1, fromBlock: "90", toBlock: "100" });
-    let status = await call(getRequest, `/v2/request/${p.requestId}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: p.requestId } });
+    let status = await call(getRequest, `/v2/request/${p.requestId}`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: p.requestId },
+    });
     expect(status.body).toMatchObject({ status: "partially_paid", hasBeenPaid: false, totalAmountPaid: "4" });
 
     fake.emit({ referenceHash: ref, amount: 6_000_000n, blockNumber: 105n, txHash: "txFinal" });
     fake.setHead(110n);
     r = await sweepNetwork(fake.source);
     expect(r).toMatchObject({ recorded: 1, fromBlock: "101" });
-    status = await call(getRequest, `/v2/request/${p.requestId}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: p.requestId } });
+    status = await call(getRequest, `/v2/request/${p.requestId}`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: p.requestId },
+    });
     expect(status.body).toMatchObject({ status: "paid", hasBeenPaid: true, isListening: false, totalAmountPaid: "10", txHash: "txFinal" });
     expect(status.body.payments).toHaveLength(2);
     const events = await db().outboxEvent.findMany();

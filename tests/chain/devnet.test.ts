@@ -38,7 +38,12 @@ afterAll(async () => {
 });
 
 function walletOf(key: Hex) {
-  return createWalletClient({ chain: devnet.chain, transport: http(devnet.rpcUrl), account: privateKeyToAccount(key), pollingInterval: 20 });
+  return createWalletClient({
+    chain: devnet.chain,
+    transport: http(devnet.rpcUrl),
+    account: privateKeyToAccount(key),
+    pollingInterval: 20,
+  });
 }
 
 async function mined(hash: Hex) {
@@ -149,12 +154,14 @@ describe("devnet", () => {
     expect((await pub.call({ account: payer.address, to: USDT, data: approveCall })).data).toBeUndefined();
 
     await mined(await wallet.writeContract({ address: USDT, abi: usdtAbi, functionName: "approve", args: [proxy, 5n] }));
-    await expect(pub.simulateContract({ account: payer.address, address: USDT, abi: usdtAbi, functionName: "approve", args: [proxy, 7n] })).rejects.toThrow(
-      /reset allowance to 0 first/,
-    );
+    await expect(
+      pub.simulateContract({ account: payer.address, address: USDT, abi: usdtAbi, functionName: "approve", args: [proxy, 7n] }),
+    ).rejects.toThrow(/reset allowance to 0 first/);
     await mined(await wallet.writeContract({ address: USDT, abi: usdtAbi, functionName: "approve", args: [proxy, 0n] }));
     await mined(await wallet.writeContract({ address: USDT, abi: usdtAbi, functionName: "approve", args: [proxy, 50_500_000n] }));
-    expect(await pub.readContract({ address: USDT, abi: erc20Abi, functionName: "allowance", args: [payer.address, proxy] })).toBe(50_500_000n);
+    expect(await pub.readContract({ address: USDT, abi: erc20Abi, functionName: "allowance", args: [payer.address, proxy] })).toBe(
+      50_500_000n,
+    );
 
     const before = await balanceOf(USDT, payee.address);
     const reference: Hex = "0x0000000000000001";
@@ -199,7 +206,10 @@ describe("devnet", () => {
           [
             {
               paymentNetworkId: 2n,
-              requestDetails: [detail(USDC, payee.address, 11_000_000n, refs[0], 1_000_000n), detail(USDT, relayer.address, 24_000_000n, refs[1], 1_000_000n)],
+              requestDetails: [
+                detail(USDC, payee.address, 11_000_000n, refs[0], 1_000_000n),
+                detail(USDT, relayer.address, 24_000_000n, refs[1], 1_000_000n),
+              ],
             },
           ],
           [],
@@ -241,10 +251,17 @@ describe("devnet", () => {
         address: batch,
         abi: batchConversionPaymentsAbi,
         functionName: "batchPayments",
-        args: [[{ paymentNetworkId: 1n, requestDetails: [detail("0x00000000000000f1"), detail("0x00000000000000f2")] }], [], feeRecipient.address],
+        args: [
+          [{ paymentNetworkId: 1n, requestDetails: [detail("0x00000000000000f1"), detail("0x00000000000000f2")] }],
+          [],
+          feeRecipient.address,
+        ],
       }),
     );
-    expect(feeProxyEvents(receipt.logs).map((e) => e.topics[1])).toEqual([keccak256("0x00000000000000f1"), keccak256("0x00000000000000f2")]);
+    expect(feeProxyEvents(receipt.logs).map((e) => e.topics[1])).toEqual([
+      keccak256("0x00000000000000f1"),
+      keccak256("0x00000000000000f2"),
+    ]);
   });
 
   it("ships a compiled.generated.ts that matches the .sol sources", () => {

@@ -21,7 +21,11 @@ let a: Awaited<ReturnType<typeof makeIntegrator>>;
 
 beforeAll(async () => {
   devnet = await useDevnet();
-  payer = createWalletClient({ account: privateKeyToAccount(devnet.accounts.payer.privateKey), chain: devnet.chain, transport: http(devnet.rpcUrl) });
+  payer = createWalletClient({
+    account: privateKeyToAccount(devnet.accounts.payer.privateKey),
+    chain: devnet.chain,
+    transport: http(devnet.rpcUrl),
+  });
   pub = createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl) }) as PublicClient;
 }, 60_000);
 
@@ -38,7 +42,13 @@ type Tx = { to: `0x${string}`; data: `0x${string}`; value: { hex: `0x${string}` 
 async function sendAll(txs: Tx[]): Promise<`0x${string}`[]> {
   const hashes: `0x${string}`[] = [];
   for (const tx of txs) {
-    const hash = await payer.sendTransaction({ account: payer.account!, chain: devnet.chain, to: tx.to, data: tx.data, value: BigInt(tx.value.hex) });
+    const hash = await payer.sendTransaction({
+      account: payer.account!,
+      chain: devnet.chain,
+      to: tx.to,
+      data: tx.data,
+      value: BigInt(tx.value.hex),
+    });
     const receipt = await pub.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe("success");
     hashes.push(hash);
@@ -48,7 +58,8 @@ async function sendAll(txs: Tx[]): Promise<`0x${string}`[]> {
 
 const sweep = () => sweepNetwork(evmEventSource("sepolia")!);
 const status = (id: string) => call(getRequest, `/v2/request/${id}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
-const payout = (json: Record<string, unknown>) => call(createPayout, "/v2/payouts", { method: "POST", headers: { "x-api-key": a.apiKey }, json });
+const payout = (json: Record<string, unknown>) =>
+  call(createPayout, "/v2/payouts", { method: "POST", headers: { "x-api-key": a.apiKey }, json });
 
 describe("payouts paid on anvil", () => {
   it("HTTP payout → wallet sends → detection marks it paid with one payment.confirmed", async () => {
@@ -63,15 +74,31 @@ describe("payouts paid on anvil", () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.metadata).toMatchObject({ needsApproval: true, stepsRequired: 2, hasEnoughBalance: true, hasEnoughGas: true });
-    const before = await pub.readContract({ address: devnet.tokens.USDC, abi: erc20Abi, functionName: "balanceOf", args: [devnet.accounts.payee.address] });
+    const before = await pub.readContract({
+      address: devnet.tokens.USDC,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [devnet.accounts.payee.address],
+    });
     const [, payHash] = await sendAll(res.body.transactions);
-    const after = await pub.readContract({ address: devnet.tokens.USDC, abi: erc20Abi, functionName: "balanceOf", args: [devnet.accounts.payee.address] });
+    const after = await pub.readContract({
+      address: devnet.tokens.USDC,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [devnet.accounts.payee.address],
+    });
     expect(after - before).toBe(125_500_000n);
 
     const swept = await sweep();
     expect(swept.recorded).toBe(1);
     const s = await status(res.body.requestId);
-    expect(s.body).toMatchObject({ hasBeenPaid: true, status: "paid", txHash: payHash, totalAmountPaid: "125.5", payer: devnet.accounts.payer.address });
+    expect(s.body).toMatchObject({
+      hasBeenPaid: true,
+      status: "paid",
+      txHash: payHash,
+      totalAmountPaid: "125.5",
+      payer: devnet.accounts.payer.address,
+    });
     expect(s.body.fees).toEqual([{ type: "platform", provider: "duebill", amount: "1.255", currency: "USDC" }]);
     const events = await db().outboxEvent.findMany({ where: { type: "payment.confirmed" } });
     expect(events).toHaveLength(1);
@@ -104,7 +131,12 @@ describe("payouts paid on anvil", () => {
       paymentCurrency: "FAU-sepolia",
       payerWallet: devnet.accounts.payer.address,
     });
-    expect(res.body.metadata).toMatchObject({ needsApproval: false, stepsRequired: 1, approvalTransactionIndex: null, paymentTransactionIndex: 0 });
+    expect(res.body.metadata).toMatchObject({
+      needsApproval: false,
+      stepsRequired: 1,
+      approvalTransactionIndex: null,
+      paymentTransactionIndex: 0,
+    });
     await sendAll(res.body.transactions);
     await sweep();
     expect((await status(res.body.requestId)).body.hasBeenPaid).toBe(true);
@@ -126,7 +158,12 @@ describe("payouts paid on anvil", () => {
       paymentCurrency: "USDT-sepolia",
       payerWallet: devnet.accounts.payer.address,
     });
-    expect(res.body.metadata).toMatchObject({ needsApproval: true, stepsRequired: 3, approvalTransactionIndex: 1, paymentTransactionIndex: 2 });
+    expect(res.body.metadata).toMatchObject({
+      needsApproval: true,
+      stepsRequired: 3,
+      approvalTransactionIndex: 1,
+      paymentTransactionIndex: 2,
+    });
     expect(BigInt(`0x${res.body.transactions[0].data.slice(74)}`)).toBe(0n);
     await sendAll(res.body.transactions);
     await sweep();

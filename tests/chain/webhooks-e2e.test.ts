@@ -90,7 +90,8 @@ async function payOnDevnet(clientId: string) {
     transport: viemHttp(devnet.rpcUrl),
   });
   const pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
-  for (const tx of res.body.transactions) await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
+  for (const tx of res.body.transactions)
+    await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
   await sweepNetwork(evmEventSource("sepolia")!);
   return res.body.requestId as string;
 }
@@ -100,7 +101,11 @@ describe("payment.confirmed delivery", () => {
     const secretRef = { secret: "" };
     const receiver = await startReceiver(secretRef);
     try {
-      const hook = await call(createWebhook, "/v1/webhook", { method: "POST", headers: { "x-client-id": a.clientId }, json: { url: receiver.url } });
+      const hook = await call(createWebhook, "/v1/webhook", {
+        method: "POST",
+        headers: { "x-client-id": a.clientId },
+        json: { url: receiver.url },
+      });
       expect(hook.status).toBe(201);
       secretRef.secret = hook.body.secret;
       const requestId = await payOnDevnet(a.clientId);
@@ -129,7 +134,11 @@ describe("payment.confirmed delivery", () => {
     const receiver = await startReceiver(secretRef, (n) => (n === 1 ? "hang" : "ok"));
     let worker: ChildProcess | undefined;
     try {
-      const hook = await call(createWebhook, "/v1/webhook", { method: "POST", headers: { "x-client-id": a.clientId }, json: { url: receiver.url } });
+      const hook = await call(createWebhook, "/v1/webhook", {
+        method: "POST",
+        headers: { "x-client-id": a.clientId },
+        json: { url: receiver.url },
+      });
       secretRef.secret = hook.body.secret;
       await payOnDevnet(a.clientId);
       const root = path.resolve(__dirname, "../..");

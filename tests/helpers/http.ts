@@ -10,7 +10,11 @@ export async function call(
   const { params, json, ...rest } = init;
   const headers = new Headers(rest.headers);
   if (json !== undefined) headers.set("content-type", "application/json");
-  const req = new Request(new URL(url, "http://localhost:3000"), { ...rest, headers, body: json !== undefined ? JSON.stringify(json) : rest.body });
+  const req = new Request(new URL(url, "http://localhost:3000"), {
+    ...rest,
+    headers,
+    body: json !== undefined ? JSON.stringify(json) : rest.body,
+  });
   const res = await handler(req, { params: Promise.resolve(params ?? {}) });
   const text = await res.text();
   return { status: res.status, body: text ? JSON.parse(text) : null, headers: res.headers };

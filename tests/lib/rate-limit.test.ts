@@ -74,7 +74,11 @@ describe("memory store (fake clock)", () => {
     vi.setSystemTime(t);
     return store.check(key, p);
   };
-  async function hammerUntilBlocked(key: string, p: RatePolicy, t: number): Promise<{ t: number; firstReject: number; d: RateLimitDecision }> {
+  async function hammerUntilBlocked(
+    key: string,
+    p: RatePolicy,
+    t: number,
+  ): Promise<{ t: number; firstReject: number; d: RateLimitDecision }> {
     let firstReject = -1;
     for (; t < T0 + 3_600_000; t += 50) {
       const d = await check(key, p, t);
@@ -97,7 +101,8 @@ describe("memory store (fake clock)", () => {
       rejected += times.length - accepted.length;
       let worst = Number.NEGATIVE_INFINITY; // max over intervals of accepted - rate · (1 + ⌈t/1000⌉)
       for (let i = 0; i < accepted.length; i++)
-        for (let j = i; j < accepted.length; j++) worst = Math.max(worst, j - i + 1 - p.rate * (1 + Math.ceil((accepted[j]! - accepted[i]!) / 1000)));
+        for (let j = i; j < accepted.length; j++)
+          worst = Math.max(worst, j - i + 1 - p.rate * (1 + Math.ceil((accepted[j]! - accepted[i]!) / 1000)));
       expect(worst).toBeLessThanOrEqual(0);
     }
     expect(rejected).toBeGreaterThan(0); // the patterns did push against the limit
@@ -114,7 +119,8 @@ describe("memory store (fake clock)", () => {
     // Irregular but never closer than 1000/rate ms apart.
     const rnd = prng(p.rate);
     const irregular = fresh("irregular");
-    for (let i = 0, t = T0; i < 1000; i++, t += Math.ceil(1000 / p.rate) + Math.floor(rnd() * 300)) expect((await check(irregular, p, t)).allowed).toBe(true);
+    for (let i = 0, t = T0; i < 1000; i++, t += Math.ceil(1000 / p.rate) + Math.floor(rnd() * 300))
+      expect((await check(irregular, p, t)).allowed).toBe(true);
   });
 
   it("blocks a sustained breach for exactly 300 s; hammering during the block does not extend it", async () => {
@@ -202,7 +208,11 @@ describe("memory store (fake clock)", () => {
   it("reports RateLimit-* headers on allowed and denied responses", async () => {
     const p = prod("default");
     const key = fresh("headers");
-    expect(rateLimitHeaders(await check(key, p, T0))).toEqual({ "RateLimit-Limit": "5", "RateLimit-Remaining": "4", "RateLimit-Reset": "1" });
+    expect(rateLimitHeaders(await check(key, p, T0))).toEqual({
+      "RateLimit-Limit": "5",
+      "RateLimit-Remaining": "4",
+      "RateLimit-Reset": "1",
+    });
     for (let i = 0; i < 4; i++) await check(key, p, T0);
     const denied = rateLimitHeaders(await check(key, p, T0 + 10));
     expect(denied).toEqual({ "RateLimit-Limit": "5", "RateLimit-Remaining": "0", "RateLimit-Reset": "1", "Retry-After": "1" });
@@ -238,10 +248,19 @@ describe.each([
   it("counts per window and key, with headers and the relaxed allowance", async () => {
     const p = prod("default");
     const key = fresh("rt-headers");
-    expect(rateLimitHeaders(await store.check(key, p))).toEqual({ "RateLimit-Limit": "5", "RateLimit-Remaining": "4", "RateLimit-Reset": "1" });
+    expect(rateLimitHeaders(await store.check(key, p))).toEqual({
+      "RateLimit-Limit": "5",
+      "RateLimit-Remaining": "4",
+      "RateLimit-Reset": "1",
+    });
     for (let i = 0; i < 4; i++) expect((await store.check(key, p)).allowed).toBe(true);
     const denied = await store.check(key, p);
-    expect(rateLimitHeaders(denied)).toEqual({ "RateLimit-Limit": "5", "RateLimit-Remaining": "0", "RateLimit-Reset": "1", "Retry-After": "1" });
+    expect(rateLimitHeaders(denied)).toEqual({
+      "RateLimit-Limit": "5",
+      "RateLimit-Remaining": "0",
+      "RateLimit-Reset": "1",
+      "Retry-After": "1",
+    });
     expect((await store.check(fresh("rt-other"), p)).allowed).toBe(true);
     const relaxed = fresh("rt-relaxed");
     for (let i = 0; i < 20; i++) expect((await store.check(relaxed, prod("default", true))).allowed).toBe(true);

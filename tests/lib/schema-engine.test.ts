@@ -97,7 +97,16 @@ describe("schema-engine stand-in", () => {
     const migration = path.join(dir, "migrations/20240101000000_init");
     fs.mkdirSync(migration, { recursive: true });
     fs.writeFileSync(path.join(dir, "migrations/migration_lock.toml"), 'provider = "postgresql"\n');
-    const r = prisma("migrate", "diff", "--from-empty", "--to-schema", "schema", "--script", "--output", path.join(migration, "migration.sql"));
+    const r = prisma(
+      "migrate",
+      "diff",
+      "--from-empty",
+      "--to-schema",
+      "schema",
+      "--script",
+      "--output",
+      path.join(migration, "migration.sql"),
+    );
     expect(r.status, r.out).toBe(0);
     expect(fs.readFileSync(path.join(migration, "migration.sql"), "utf8")).toContain('CREATE TABLE "Thing"');
   });
@@ -112,8 +121,13 @@ describe("schema-engine stand-in", () => {
       `SELECT migration_name, checksum, finished_at IS NOT NULL AS finished FROM _prisma_migrations`,
     );
     const sql = fs.readFileSync(path.join(dir, "migrations/20240101000000_init/migration.sql"));
-    expect(rows).toEqual([{ migration_name: "20240101000000_init", checksum: createHash("sha256").update(sql).digest("hex"), finished: true }]);
-    const columns = await query<{ column_name: string }>(dbUrl, `SELECT column_name FROM information_schema.columns WHERE table_name = 'Thing' ORDER BY 1`);
+    expect(rows).toEqual([
+      { migration_name: "20240101000000_init", checksum: createHash("sha256").update(sql).digest("hex"), finished: true },
+    ]);
+    const columns = await query<{ column_name: string }>(
+      dbUrl,
+      `SELECT column_name FROM information_schema.columns WHERE table_name = 'Thing' ORDER BY 1`,
+    );
     expect(columns.map((c) => c.column_name)).toEqual(["amount", "createdAt", "id", "name", "tags"]);
   });
 
@@ -129,7 +143,10 @@ describe("schema-engine stand-in", () => {
   });
 
   it("migrate diff --exit-code exits 2 when the schema has a change with no migration", async () => {
-    fs.writeFileSync(path.join(dir, "schema/thing.prisma"), SCHEMA.replace("  name      String\n", "  name      String\n  note      String?\n"));
+    fs.writeFileSync(
+      path.join(dir, "schema/thing.prisma"),
+      SCHEMA.replace("  name      String\n", "  name      String\n  note      String?\n"),
+    );
     const r = prisma(...diffArgs);
     expect(r.status, r.out).toBe(2);
     expect(r.out).toContain("note");

@@ -308,7 +308,9 @@ describe("fan-out and delivery", () => {
     expect(r.succeeded).toBe(1000);
     expect(new Set(hooks().map((x) => x.headers["x-duebill-delivery"])).size).toBe(1000);
     const perSec = Math.round(1000 / ((t2 - t1) / 1000));
-    console.log(`webhook throughput: fan-out 1000 events in ${Math.round(t1 - t0)} ms; delivered 1000 in ${Math.round(t2 - t1)} ms = ${perSec} deliveries/s`);
+    console.log(
+      `webhook throughput: fan-out 1000 events in ${Math.round(t1 - t0)} ms; delivered 1000 in ${Math.round(t2 - t1)} ms = ${perSec} deliveries/s`,
+    );
   });
 });
 
@@ -350,9 +352,39 @@ describe("SSRF policy", () => {
   });
 
   it("classifies IPv4 and IPv6 ranges", () => {
-    const forbidden = ["0.0.0.0", "10.1.2.3", "100.127.255.255", "127.0.0.1", "169.254.169.254", "172.16.0.1", "172.31.255.255", "192.0.0.8", "192.168.1.1"];
-    forbidden.push("198.19.0.1", "224.0.0.1", "239.255.255.255", "240.0.0.1", "255.255.255.255", "::", "::1", "fc00::1", "fdff::1", "fe80::1%eth0");
-    forbidden.push("febf::1", "ff02::1", "::ffff:127.0.0.1", "::ffff:7f00:1", "::ffff:10.0.0.1", "64:ff9b::a00:1", "2002:7f00:1::", "2001:db8::1");
+    const forbidden = [
+      "0.0.0.0",
+      "10.1.2.3",
+      "100.127.255.255",
+      "127.0.0.1",
+      "169.254.169.254",
+      "172.16.0.1",
+      "172.31.255.255",
+      "192.0.0.8",
+      "192.168.1.1",
+    ];
+    forbidden.push(
+      "198.19.0.1",
+      "224.0.0.1",
+      "239.255.255.255",
+      "240.0.0.1",
+      "255.255.255.255",
+      "::",
+      "::1",
+      "fc00::1",
+      "fdff::1",
+      "fe80::1%eth0",
+    );
+    forbidden.push(
+      "febf::1",
+      "ff02::1",
+      "::ffff:127.0.0.1",
+      "::ffff:7f00:1",
+      "::ffff:10.0.0.1",
+      "64:ff9b::a00:1",
+      "2002:7f00:1::",
+      "2001:db8::1",
+    );
     forbidden.push("::127.0.0.1", "0177.0.0.1", "01.2.3.4", "not-an-ip", "1.2.3", "[::1]");
     for (const ip of forbidden) expect(isForbiddenIp(ip), ip).toBe(true);
     const allowed = [
@@ -418,11 +450,25 @@ describe("SSRF policy", () => {
     it("enforces the total timeout and caps the response body", async () => {
       reply = (r) => (r.path === "/hang" ? "hang" : { status: 200, body: Buffer.alloc(1_000_000, 97) });
       const noResolve: Resolver = async () => [];
-      const slow = await postWebhook({ url: `${base}/hang`, body: "{}", headers: {}, timeoutMs: 300, allowPrivate: true, resolve: noResolve });
+      const slow = await postWebhook({
+        url: `${base}/hang`,
+        body: "{}",
+        headers: {},
+        timeoutMs: 300,
+        allowPrivate: true,
+        resolve: noResolve,
+      });
       expect(slow.error).toMatch(/timeout/);
       expect(slow.latencyMs).toBeGreaterThanOrEqual(250);
       expect(slow.latencyMs).toBeLessThan(2_000);
-      const big = await postWebhook({ url: `${base}/big`, body: "{}", headers: {}, timeoutMs: 2_000, allowPrivate: true, resolve: noResolve });
+      const big = await postWebhook({
+        url: `${base}/big`,
+        body: "{}",
+        headers: {},
+        timeoutMs: 2_000,
+        allowPrivate: true,
+        resolve: noResolve,
+      });
       expect(big).toMatchObject({ statusCode: 200, error: null });
     });
   });

@@ -9,7 +9,8 @@ export default function PaymentLinkNotFound() {
         Payment link not found
       </h1>
       <p className="mt-2 text-sm text-slate-600">
-        Check that you opened the complete link. If it was copied by hand, a character may be missing. Otherwise, ask the sender for a new link.
+        Check that you opened the complete link. If it was copied by hand, a character may be missing. Otherwise, ask the sender for a new
+        link.
       </p>
     </section>
   );

@@ -4,6 +4,10 @@ import { createWebhook, listWebhooks, ownerFor } from "@/lib/webhooks/endpoints"
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApi(createWebhookOp, async ({ principal, body }) => json(await createWebhook(await ownerFor(principal, body.clientId), body.url), 201));
+export const POST = withApi(createWebhookOp, async ({ principal, body }) =>
+  json(await createWebhook(await ownerFor(principal, body.clientId), body.url), 201),
+);
 
-export const GET = withApi(listWebhooksOp, async ({ principal, query }) => json(await listWebhooks(await ownerFor(principal, query.clientId))));
+export const GET = withApi(listWebhooksOp, async ({ principal, query }) =>
+  json(await listWebhooks(await ownerFor(principal, query.clientId))),
+);

@@ -7,4 +7,6 @@ export const dynamic = "force-dynamic";
 
 export const POST = withApi(createSecurePaymentOp, async ({ principal, body }) => json(await createSecurePayment(principal, body), 201));
 
-export const GET = withApi(getSecurePaymentOp, async ({ principal, query }) => json(await getSecurePaymentByRequest(principal.accountId, query.requestId)));
+export const GET = withApi(getSecurePaymentOp, async ({ principal, query }) =>
+  json(await getSecurePaymentByRequest(principal.accountId, query.requestId)),
+);

@@ -34,7 +34,9 @@ export async function register(email: string, password: string) {
 
 function locked(until: Date): AppError {
   const retryAfter = Math.max(1, Math.ceil((until.getTime() - nowMs()) / 1000));
-  return new AppError("rate_limited", "Too many failed sign-in attempts; try again later", { headers: { "retry-after": String(retryAfter) } });
+  return new AppError("rate_limited", "Too many failed sign-in attempts; try again later", {
+    headers: { "retry-after": String(retryAfter) },
+  });
 }
 
 /**

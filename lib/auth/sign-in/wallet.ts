@@ -28,7 +28,14 @@ function kindOf(address: string): Kind {
   throw invalidField("address", "must be an EVM (0x...) or Tron (T...) address");
 }
 
-function renderTronMessage(p: { domain: string; address: string; uri: string; nonce: string; issuedAt: Date; expirationTime: Date }): string {
+function renderTronMessage(p: {
+  domain: string;
+  address: string;
+  uri: string;
+  nonce: string;
+  issuedAt: Date;
+  expirationTime: Date;
+}): string {
   return [
     `${p.domain} wants you to sign in with your Tron account:`,
     p.address,
@@ -69,7 +76,16 @@ export async function createChallenge(address: string, chainId?: number) {
         })
       : renderTronMessage({ domain: app.host, address: normalized, uri: app.origin, nonce, issuedAt, expirationTime });
   const challenge = await db().walletChallenge.create({
-    data: { id: ulid(), address: normalized, chainKind: kind, chainId: resolvedChainId, nonce, message, expiresAt: expirationTime, createdAt: issuedAt },
+    data: {
+      id: ulid(),
+      address: normalized,
+      chainKind: kind,
+      chainId: resolvedChainId,
+      nonce,
+      message,
+      expiresAt: expirationTime,
+      createdAt: issuedAt,
+    },
   });
   return { challengeId: challenge.id, nonce, message, expiresAt: expirationTime.toISOString() };
 }

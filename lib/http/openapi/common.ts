@@ -23,5 +23,7 @@ const DESCRIPTIONS: Record<number, string> = {
 };
 
 export function errorResponses(...statuses: number[]): Record<number, ResponseSpec> {
-  return Object.fromEntries(statuses.map((s) => [s, { description: DESCRIPTIONS[s] ?? STATUS_TEXT[s] ?? "Error", schema: errorBodySchema }]));
+  return Object.fromEntries(
+    statuses.map((s) => [s, { description: DESCRIPTIONS[s] ?? STATUS_TEXT[s] ?? "Error", schema: errorBodySchema }]),
+  );
 }

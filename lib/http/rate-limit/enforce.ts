@@ -4,19 +4,25 @@ import { AppError } from "@/lib/errors";
 import type { RateTier } from "@/lib/generated/prisma/enums";
 import { checkRateLimit, rateLimitHeaders, rateLimitKey } from "@/lib/http/rate-limit/limiter";
 
+/** Set by scripts/server.mjs from the TCP socket on every request (a client-sent value is overwritten). */
+export const SOCKET_IP_HEADER = "x-duebill-socket-ip";
+
 /**
- * The client IP as the nearest trusted proxy saw it. With TRUSTED_PROXY_HOPS = N the client is
- * the N-th X-Forwarded-For entry from the right (next start fills the header from the socket
- * when it is absent). Without a proxy a client can write its own header: deploy behind one.
+ * The client IP, never one the client chose. With no trusted proxy (TRUSTED_PROXY_HOPS=0) it
+ * is the socket's peer address; X-Forwarded-For and X-Real-IP are ignored. Behind N trusted
+ * proxies each appends the address it saw, so the client is the N-th entry from the right:
+ * anything further left was written by the client. Too few entries means the request did not
+ * come through the proxies: the socket address is used.
  */
 export function clientIp(req: Request): string {
+  const socket = req.headers.get(SOCKET_IP_HEADER) || "unknown";
+  const hops = env().TRUSTED_PROXY_HOPS;
+  if (hops === 0) return socket;
   const parts = (req.headers.get("x-forwarded-for") ?? "")
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
-  if (parts.length === 0) return req.headers.get("x-real-ip") ?? "unknown";
-  const hops = env().TRUSTED_PROXY_HOPS;
-  return parts[Math.max(0, parts.length - 1 - hops)] ?? "unknown";
+  return parts.length >= hops ? (parts[parts.length - hops] ?? socket) : socket;
 }
 
 /** The counter's credential part: the principal's key (lib/auth/principal.ts); failed authentication counts per IP. */
@@ -34,7 +40,9 @@ export async function enforceRateLimit(req: Request, principal: Principal | null
   const decision = await checkRateLimit(rateLimitKey(id, clientIp(req)), tier, { relaxed });
   const headers = rateLimitHeaders(decision);
   if (!decision.allowed) {
-    throw new AppError("rate_limited", decision.blocked ? "Rate limit exceeded repeatedly: blocked for 5 minutes" : "Rate limit exceeded", { headers });
+    throw new AppError("rate_limited", decision.blocked ? "Rate limit exceeded repeatedly: blocked for 5 minutes" : "Rate limit exceeded", {
+      headers,
+    });
   }
   return headers;
 }

@@ -209,7 +209,9 @@ let current: RateLimiter | undefined;
 export function rateLimiter(): RateLimiter {
   if (!current) {
     const { REDIS_URL, SERVICE_NAME } = env();
-    current = REDIS_URL ? RateLimiter.redis({ url: REDIS_URL, prefix: `${SERVICE_NAME}:rl`, onError: warnUnavailable }) : RateLimiter.memory();
+    current = REDIS_URL
+      ? RateLimiter.redis({ url: REDIS_URL, prefix: `${SERVICE_NAME}:rl`, onError: warnUnavailable })
+      : RateLimiter.memory();
   }
   return current;
 }

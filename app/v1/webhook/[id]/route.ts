@@ -8,4 +8,6 @@ export const PUT = withApi(updateWebhookOp, async ({ principal, params, body }) 
   json(await setWebhookActive(await ownerFor(principal, undefined), params.id, body.active)),
 );
 
-export const DELETE = withApi(deleteWebhookOp, async ({ principal, params }) => json(await deleteWebhook(await ownerFor(principal, undefined), params.id)));
+export const DELETE = withApi(deleteWebhookOp, async ({ principal, params }) =>
+  json(await deleteWebhook(await ownerFor(principal, undefined), params.id)),
+);

@@ -4,7 +4,9 @@ import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(readDestinationOp, async ({ principal, params }) => json(await readDestination(principal.accountId, params.destinationId)));
+export const GET = withApi(readDestinationOp, async ({ principal, params }) =>
+  json(await readDestination(principal.accountId, params.destinationId)),
+);
 
 export const DELETE = withApi(deactivateDestinationOp, async ({ principal, params }) =>
   json(await deactivateDestination(principal.accountId, params.destinationId)),

@@ -4,4 +4,6 @@ import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(destinationSigningDataOp, async ({ principal, query }) => json(await createSigningData(principal.accountId, query)));
+export const GET = withApi(destinationSigningDataOp, async ({ principal, query }) =>
+  json(await createSigningData(principal.accountId, query)),
+);

@@ -4,4 +4,6 @@ import { getRequestStatus } from "@/lib/requests/get-request";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(getRequestOp, async ({ principal, params }) => json(await getRequestStatus(principal.accountId, params.requestId)));
+export const GET = withApi(getRequestOp, async ({ principal, params }) =>
+  json(await getRequestStatus(principal.accountId, params.requestId)),
+);

@@ -4,4 +4,6 @@ import { payRequest } from "@/lib/requests/pay-request";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(payRequestOp, async ({ principal, params, query }) => json(await payRequest(principal.accountId, params.requestId, query)));
+export const GET = withApi(payRequestOp, async ({ principal, params, query }) =>
+  json(await payRequest(principal.accountId, params.requestId, query)),
+);

@@ -4,4 +4,6 @@ import { listRoutes } from "@/lib/requests/pay-request";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(getRequestRoutesOp, async ({ principal, params, query }) => json(await listRoutes(principal.accountId, params.requestId, query)));
+export const GET = withApi(getRequestRoutesOp, async ({ principal, params, query }) =>
+  json(await listRoutes(principal.accountId, params.requestId, query)),
+);

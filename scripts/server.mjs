@@ -1,0 +1,47 @@
+/**
+ * The production HTTP server (`npm start` runs it): Next's request handler behind a plain
+ * node:http server, for one reason — the socket's peer address. `next start` keeps a
+ * client-written X-Forwarded-For and only falls back to the socket when the header is absent,
+ * so a client could pick its own rate-limit bucket. Here every request carries the peer
+ * address in `x-duebill-socket-ip`, overwritten whatever the client sent; lib/http/rate-limit
+ * uses it when no trusted proxy is configured (TRUSTED_PROXY_HOPS=0), and the X-Forwarded-For
+ * entry the nearest trusted proxy appended otherwise.
+ *
+ * Usage: node scripts/server.mjs [--port 3000] [--hostname 0.0.0.0]
+ */
+import http from "node:http";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(`--${name}`);
+  return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
+};
+const port = Number(arg("port", process.env.PORT ?? "3000"));
+const hostname = arg("hostname", process.env.HOSTNAME ?? "0.0.0.0");
+
+// As `next start` does: production React and Next, whatever the caller's NODE_ENV.
+process.env.NODE_ENV = "production";
+const { default: next } = await import("next");
+const app = next({ dev: false, dir: root, hostname, port });
+const handle = app.getRequestHandler();
+await app.prepare();
+
+const server = http.createServer((req, res) => {
+  req.headers["x-duebill-socket-ip"] = req.socket.remoteAddress ?? "";
+  handle(req, res).catch((err) => {
+    console.error(JSON.stringify({ level: "error", msg: "request handler failed", err: String(err) }));
+    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    res.end('{"statusCode":500,"error":"Internal Server Error","message":"Internal server error","code":"internal_error"}');
+  });
+});
+server.keepAliveTimeout = 65_000;
+server.listen(port, hostname, () => console.log(`[duebill] ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`));
+
+for (const sig of ["SIGINT", "SIGTERM"]) {
+  process.on(sig, () => {
+    server.close(() => process.exit(0));
+    setTimeout(() => process.exit(0), 5_000).unref();
+  });
+}
