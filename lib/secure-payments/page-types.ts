@@ -1,3 +1,5 @@
+import type { UnsignedTx } from "@/lib/chain/calldata";
+import type { PayMetadata } from "@/lib/payments/plan";
 /**
  * What the hosted payment page (`/pay/{token}`) and its client code see of a secure
  * payment. Served by `getPaymentPage(token)` (server components) and by the public
@@ -39,15 +41,8 @@ export interface PaymentPageData {
   txHash: string | null;
 }
 
-/** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order. */
+/** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order (the plan of lib/payments). */
 export interface PaymentPagePlan {
-  transactions: { to: string; data: `0x${string}`; value: { type: "BigNumber"; hex: `0x${string}` } }[];
-  metadata: {
-    stepsRequired: number;
-    needsApproval: boolean;
-    approvalTransactionIndex: number | null;
-    paymentTransactionIndex: number;
-    hasEnoughBalance: boolean;
-    hasEnoughGas: boolean;
-  };
+  transactions: UnsignedTx[];
+  metadata: PayMetadata;
 }
