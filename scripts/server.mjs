@@ -28,8 +28,39 @@ const app = next({ dev: false, dir: root, hostname, port });
 const handle = app.getRequestHandler();
 await app.prepare();
 
+const API = /^\/(v1|v2|api)(\/|$)/;
+const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
+const STATUS_TEXT = { 400: "Bad Request", 405: "Method Not Allowed" };
+
+/** The JSON error body of the API, for what must be answered before Next sees the request. */
+function fail(res, requestId, status, code, message, extra = {}) {
+  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  res.end(JSON.stringify({ statusCode: status, error: STATUS_TEXT[status], message, code, ...extra, requestId }));
+}
+
 const server = http.createServer((req, res) => {
   req.headers["x-duebill-socket-ip"] = req.socket.remoteAddress ?? "";
+  const rawPath = (req.url ?? "/").split(/[?#]/, 1)[0];
+  if (API.test(rawPath)) {
+    // Every API answer carries x-request-id, the framework's own (308, 404, 405) included.
+    const incoming = req.headers["x-request-id"];
+    const requestId = typeof incoming === "string" && REQUEST_ID.test(incoming) ? incoming : crypto.randomUUID();
+    req.headers["x-request-id"] = requestId;
+    res.setHeader("x-request-id", requestId);
+    // What Next would answer with a plain-text 500: methods no route serves, malformed escapes.
+    if (!METHODS.has(req.method ?? "")) {
+      res.setHeader("allow", [...METHODS].join(", "));
+      return fail(res, requestId, 405, "method_not_allowed", `Method ${String(req.method).slice(0, 16)} is not allowed`);
+    }
+    try {
+      decodeURIComponent(rawPath);
+    } catch {
+      return fail(res, requestId, 400, "validation_failed", "Validation failed", {
+        errors: [{ field: "path", message: "malformed percent-escape in the path" }],
+      });
+    }
+  }
   handle(req, res).catch((err) => {
     console.error(JSON.stringify({ level: "error", msg: "request handler failed", err: String(err) }));
     if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
