@@ -49,6 +49,6 @@ export async function createPayout(
     },
     wallet,
   );
-  await db().paymentRequest.create({ data: data as Prisma.PaymentRequestUncheckedCreateInput });
+  await db().paymentRequest.create({ data });
   return { requestId: data.id, paymentReference: data.paymentReference, ...plan };
 }

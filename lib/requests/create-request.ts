@@ -18,12 +18,10 @@ export function ownerOf(principal: Principal): { accountId: string; clientId: st
   return { accountId: principal.accountId, clientId: principal.kind === "clientId" ? principal.clientId : null };
 }
 
-export function requestData(
-  principal: Principal,
-  kind: RequestKind,
-  terms: PaymentTerms,
-  extras: RequestExtras,
-): Prisma.PaymentRequestCreateManyInput {
+/** A new request row, usable by create and createMany alike. */
+export type RequestRow = Prisma.PaymentRequestCreateManyInput & Prisma.PaymentRequestUncheckedCreateInput;
+
+export function requestData(principal: Principal, kind: RequestKind, terms: PaymentTerms, extras: RequestExtras): RequestRow {
   const salt = randomSalt();
   const { accountId, clientId } = ownerOf(principal);
   const createdAt = new Date();
@@ -97,6 +95,6 @@ export async function createRequest(
   const terms = resolveTerms(body);
   const payer = body.payer === undefined ? undefined : parseAddressFor(terms.network, body.payer, "payer");
   const data = requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
-  await db().paymentRequest.create({ data: data as Prisma.PaymentRequestUncheckedCreateInput });
+  await db().paymentRequest.create({ data });
   return { requestId: data.id, paymentReference: data.paymentReference };
 }

@@ -187,7 +187,7 @@ export async function createPayoutLink(principal: Principal, body: CreatePayoutL
   const claimed = await db().payeeDestination.findFirst({ where: { walletAddress: recipient, network: body.network, active: true } });
   const secureToken = ulid();
   await db().$transaction(async (tx) => {
-    await tx.paymentRequest.create({ data: row as Prisma.PaymentRequestUncheckedCreateInput });
+    await tx.paymentRequest.create({ data: row });
     const link = linkData(principal, secureToken, {
       ...body,
       network,
