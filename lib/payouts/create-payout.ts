@@ -2,7 +2,6 @@ import type { Principal } from "@/lib/auth/principal";
 import { asHex } from "@/lib/chain/address";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
-import type { Prisma } from "@/lib/generated/prisma/client";
 import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { type CustomerInfo, requestData } from "@/lib/requests/create-request";
