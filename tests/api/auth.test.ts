@@ -70,6 +70,22 @@ describe("wallet sign-in (EVM)", () => {
     expect(res.status).toBe(401);
   });
 
+  it("signs in one wallet twice at once for the first time: two sessions, one user, no 500 (hardening)", async () => {
+    const key = generatePrivateKey();
+    const [c1, c2] = await Promise.all([evmChallenge(key), evmChallenge(key)]);
+    const verifyWith = async (c: typeof c1) =>
+      post(verify, "/v1/auth/wallet/verify", {
+        challengeId: c.challengeId,
+        nonce: c.nonce,
+        message: c.message,
+        signature: await c.account.signMessage({ message: c.message }),
+      });
+    const [r1, r2] = await Promise.all([verifyWith(c1), verifyWith(c2)]);
+    expect([r1.status, r2.status]).toEqual([200, 200]);
+    const { db } = await import("@/lib/db");
+    expect(await db().user.count({ where: { walletAddress: c1.account.address.toLowerCase() } })).toBe(1);
+  });
+
   it("rejects a wrong signer, an expired challenge, a reused challenge and a wrong nonce", async () => {
     const c = await evmChallenge();
     const other = privateKeyToAccount(generatePrivateKey());
@@ -254,5 +270,18 @@ describe("email and password", () => {
     expect(Number(locked.headers.get("retry-after"))).toBe(900);
     t += minutes(15);
     expect((await post(login, "/v1/auth/login", { email: "b@example.com", password: "long enough" })).status).toBe(200);
+  });
+
+  it("counts racing wrong passwords atomically: 40 in parallel, at most 5 are checked, then the lock (hardening)", async () => {
+    await post(register, "/v1/auth/register", { email: "race@example.com", password: "long enough" });
+    const attempts = await Promise.all(
+      Array.from({ length: 40 }, () => post(login, "/v1/auth/login", { email: "race@example.com", password: "wrong pass" })),
+    );
+    const statuses = attempts.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401).length).toBeLessThanOrEqual(5);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(35);
+    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    // Locked now, even for the right password.
+    expect((await post(login, "/v1/auth/login", { email: "race@example.com", password: "long enough" })).status).toBe(429);
   });
 });
