@@ -19,7 +19,8 @@ const arg = (name, fallback) => {
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
 };
 const port = Number(arg("port", process.env.PORT ?? "3000"));
-const hostname = arg("hostname", process.env.HOSTNAME ?? "0.0.0.0");
+// Not $HOSTNAME: container runtimes set it to the machine name, which need not be bound locally.
+const hostname = arg("hostname", "0.0.0.0");
 
 // As `next start` does: production React and Next, whatever the caller's NODE_ENV.
 process.env.NODE_ENV = "production";

@@ -143,7 +143,11 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
   const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
   const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
   const service = env().SERVICE_NAME;
-  const leaseUntil = new Date(now.getTime() + timeoutMs + LEASE_MARGIN_MS);
+  // The batch is sent CONCURRENCY at a time, so the last delivery may start only after
+  // ceil(limit / CONCURRENCY) - 1 full timeouts: the lease covers every round, or a slow endpoint
+  // would let another worker claim (and send again) deliveries this one has not reached yet.
+  const rounds = Math.max(1, Math.ceil(limit / CONCURRENCY));
+  const leaseUntil = new Date(now.getTime() + rounds * timeoutMs + LEASE_MARGIN_MS);
   const claimed = await db().$queryRaw<ClaimedRow[]>`
     WITH claimed AS (
       UPDATE "WebhookDelivery" SET "leaseUntil" = ${leaseUntil}, "updatedAt" = ${clockNow()}
