@@ -1,0 +1,57 @@
+/**
+ * Due times of a recurring schedule (DECISIONS.md "Recurring payouts"), all in UTC unix seconds.
+ * DAILY and WEEKLY are fixed 86 400 / 604 800 s steps. MONTHLY and YEARLY are calendar steps
+ * that keep the start's day of month, clamped to the last day of a shorter month, and always
+ * counted from the start (never from the previous, clamped, date): Jan 31 → Feb 28/29 → Mar 31;
+ * Feb 29 → Feb 28 in common years → Feb 29 again in the next leap year.
+ * The signed permit carries these times explicitly, so the contract checks exactly them.
+ */
+export const FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"] as const;
+export type Frequency = (typeof FREQUENCIES)[number];
+
+export const MIN_PAYMENTS = 2;
+export const MAX_PAYMENTS = 256;
+
+const DAY_S = 86_400;
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month + 1, 0)).getUTCDate();
+}
+
+/** The n-th (0-based) calendar step of `months` months from `start`, clamped to the month's end. */
+function addMonthsClamped(start: Date, months: number): Date {
+  const total = start.getUTCMonth() + months;
+  const year = start.getUTCFullYear() + Math.floor(total / 12);
+  const month = ((total % 12) + 12) % 12;
+  const day = Math.min(start.getUTCDate(), daysInMonth(year, month));
+  return new Date(
+    Date.UTC(year, month, day, start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds(), start.getUTCMilliseconds()),
+  );
+}
+
+/** The i-th (0-based) due date of a schedule starting at `start`. */
+export function dueDateAt(start: Date, frequency: Frequency, i: number): Date {
+  switch (frequency) {
+    case "DAILY":
+      return new Date(start.getTime() + i * DAY_S * 1000);
+    case "WEEKLY":
+      return new Date(start.getTime() + i * 7 * DAY_S * 1000);
+    case "MONTHLY":
+      return addMonthsClamped(start, i);
+    case "YEARLY":
+      return addMonthsClamped(start, 12 * i);
+  }
+}
+
+/** Every due date, strictly increasing, the first one at `start`. */
+export function dueDates(start: Date, frequency: Frequency, totalPayments: number): Date[] {
+  if (!Number.isInteger(totalPayments) || totalPayments < MIN_PAYMENTS || totalPayments > MAX_PAYMENTS) {
+    throw new RangeError(`totalPayments must be an integer from ${MIN_PAYMENTS} to ${MAX_PAYMENTS}`);
+  }
+  return Array.from({ length: totalPayments }, (_, i) => dueDateAt(start, frequency, i));
+}
+
+/** Due dates as the permit carries them: unix seconds (uint32, so no later than 2106). */
+export function dueTimes(start: Date, frequency: Frequency, totalPayments: number): number[] {
+  return dueDates(start, frequency, totalPayments).map((d) => Math.floor(d.getTime() / 1000));
+}
