@@ -57,9 +57,22 @@ export async function withDb<T>(state: E2eState, fn: (db: pg.Client) => Promise<
   }
 }
 
+/** One active destination per account (a unique index): deactivate the account's others, in the same transaction. */
+async function deactivateOthers(db: pg.Client, accountId: string, id: string): Promise<void> {
+  await db.query(
+    `UPDATE "PayeeDestination" SET "active" = false, "deactivatedAt" = now() WHERE "accountId" = $1 AND "active" AND "id" <> $2`,
+    [accountId, id],
+  );
+}
+
 /** Re-activates the seeded EVM destination (another journey may have registered a different one). */
 export async function activateDestination(state: E2eState, id: string): Promise<void> {
-  await withDb(state, (db) => db.query(`UPDATE "PayeeDestination" SET "active" = true, "deactivatedAt" = NULL WHERE "id" = $1`, [id]));
+  await withDb(state, async (db) => {
+    await db.query("BEGIN");
+    await deactivateOthers(db, state.demo.accountId, id);
+    await db.query(`UPDATE "PayeeDestination" SET "active" = true, "deactivatedAt" = NULL WHERE "id" = $1`, [id]);
+    await db.query("COMMIT");
+  });
 }
 
 const TRON_USDT = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
@@ -68,14 +81,17 @@ const TRON_CHAIN_ID = 728126428;
 /** A USDT-on-Tron destination of the demo account, written directly (registering one through the API needs a wallet session). */
 export async function ensureTronDestination(state: E2eState, payee: string): Promise<string> {
   const id = destinationIdOf(payee, TRON_CHAIN_ID, TRON_USDT);
-  await withDb(state, (db) =>
-    db.query(
+  await withDb(state, async (db) => {
+    await db.query("BEGIN");
+    await deactivateOthers(db, state.demo.accountId, id);
+    await db.query(
       `INSERT INTO "PayeeDestination" ("id", "accountId", "walletAddress", "network", "chainId", "tokenAddress", "tokenSymbol", "active")
        VALUES ($1, $2, $3, 'tron', $4, $5, 'USDT', true)
        ON CONFLICT ("id") DO UPDATE SET "active" = true, "deactivatedAt" = NULL`,
       [id, state.demo.accountId, payee, TRON_CHAIN_ID, TRON_USDT],
-    ),
-  );
+    );
+    await db.query("COMMIT");
+  });
   return id;
 }
 
