@@ -44,6 +44,7 @@ const overrideSchema = z.partialRecord(
         chainlinkConversionPath: z.string().nullable().optional(),
         batchPayments: z.string().optional(),
         recurringPaymentProxy: z.string().nullable().optional(),
+        recurringPayments: z.string().nullable().optional(),
       })
       .optional(),
     tokens: z.record(z.string(), z.string()).optional(),

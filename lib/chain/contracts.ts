@@ -9,6 +9,8 @@ export interface NetworkContracts {
   /** BatchConversionPayments on EVM; ERC20BatchPayments on Tron. */
   readonly batchPayments: string;
   readonly recurringPaymentProxy: string | null;
+  /** Duebill's own DuebillRecurringPayments (contracts/): none committed, set by configuration (the devnet sets it). */
+  readonly recurringPayments?: string | null;
 }
 
 export const CONTRACTS: Readonly<Record<NetworkId, NetworkContracts>> = {

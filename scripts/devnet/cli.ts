@@ -4,23 +4,52 @@
  * Starts the devnet, writes its chain config for the app (CHAIN_CONFIG_FILE) and stays up until
  * SIGINT/SIGTERM. The file is kept on exit: with the same port the next run writes the same
  * addresses (fixed deployer nonces), so a running app's config stays valid across restarts.
+ *
+ * `npm run devnet -- time [+30d | 2028-01-31T12:00:00Z | @<unix>] [--rpc URL] [--config .data/devnet.json]`
+ * moves the running devnet's clock (scripts/devnet/time.ts); without a target it prints the chain's time.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { describeDevnet } from "./describe";
 import { startDevnet } from "./index";
+import { chainTime, devnetRpcUrl, moveDevnetClock, parseClockTarget } from "./time";
 
-const { values } = parseArgs({
-  options: {
-    port: { type: "string", default: "8545" },
-    "chain-id": { type: "string", default: "11155111" },
-    network: { type: "string", default: "sepolia" },
-    "block-time": { type: "string" },
-    out: { type: "string", default: path.join(".data", "devnet.json") },
-    verbose: { type: "boolean", default: false },
-  },
-});
+const DEFAULT_OUT = path.join(".data", "devnet.json");
+
+async function time(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { rpc: { type: "string" }, config: { type: "string", default: DEFAULT_OUT } },
+  });
+  if (positionals.length > 1) throw new Error("usage: npm run devnet -- time [+30d | 2028-01-31T12:00:00Z | @<unix seconds>] [--rpc URL]");
+  const rpcUrl = devnetRpcUrl(values.rpc, values.config);
+  const iso = (t: number) => new Date(t * 1000).toISOString();
+  const [target] = positionals;
+  if (target === undefined) {
+    console.log(`[devnet] ${rpcUrl}: chain time ${iso(await chainTime(rpcUrl))}`);
+    return;
+  }
+  const { before, after } = await moveDevnetClock(rpcUrl, parseClockTarget(target));
+  console.log(`[devnet] ${rpcUrl}: chain time ${iso(before)} -> ${iso(after)} (+${after - before} s, new block mined)`);
+}
+
+const argv = process.argv.slice(2);
+const values =
+  argv[0] === "time"
+    ? undefined
+    : parseArgs({
+        args: argv,
+        options: {
+          port: { type: "string", default: "8545" },
+          "chain-id": { type: "string", default: "11155111" },
+          network: { type: "string", default: "sepolia" },
+          "block-time": { type: "string" },
+          out: { type: "string", default: DEFAULT_OUT },
+          verbose: { type: "boolean", default: false },
+        },
+      }).values;
 
 function int(name: string, raw: string): number {
   const n = Number(raw);
@@ -29,6 +58,7 @@ function int(name: string, raw: string): number {
 }
 
 async function main(): Promise<void> {
+  if (!values) return time(argv.slice(1));
   const devnet = await startDevnet({
     port: int("port", values.port),
     chainId: int("chain-id", values["chain-id"]),

@@ -1,6 +1,7 @@
 /**
  * Deploys the REAL Request Network contracts (bytecode from @requestnetwork/smart-contracts'
- * typechain factories) and the project's test tokens onto a fresh devnet, then funds accounts.
+ * typechain factories), the project's test tokens and Duebill's own recurring-payment contract
+ * (contracts/DuebillRecurringPayments.sol) onto a fresh devnet, then funds accounts.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -17,6 +18,7 @@ import {
   parseUnits,
   zeroAddress,
 } from "viem";
+import { deployRecurringPayments } from "../contracts/deploy-recurring";
 import { compiledTokens } from "./compiled.generated";
 
 type Address = `0x${string}`;
@@ -69,10 +71,18 @@ export interface Deployment {
   erc20FeeProxyCreationBlock: number;
   ethereumFeeProxy: Address;
   batchPayments: Address;
+  /** DuebillRecurringPayments: the deployer is its admin, `relayer` its only relayer. */
+  recurringPayments: Address;
   tokens: Record<TestTokenSymbol, Address>;
 }
 
-export async function deployAll(params: { rpcUrl: string; chain: Chain; deployer: Account; fund: Address[] }): Promise<Deployment> {
+export async function deployAll(params: {
+  rpcUrl: string;
+  chain: Chain;
+  deployer: Account;
+  relayer: Address;
+  fund: Address[];
+}): Promise<Deployment> {
   const { chain, deployer } = params;
   // Short polling: anvil automines, a receipt exists as soon as the transaction is accepted.
   const transport = http(params.rpcUrl);
@@ -107,6 +117,16 @@ export async function deployAll(params: { rpcUrl: string; chain: Chain; deployer
   for (const [symbol, t] of Object.entries(TEST_TOKENS) as [TestTokenSymbol, (typeof TEST_TOKENS)[TestTokenSymbol]][]) {
     tokens[symbol] = (await deploy(compiledTokens[t.contract].bytecode)).address;
   }
+  // After the tokens, so their addresses (fixed deployer nonces) are the same as before it existed.
+  const recurring = await deployRecurringPayments({
+    rpcUrl: params.rpcUrl,
+    chain,
+    deployer,
+    admin: deployer.address,
+    relayer: params.relayer,
+    erc20FeeProxy: feeProxy.address,
+    pollingInterval: 20,
+  });
 
   const hashes: Hex[] = [];
   for (const to of params.fund) {
@@ -132,6 +152,7 @@ export async function deployAll(params: { rpcUrl: string; chain: Chain; deployer
     erc20FeeProxyCreationBlock: feeProxy.block,
     ethereumFeeProxy: ethFeeProxy.address,
     batchPayments: batch.address,
+    recurringPayments: recurring.address,
     tokens,
   };
 }

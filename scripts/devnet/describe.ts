@@ -8,6 +8,7 @@ export function describeDevnet(devnet: Devnet, configFile: string): string {
     `  RPC URL        ${devnet.rpcUrl}  (chain id ${devnet.chainId}, standing in for "${devnet.network}")`,
     `  ERC20FeeProxy  ${devnet.contracts.erc20FeeProxy}  (creation block ${devnet.contracts.erc20FeeProxyCreationBlock})`,
     `  Batch          ${devnet.contracts.batchPayments}  (BatchConversionPayments)`,
+    `  Recurring      ${devnet.contracts.recurringPayments}  (DuebillRecurringPayments; relayer below, admin = deployer)`,
     `  USDC (6)       ${devnet.tokens.USDC}`,
     `  USDT (6)       ${devnet.tokens.USDT}  (USDT-like: no return values, approve 0 before changing)`,
     `  FAU (18)       ${devnet.tokens.FAU}`,
@@ -16,6 +17,7 @@ export function describeDevnet(devnet: Devnet, configFile: string): string {
     `  fee recipient  ${a.feeRecipient.address}`,
     `  relayer        ${a.relayer.address}  key ${a.relayer.privateKey}  (funded like the payer)`,
     `  chain config   ${configFile}`,
+    "  Move the devnet's clock (recurring payments fall due): npm run devnet -- time +30d",
     "  Anyone may mint test tokens: mint(address,uint256). These keys are public: local use only.",
   ].join("\n");
 }

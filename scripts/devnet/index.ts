@@ -1,7 +1,9 @@
 /**
  * Local EVM devnet for `npm run dev` and the test suite: anvil, the real Request Network
  * contracts (ERC20FeeProxy, EthereumFeeProxy, BatchConversionPayments, from the npm package's
- * bytecode) and test tokens with real decimals (USDC 6, USDT-like 6, FAU 18), funded accounts.
+ * bytecode), Duebill's own recurring-payment contract (contracts/DuebillRecurringPayments.sol,
+ * relayer = accounts.relayer) and test tokens with real decimals (USDC 6, USDT-like 6, FAU 18),
+ * funded accounts. `npm run devnet -- time +30d` moves a running devnet's clock (scripts/devnet/cli.ts).
  *
  * Contract notes, verified by tests/devnet.test.ts:
  * - batchPayments: ERC-20 without conversion is paymentNetworkId 1 (one token) or 2 (several
@@ -32,7 +34,13 @@ export interface Devnet {
   network: string;
   /** viem chain for this devnet, for wallet/public clients. */
   chain: Chain;
-  contracts: { erc20FeeProxy: `0x${string}`; batchPayments: `0x${string}`; erc20FeeProxyCreationBlock: number };
+  contracts: {
+    erc20FeeProxy: `0x${string}`;
+    batchPayments: `0x${string}`;
+    erc20FeeProxyCreationBlock: number;
+    /** DuebillRecurringPayments (contracts/), admin = deployer, relayer = accounts.relayer. */
+    recurringPayments: `0x${string}`;
+  };
   tokens: Record<TestTokenSymbol, `0x${string}`>;
   accounts: { deployer: DevnetAccount; payer: DevnetAccount; payee: DevnetAccount; feeRecipient: DevnetAccount; relayer: DevnetAccount };
   /** Milliseconds spent starting anvil and deploying, for logs and benchmarks. */
@@ -98,6 +106,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       rpcUrl: anvil.rpcUrl,
       chain,
       deployer: hdAccount(ROLES.deployer),
+      relayer: accounts.relayer.address,
       fund: [accounts.payer.address, accounts.relayer.address],
     });
     const deployMs = Date.now() - t1;
@@ -108,6 +117,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       erc20FeeProxy: deployed.erc20FeeProxy,
       erc20FeeProxyCreationBlock: deployed.erc20FeeProxyCreationBlock,
       batchPayments: deployed.batchPayments,
+      recurringPayments: deployed.recurringPayments,
     };
     return {
       rpcUrl: anvil.rpcUrl,

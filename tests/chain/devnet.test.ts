@@ -17,10 +17,17 @@ import {
   toEventSelector,
   toFunctionSelector,
 } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { compiledContracts } from "@/contracts/compiled.generated";
 import { batchConversionPaymentsAbi, erc20BatchPaymentsAbi, erc20ConversionProxyAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
+import { networkRuntime, resetChainConfig } from "@/lib/chain/config";
+import { reloadEnv } from "@/lib/env";
+import { runDeployCommand } from "@/scripts/contracts/deploy-recurring";
+import { compileProjectContracts, PROJECT_CONTRACTS } from "@/scripts/contracts/solc-compile";
+import { startAnvil } from "@/scripts/devnet/anvil";
 import { compiledTokens } from "@/scripts/devnet/compiled.generated";
+import { requestNetworkBytecode } from "@/scripts/devnet/deploy";
 import { type Devnet, startDevnet } from "@/scripts/devnet/index";
 import { compileTestTokens } from "@/scripts/devnet/solc-compile";
 
@@ -264,6 +271,29 @@ describe("devnet", () => {
     ]);
   });
 
+  it("deploys DuebillRecurringPayments with the devnet's relayer and fee proxy (admin: the deployer)", async () => {
+    const address = devnet.contracts.recurringPayments;
+    const abi = compiledContracts.DuebillRecurringPayments.abi;
+    const read = <T>(functionName: string, args: readonly unknown[] = []) =>
+      pub.readContract({ address, abi, functionName: functionName as never, args: args as never }) as Promise<T>;
+    const relayerRole = await read<Hex>("RELAYER_ROLE");
+    expect(await read<boolean>("hasRole", [relayerRole, devnet.accounts.relayer.address])).toBe(true);
+    expect(await read<boolean>("hasRole", [relayerRole, devnet.accounts.payer.address])).toBe(false);
+    expect(await read<boolean>("hasRole", [`0x${"0".repeat(64)}`, devnet.accounts.deployer.address])).toBe(true);
+    expect(await read<Hex>("erc20FeeProxy")).toBe(devnet.contracts.erc20FeeProxy);
+    expect(await read<boolean>("paused")).toBe(false);
+    expect((devnet.chainConfig().sepolia as { contracts: Record<string, unknown> }).contracts.recurringPayments).toBe(address);
+  });
+
+  it("ships contracts/compiled.generated.ts that matches contracts/**/*.sol and the pinned OpenZeppelin", () => {
+    // solc-js takes ~6-10 s for the recurring contract with its OpenZeppelin imports.
+    const fresh = compileProjectContracts();
+    for (const name of PROJECT_CONTRACTS) {
+      expect(compiledContracts[name].bytecode, `${name}: run npm run contracts:compile`).toBe(fresh[name].bytecode);
+      expect(compiledContracts[name].abi).toEqual(fresh[name].abi);
+    }
+  }, 60_000);
+
   it("ships a compiled.generated.ts that matches the .sol sources", () => {
     // solc-js takes ~4 s here for the three tokens; fine for one test.
     const fresh = compileTestTokens();
@@ -272,6 +302,61 @@ describe("devnet", () => {
       expect(compiledTokens[name].abi).toEqual(fresh[name].abi);
     }
   }, 60_000);
+
+  it("contracts:deploy deploys to a fresh anvil standing in for base and prints the chain config to set", async () => {
+    const anvil = await startAnvil({ port: 0, chainId: 8453, quiet: true });
+    const saved = process.env.CHAIN_CONFIG;
+    try {
+      const deployerKey = devnet.accounts.deployer.privateKey; // anvil's account 0: funded on any fresh anvil
+      const deployer = createWalletClient({ transport: http(anvil.rpcUrl), account: privateKeyToAccount(deployerKey) });
+      const anvilPub = createPublicClient({ transport: http(anvil.rpcUrl), pollingInterval: 20 });
+      const proxyTx = await deployer.deployContract({ abi: [], bytecode: requestNetworkBytecode("ERC20FeeProxy"), chain: null });
+      const feeProxy = (await anvilPub.waitForTransactionReceipt({ hash: proxyTx })).contractAddress!;
+      const relayer = privateKeyToAccount(generatePrivateKey()).address;
+      const adminSafe = privateKeyToAccount(generatePrivateKey()).address;
+      const env = { DEPLOYER_KEY_FOR_TEST: deployerKey };
+      const args = ["--network", "base", "--relayer", relayer, "--rpc", anvil.rpcUrl, "--key-env", "DEPLOYER_KEY_FOR_TEST"];
+
+      // Refusals before anything is sent.
+      const fails = (argv: string[], e: Record<string, string | undefined> = env) => runDeployCommand(argv, e, () => {});
+      await expect(fails(args, {})).rejects.toThrow(/set DEPLOYER_KEY_FOR_TEST/);
+      await expect(fails(["--network", "tron", "--relayer", relayer, "--rpc", anvil.rpcUrl])).rejects.toThrow(/EVM-only/);
+      await expect(fails(["--network", "base", "--relayer", "0x12", "--rpc", anvil.rpcUrl])).rejects.toThrow(/--relayer/);
+      await expect(
+        fails(["--network", "mainnet", "--relayer", relayer, "--rpc", anvil.rpcUrl, "--key-env", "DEPLOYER_KEY_FOR_TEST"]),
+      ).rejects.toThrow(/serves chain 8453, but mainnet is chain 1/);
+      await expect(fails(["--network", "base", "--relayer", relayer], { ...env, RPC_URL_BASE: undefined })).rejects.toThrow(/RPC_URL_BASE/);
+      // Base's real ERC20FeeProxy address is empty on a fresh anvil.
+      await expect(fails(args)).rejects.toThrow(/no contract at the ERC20FeeProxy address 0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814/);
+
+      const lines: string[] = [];
+      const result = await runDeployCommand([...args, "--admin", adminSafe, "--fee-proxy", feeProxy], env, (l) => lines.push(l));
+      expect(result).toMatchObject({ network: "base", chainId: 8453, relayer, admin: adminSafe });
+      expect(result.erc20FeeProxy.toLowerCase()).toBe(feeProxy.toLowerCase());
+      const abi = compiledContracts.DuebillRecurringPayments.abi;
+      const role = await anvilPub.readContract({ address: result.address, abi, functionName: "RELAYER_ROLE" });
+      expect(await anvilPub.readContract({ address: result.address, abi, functionName: "hasRole", args: [role, relayer] })).toBe(true);
+      expect(
+        await anvilPub.readContract({ address: result.address, abi, functionName: "hasRole", args: [`0x${"0".repeat(64)}`, adminSafe] }),
+      ).toBe(true);
+      const output = lines.join("\n");
+      expect(output).toContain(`DuebillRecurringPayments ${result.address}`);
+      expect(output).toContain(`CHAIN_CONFIG='{"base":{"contracts":{"recurringPayments":"${result.address}"}}}'`);
+      expect(output).not.toContain(deployerKey.slice(2));
+
+      // The printed snippet is what the app's chain config accepts.
+      process.env.CHAIN_CONFIG = JSON.stringify(result.snippet);
+      reloadEnv();
+      resetChainConfig();
+      expect(networkRuntime("base").contracts.recurringPayments).toBe(result.address);
+    } finally {
+      if (saved === undefined) delete process.env.CHAIN_CONFIG;
+      else process.env.CHAIN_CONFIG = saved;
+      reloadEnv();
+      resetChainConfig();
+      await anvil.stop();
+    }
+  });
 
   // Last: it stops the shared devnet (afterAll's stop() is then a no-op).
   it("stop() kills anvil and frees its port", async () => {

@@ -1,0 +1,175 @@
+/**
+ * Deploys contracts/DuebillRecurringPayments.sol (the committed artifact, contracts/compiled.generated.ts).
+ * Used by the devnet (scripts/devnet/deploy.ts) and by `npm run contracts:deploy` (scripts/contracts/deploy.ts).
+ */
+import { parseArgs } from "node:util";
+import {
+  type Account,
+  type Address,
+  type Chain,
+  createPublicClient,
+  createWalletClient,
+  defineChain,
+  getAddress,
+  type Hex,
+  http,
+  isAddress,
+  zeroAddress,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { compiledContracts } from "@/contracts/compiled.generated";
+import { CONTRACTS } from "@/lib/chain/contracts";
+import { NETWORK_IDS, NETWORKS, type NetworkId } from "@/lib/chain/networks";
+
+const artifact = compiledContracts.DuebillRecurringPayments;
+
+export interface RecurringDeployment {
+  address: Address;
+  txHash: Hex;
+  blockNumber: bigint;
+  gasUsed: bigint;
+}
+
+export interface DeployRecurringParams {
+  rpcUrl: string;
+  /** Defaults to a chain built from the RPC's chain id. */
+  chain?: Chain;
+  deployer: Account;
+  admin: Address;
+  relayer: Address;
+  erc20FeeProxy: Address;
+  /** Receipt polling interval (ms); default 1 000, the devnet uses 20 (automine). */
+  pollingInterval?: number;
+}
+
+/** Deploys, then reads the roles and fee proxy back so a wrong constructor argument cannot pass silently. */
+export async function deployRecurringPayments(params: DeployRecurringParams): Promise<RecurringDeployment> {
+  for (const [name, value] of [
+    ["admin", params.admin],
+    ["relayer", params.relayer],
+    ["erc20FeeProxy", params.erc20FeeProxy],
+  ] as const) {
+    if (!isAddress(value) || value === zeroAddress) throw new Error(`${name}: not a usable address (${value})`);
+  }
+  const transport = http(params.rpcUrl);
+  const pollingInterval = params.pollingInterval ?? 1_000;
+  let chain = params.chain;
+  if (!chain) {
+    const id = await createPublicClient({ transport }).getChainId();
+    chain = defineChain({
+      id,
+      name: `chain ${id}`,
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [params.rpcUrl] } },
+    });
+  }
+  const pub = createPublicClient({ chain, transport, pollingInterval });
+  const code = await pub.getCode({ address: params.erc20FeeProxy });
+  if (!code || code === "0x") throw new Error(`no contract at the ERC20FeeProxy address ${params.erc20FeeProxy} on chain ${chain.id}`);
+
+  const wallet = createWalletClient({ chain, transport, account: params.deployer, pollingInterval });
+  const txHash = await wallet.deployContract({
+    abi: artifact.abi,
+    bytecode: artifact.bytecode,
+    args: [params.admin, params.relayer, params.erc20FeeProxy],
+  });
+  const receipt = await pub.waitForTransactionReceipt({ hash: txHash });
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`DuebillRecurringPayments deployment reverted (${txHash})`);
+  const address = getAddress(receipt.contractAddress);
+
+  const read = <T>(functionName: string, args: readonly unknown[] = []) =>
+    pub.readContract({ address, abi: artifact.abi, functionName: functionName as never, args: args as never }) as Promise<T>;
+  const relayerRole = await read<Hex>("RELAYER_ROLE");
+  const adminRole = await read<Hex>("DEFAULT_ADMIN_ROLE");
+  const checks = [
+    (await read<Address>("erc20FeeProxy")).toLowerCase() === params.erc20FeeProxy.toLowerCase(),
+    await read<boolean>("hasRole", [relayerRole, params.relayer]),
+    await read<boolean>("hasRole", [adminRole, params.admin]),
+  ];
+  if (checks.includes(false)) throw new Error(`DuebillRecurringPayments at ${address}: roles or fee proxy do not match the arguments`);
+  return { address, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
+}
+
+/** The CHAIN_CONFIG (or CHAIN_CONFIG_FILE) entry that points the app at a deployment. */
+export function chainConfigSnippet(network: NetworkId, address: Address): Record<string, unknown> {
+  return { [network]: { contracts: { recurringPayments: address } } };
+}
+
+export interface DeployCommandResult extends RecurringDeployment {
+  network: NetworkId;
+  chainId: number;
+  admin: Address;
+  relayer: Address;
+  erc20FeeProxy: Address;
+  snippet: Record<string, unknown>;
+}
+
+const USAGE =
+  "npm run contracts:deploy -- --network <id> --relayer 0x… [--admin 0x…] [--rpc URL] [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]";
+
+function rpcEnvName(network: NetworkId): string {
+  return `RPC_URL_${network.toUpperCase().replace(/-/g, "_")}`;
+}
+
+/**
+ * `npm run contracts:deploy` without the process around it: argv and env in, the deployment and the
+ * lines to print out. The key is read from the environment variable named by --key-env, never from
+ * argv (which shows up in `ps` and shell history), and is never printed.
+ */
+export async function runDeployCommand(
+  argv: string[],
+  env: Readonly<Record<string, string | undefined>>,
+  log: (line: string) => void = console.log,
+): Promise<DeployCommandResult> {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      network: { type: "string" },
+      relayer: { type: "string" },
+      admin: { type: "string" },
+      rpc: { type: "string" },
+      "key-env": { type: "string", default: "DEPLOYER_PRIVATE_KEY" },
+      "fee-proxy": { type: "string" },
+    },
+  });
+  const network = values.network as NetworkId | undefined;
+  if (!network || !NETWORK_IDS.includes(network)) throw new Error(`--network must be one of ${NETWORK_IDS.join(", ")}\n${USAGE}`);
+  if (NETWORKS[network].kind !== "evm") throw new Error(`${network}: recurring payments are EVM-only (no contract for Tron)`);
+  if (!values.relayer || !isAddress(values.relayer)) throw new Error(`--relayer must be the relayer's 0x address\n${USAGE}`);
+  if (values.admin !== undefined && !isAddress(values.admin)) throw new Error(`--admin must be a 0x address\n${USAGE}`);
+  if (values["fee-proxy"] !== undefined && !isAddress(values["fee-proxy"])) throw new Error(`--fee-proxy must be a 0x address\n${USAGE}`);
+
+  const rpcUrl = values.rpc ?? env[rpcEnvName(network)];
+  if (!rpcUrl) throw new Error(`no RPC URL: pass --rpc or set ${rpcEnvName(network)}`);
+  const keyEnv = values["key-env"];
+  const key = env[keyEnv]?.trim();
+  if (!key) throw new Error(`no deployer key: set ${keyEnv} (a 0x-prefixed private key holding gas on ${network})`);
+  if (!/^0x[0-9a-fA-F]{64}$/.test(key)) throw new Error(`${keyEnv} is not a 0x-prefixed 32-byte private key`);
+  const deployer = privateKeyToAccount(key as Hex);
+
+  const expectedChainId = NETWORKS[network].chainId;
+  const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId();
+  if (chainId !== expectedChainId) throw new Error(`the RPC serves chain ${chainId}, but ${network} is chain ${expectedChainId}`);
+
+  const relayer = getAddress(values.relayer);
+  const admin = getAddress(values.admin ?? deployer.address);
+  const erc20FeeProxy = getAddress(values["fee-proxy"] ?? CONTRACTS[network].erc20FeeProxy);
+  const chain = defineChain({
+    id: chainId,
+    name: NETWORKS[network].name,
+    nativeCurrency: { name: NETWORKS[network].nativeSymbol, symbol: NETWORKS[network].nativeSymbol, decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+
+  log(`[contracts] deploying DuebillRecurringPayments to ${network} (chain ${chainId}) from ${deployer.address}`);
+  if (!values.admin) log("[contracts] no --admin: the deployer is the admin (pause, setRelayer, setFeeProxy); prefer a multisig");
+  const deployment = await deployRecurringPayments({ rpcUrl, chain, deployer, admin, relayer, erc20FeeProxy });
+  const snippet = chainConfigSnippet(network, deployment.address);
+  log(`[contracts] DuebillRecurringPayments ${deployment.address}`);
+  log(`  tx ${deployment.txHash} (block ${deployment.blockNumber}, gas ${deployment.gasUsed})`);
+  log(`  admin ${admin}  relayer ${relayer}  ERC20FeeProxy ${erc20FeeProxy}`);
+  log("Configure it (merged into the app's chain config; CHAIN_CONFIG env or the CHAIN_CONFIG_FILE JSON):");
+  log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
+  log(`The relayer ${relayer} only pays gas: give its key to the app (RELAYER_PRIVATE_KEY) and keep it funded on ${network}.`);
+  return { ...deployment, network, chainId, admin, relayer, erc20FeeProxy, snippet };
+}
