@@ -1,3 +1,5 @@
+import { MAX_SCHEDULE_PAYMENTS } from "@/lib/recurring/permit";
+
 /**
  * Due times of a recurring schedule (DECISIONS.md "Recurring payouts"), all in UTC unix seconds.
  * DAILY and WEEKLY are fixed 86 400 / 604 800 s steps. MONTHLY and YEARLY are calendar steps
@@ -10,7 +12,8 @@ export const FREQUENCIES = ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"] as const;
 export type Frequency = (typeof FREQUENCIES)[number];
 
 export const MIN_PAYMENTS = 2;
-export const MAX_PAYMENTS = 256;
+/** The contract's limit (totalPayments is a uint16 there). */
+export const MAX_PAYMENTS = MAX_SCHEDULE_PAYMENTS;
 
 const DAY_S = 86_400;
 

@@ -1,7 +1,7 @@
 import { recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
-import { permitDigest, permitEnvelope, permitTypedData, type SchedulePermit, scheduleIdOf } from "@/lib/recurring/permit";
+import { permitDigest, permitEnvelope, type SchedulePermit, scheduleIdOf, schedulePermitTypedData } from "@/lib/recurring/permit";
 import { dueTimes } from "@/lib/recurring/schedule";
 
 const CONTRACT = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -29,7 +29,7 @@ describe("recurring permit", () => {
   it("is signed as given and recovers to the subscriber; the envelope is JSON-safe", async () => {
     const wallet = privateKeyToAccount(generatePrivateKey());
     const permit = permitFor(wallet.address);
-    const typed = permitTypedData(8453, CONTRACT, permit);
+    const typed = schedulePermitTypedData(8453, CONTRACT, permit);
     const signature = await wallet.signTypedData(typed);
     expect(await recoverTypedDataAddress({ ...typed, signature })).toBe(wallet.address);
     const envelope = JSON.parse(JSON.stringify(permitEnvelope(8453, CONTRACT, permit)));
