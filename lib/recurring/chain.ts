@@ -1,0 +1,75 @@
+/**
+ * What the recurring executor (executor.ts) needs from a chain, and nothing chain-specific:
+ * the EVM implementation talks to contracts/DuebillRecurringPayments.sol through the relayer,
+ * tests use an in-process simulation (tests/lib/recurring-executor.test.ts).
+ */
+
+/** The schedule fields a chain needs to read or trigger one payment (a RecurringSchedule row). */
+export interface ChainSchedule {
+  id: string;
+  network: string;
+  token: string;
+  payer: string;
+  payee: string;
+  amount: string;
+  feeAmount: string;
+  feeAddress: string | null;
+  totalPayments: number;
+  dueTimes: number[];
+  deadline: number;
+  nonce: string;
+  scheduleId: string;
+  permitSignature: string | null;
+}
+
+export const FAILURE_REASONS = [
+  "insufficient_balance",
+  "insufficient_allowance",
+  "deadline_passed",
+  "cancelled_on_chain",
+  "not_due",
+  "already_paid",
+  "relayer_out_of_gas",
+  "unknown",
+] as const;
+export type FailureReason = (typeof FAILURE_REASONS)[number];
+
+export type SimulationResult = { ok: true } | { ok: false; reason: FailureReason; message: string };
+
+export type ReceiptStatus = "success" | "reverted" | "pending" | "unknown";
+
+export interface RecurringChain {
+  /** Timestamp (unix seconds) of the latest block: due times are compared with it, never the server clock. */
+  latestBlockTime(): Promise<number>;
+  /** Whether payment `index` (1-based) of the schedule is paid on chain. */
+  isPaid(schedule: ChainSchedule, index: number): Promise<boolean>;
+  /** The contract's lastPaid (0 when nothing is paid). */
+  lastPaidIndex(schedule: ChainSchedule): Promise<number>;
+  isCancelled(schedule: ChainSchedule): Promise<boolean>;
+  /** A dry run of triggerPayment(permit, signature, index) from the relayer. */
+  simulate(schedule: ChainSchedule, index: number): Promise<SimulationResult>;
+  /** Broadcasts triggerPayment with the relayer nonce `nonce` (same nonce = replacement); returns the tx hash. */
+  send(schedule: ChainSchedule, index: number, nonce: number): Promise<string>;
+  receipt(txHash: string): Promise<ReceiptStatus>;
+  /** Reserves the relayer's next unused nonce. */
+  nextNonce(): Promise<number>;
+  /** Whether a transaction with this relayer nonce has been mined (whatever it was). */
+  nonceUsed(nonce: number): Promise<boolean>;
+}
+
+/** A readable failureReason for each code (the chain's message is appended when it has one). */
+export const FAILURE_MESSAGES: Record<FailureReason, string> = {
+  insufficient_balance: "The payer's token balance is below the payment amount.",
+  insufficient_allowance: "The payer's allowance to the recurring contract is below the payment amount.",
+  deadline_passed: "The schedule's signed deadline has passed; no further payment can be triggered.",
+  cancelled_on_chain: "The payer cancelled the schedule on chain.",
+  not_due: "The payment is not due yet on chain.",
+  already_paid: "The payment is already paid on chain.",
+  relayer_out_of_gas: "The relayer cannot pay for gas on this network.",
+  unknown: "The payment would fail on chain for an unknown reason.",
+};
+
+export function readableFailure(reason: FailureReason, message?: string): string {
+  const base = FAILURE_MESSAGES[reason];
+  return message && message !== base ? `${base} (${message})` : base;
+}

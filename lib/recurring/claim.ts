@@ -1,0 +1,55 @@
+import { db } from "@/lib/db";
+import type { RecurringPaymentStatus, RecurringScheduleStatus } from "@/lib/generated/prisma/client";
+
+/** A claimed schedule, as the executor reads it. Amounts are strings (token units). */
+export interface ClaimedSchedule {
+  id: string;
+  network: string;
+  token: string;
+  payer: string;
+  payee: string;
+  amount: string;
+  feeAmount: string;
+  feeAddress: string | null;
+  totalPayments: number;
+  dueTimes: number[];
+  deadline: number;
+  nonce: string;
+  scheduleId: string;
+  permitSignature: string | null;
+  status: RecurringScheduleStatus;
+  processedPayments: number;
+  leaseUntil: Date;
+}
+
+export interface PaymentRow {
+  id: string;
+  index: number;
+  status: RecurringPaymentStatus;
+  txHash: string | null;
+  txNonce: number | null;
+}
+
+/**
+ * Claims up to `limit` active schedules whose next payment is due at `chainTime` (the latest
+ * block's time) and that no other sweep holds: FOR UPDATE SKIP LOCKED makes concurrent claims
+ * disjoint, the lease keeps the row away from other sweeps after this statement commits, and an
+ * expired lease (a crashed sweep) lets the next sweep take over.
+ */
+export async function claimDueSchedules(chainTime: Date, now: Date, leaseMs: number, limit: number): Promise<ClaimedSchedule[]> {
+  const leaseUntil = new Date(now.getTime() + leaseMs);
+  return db().$queryRaw<ClaimedSchedule[]>`
+    UPDATE "RecurringSchedule" SET "leaseUntil" = ${leaseUntil}
+    WHERE "id" IN (
+      SELECT "id" FROM "RecurringSchedule"
+      WHERE "status" = 'active' AND "nextDueAt" <= ${chainTime} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
+      ORDER BY "nextDueAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
+    RETURNING "id", "network", "token", "payer", "payee", "amount"::text AS "amount", "feeAmount"::text AS "feeAmount",
+      "feeAddress", "totalPayments", "dueTimes", "deadline", "nonce", "scheduleId", "permitSignature", "status"::text AS "status",
+      "processedPayments", "leaseUntil"`;
+}
+
+/** Gives a claimed schedule back (only while this sweep's lease is the one on it). */
+export async function releaseLease(id: string, leaseUntil: Date): Promise<void> {
+  await db().recurringSchedule.updateMany({ where: { id, leaseUntil }, data: { leaseUntil: null } });
+}

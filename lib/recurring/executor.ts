@@ -1,0 +1,184 @@
+import { now as clockNow } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { ulid } from "@/lib/ids";
+import { type FailureReason, type RecurringChain, readableFailure } from "@/lib/recurring/chain";
+import { type ClaimedSchedule, claimDueSchedules, type PaymentRow, releaseLease } from "@/lib/recurring/claim";
+
+export interface SweepOptions {
+  /** Schedules claimed per batch. */
+  limit?: number;
+  /** How long a claim holds a schedule; a crashed sweep's schedules come back after it. */
+  leaseMs?: number;
+  /** Batches per sweep at most. */
+  maxBatches?: number;
+}
+
+export interface SweepResult {
+  claimed: number;
+  sent: number;
+  confirmed: number;
+  paused: number;
+  completed: number;
+  cancelled: number;
+  errors: number;
+}
+
+type Outcome = "sent" | "confirmed" | "paused" | "completed" | "cancelled" | "waiting" | "lost";
+
+/**
+ * One pass of the recurring executor over the due active schedules of one chain.
+ *
+ * Per claimed schedule, one step: reconcile the pending payment (index processedPayments+1) from
+ * the chain, then trigger at most one payment. The index's transaction is never sent twice:
+ * its row (intent + relayer nonce) is written before `send`, and a row whose transaction may be
+ * in flight is only ever re-sent with the SAME nonce (a replacement: at most one of the two can
+ * be mined); a new nonce is taken only once the old one is mined and the index still unpaid.
+ * Every state change is conditional on this sweep's lease, so a sweep that lost its lease
+ * (crashed or too slow) changes nothing; the unique (scheduleId, index) is the last guard.
+ */
+export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions = {}): Promise<SweepResult> {
+  const limit = opts.limit ?? 50;
+  const leaseMs = opts.leaseMs ?? 120_000;
+  const result: SweepResult = { claimed: 0, sent: 0, confirmed: 0, paused: 0, completed: 0, cancelled: 0, errors: 0 };
+  const seen = new Set<string>();
+  for (let batch = 0; batch < (opts.maxBatches ?? 10); batch++) {
+    const chainTime = await chain.latestBlockTime();
+    const claimed = await claimDueSchedules(new Date(chainTime * 1000), clockNow(), leaseMs, limit);
+    result.claimed += claimed.length;
+    let again = false;
+    for (const s of claimed) {
+      if (seen.has(s.id)) {
+        await releaseLease(s.id, s.leaseUntil);
+        continue;
+      }
+      seen.add(s.id);
+      try {
+        const outcome = await step(chain, s, chainTime);
+        if (outcome === "confirmed") result.confirmed++;
+        if (outcome === "sent") result.sent++;
+        if (outcome === "paused") result.paused++;
+        if (outcome === "completed") result.completed++;
+        if (outcome === "cancelled") result.cancelled++;
+        await releaseLease(s.id, s.leaseUntil);
+        again = true;
+      } catch {
+        // Left leased: whatever happened (a crash between the intent and the send, an RPC
+        // failure), the next sweep after the lease reconciles the row from the chain.
+        result.errors++;
+      }
+    }
+    if (claimed.length < limit || !again) break;
+  }
+  return result;
+}
+
+/** The schedule's lease condition: a write lands only while this sweep still holds it. */
+const held = (s: ClaimedSchedule) => ({ id: s.id, leaseUntil: s.leaseUntil, status: "active" as const });
+
+async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number): Promise<Outcome> {
+  let processed = s.processedPayments;
+  let idx = processed + 1;
+  let row = idx <= s.totalPayments ? await paymentRow(s.id, idx) : null;
+  let reuseNonce: number | null = null;
+
+  if (row && row.status !== "confirmed") {
+    // Order matters: the nonce is read before isPaid, so a transaction mined in between shows as paid.
+    const used = row.txNonce === null ? true : await chain.nonceUsed(row.txNonce);
+    let paid = await chain.isPaid(s, idx);
+    if (!paid && row.txHash) {
+      const r = await chain.receipt(row.txHash);
+      if (r === "pending") return "waiting";
+      paid = r === "success";
+    }
+    if (paid) {
+      const c = await confirm(s, row, idx);
+      if (c !== "confirmed") return c;
+      processed = idx;
+      idx++;
+      row = idx <= s.totalPayments ? await paymentRow(s.id, idx) : null;
+      if (row) return "confirmed"; // a row ahead of processedPayments: reconciled next step
+    } else if (!used) {
+      reuseNonce = row.txNonce;
+    } else if (row.status !== "failed") {
+      await db().recurringPayment.updateMany({ where: { id: row.id, txNonce: row.txNonce }, data: { status: "failed" } });
+      row = { ...row, status: "failed" };
+    }
+  }
+  const sched = { ...s, processedPayments: processed };
+
+  if (idx > s.totalPayments) return finish(sched, "completed");
+  if (await chain.isCancelled(s)) return finish(sched, "cancelled");
+  const due = s.dueTimes[idx - 1]!;
+  if (due > chainTime) return (await setNextDue(sched, due)) ? (processed > s.processedPayments ? "confirmed" : "waiting") : "lost";
+  if (chainTime > s.deadline || due > s.deadline) return pause(sched, "deadline_passed");
+
+  const sim = await chain.simulate(s, idx);
+  if (!sim.ok) return pause(sched, sim.reason, sim.message);
+
+  const nonce = reuseNonce ?? (await chain.nextNonce());
+  if (!(await recordIntent(s, idx, row, nonce))) return "lost";
+  const txHash = await chain.send(s, idx, nonce);
+  await db().recurringPayment.updateMany({
+    where: { scheduleId: s.id, index: idx, txNonce: nonce, status: "intent" },
+    data: { status: "sent", txHash, sentAt: clockNow() },
+  });
+  return "sent";
+}
+
+async function paymentRow(scheduleId: string, index: number): Promise<PaymentRow | null> {
+  return db().recurringPayment.findUnique({
+    where: { scheduleId_index: { scheduleId, index } },
+    select: { id: true, index: true, status: true, txHash: true, txNonce: true },
+  });
+}
+
+/** The intent row, written BEFORE the send; false when another sweep got there first. */
+async function recordIntent(s: ClaimedSchedule, index: number, row: PaymentRow | null, nonce: number): Promise<boolean> {
+  if (!row) {
+    const inserted = await db().$executeRaw`
+      INSERT INTO "RecurringPayment" ("id", "scheduleId", "index", "status", "txNonce")
+      SELECT ${ulid()}, ${s.id}, ${index}, 'intent', ${nonce}
+      WHERE EXISTS (SELECT 1 FROM "RecurringSchedule" WHERE "id" = ${s.id} AND "leaseUntil" = ${s.leaseUntil} AND "status" = 'active')
+      ON CONFLICT ("scheduleId", "index") DO NOTHING`;
+    return inserted === 1;
+  }
+  // Same nonce (a replacement) or a new one after the old nonce was mined without paying.
+  const updated = await db().recurringPayment.updateMany({
+    where: { id: row.id, status: row.status, txNonce: row.txNonce, schedule: { is: held(s) } },
+    data: { status: "intent", txNonce: nonce, txHash: null, sentAt: null },
+  });
+  return updated.count === 1;
+}
+
+async function confirm(s: ClaimedSchedule, row: PaymentRow, index: number): Promise<Outcome> {
+  const last = index >= s.totalPayments;
+  const next = last ? null : new Date(s.dueTimes[index]! * 1000);
+  return db().$transaction(async (tx) => {
+    const moved = await tx.recurringSchedule.updateMany({
+      where: { ...held(s), processedPayments: index - 1 },
+      data: { processedPayments: index, nextDueAt: next, ...(last ? { status: "completed", failureCode: null, failureReason: null } : {}) },
+    });
+    if (moved.count !== 1) return "lost" as const;
+    await tx.recurringPayment.update({ where: { id: row.id }, data: { status: "confirmed", confirmedAt: clockNow() } });
+    return last ? ("completed" as const) : ("confirmed" as const);
+  });
+}
+
+async function finish(s: ClaimedSchedule, status: "completed" | "cancelled"): Promise<Outcome> {
+  const r = await db().recurringSchedule.updateMany({ where: held(s), data: { status, nextDueAt: null } });
+  return r.count === 1 ? status : "lost";
+}
+
+async function setNextDue(s: ClaimedSchedule, due: number): Promise<boolean> {
+  const r = await db().recurringSchedule.updateMany({ where: held(s), data: { nextDueAt: new Date(due * 1000) } });
+  return r.count === 1;
+}
+
+/** Pauses the schedule with the reason; the index is not consumed (processedPayments stays). */
+async function pause(s: ClaimedSchedule, code: FailureReason, message?: string): Promise<Outcome> {
+  const r = await db().recurringSchedule.updateMany({
+    where: held(s),
+    data: { status: "paused", failureCode: code, failureReason: readableFailure(code, message) },
+  });
+  return r.count === 1 ? "paused" : "lost";
+}
