@@ -301,4 +301,19 @@ describe("secure payment links", () => {
     expect(failed.body).toMatchObject({ status: "compliance_failed", blockReason: "compliance_failed" });
     expect(failed.body.payeeKytResults[0]).toMatchObject({ status: "rejected", reasonCode: "sanctioned_address" });
   });
+
+  it("creates a keyed link once: its nested transaction joins the request's, and a retry replays it", async () => {
+    const headers = { "x-client-id": a.clientId, "idempotency-key": "link-order-9" };
+    const [first, second] = await Promise.all([
+      link({ requests: [{ amount: "3" }] }, headers),
+      link({ requests: [{ amount: "3" }] }, headers),
+    ]);
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.body.token).toBe(first.body.token);
+    expect(await db().securePayment.count()).toBe(1);
+    expect(await db().securePaymentRequest.count()).toBe(1);
+    const refused = await link({ requests: [{ amount: "-1" }] }, { ...headers, "idempotency-key": "link-order-10" });
+    expect(refused.status).toBe(400);
+    expect(await db().idempotencyRecord.count()).toBe(1);
+  });
 });
