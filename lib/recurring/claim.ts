@@ -1,22 +1,9 @@
 import { db } from "@/lib/db";
 import type { RecurringPaymentStatus, RecurringScheduleStatus } from "@/lib/generated/prisma/client";
+import type { ChainSchedule } from "@/lib/recurring/chain";
 
-/** A claimed schedule, as the executor reads it. Amounts are strings (token units). */
-export interface ClaimedSchedule {
-  id: string;
-  network: string;
-  token: string;
-  payer: string;
-  payee: string;
-  amount: string;
-  feeAmount: string;
-  feeAddress: string | null;
-  totalPayments: number;
-  dueTimes: number[];
-  deadline: number;
-  nonce: string;
-  scheduleId: string;
-  permitSignature: string | null;
+/** A claimed schedule, as the executor reads it: the chain's view plus the sweep's state. */
+export interface ClaimedSchedule extends ChainSchedule {
   status: RecurringScheduleStatus;
   processedPayments: number;
   leaseUntil: Date;
