@@ -6,6 +6,8 @@ import { z } from "zod";
  */
 const boolString = z.enum(["true", "false", "1", "0"]).transform((v) => v === "true" || v === "1");
 
+const hexKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key");
+
 const envSchema = z.object({
   NODE_ENV: z.enum(["development", "test", "production"]).default("development"),
   DATABASE_URL: z.string().url().optional(),
@@ -65,6 +67,22 @@ const envSchema = z.object({
   KYT_DENY_LIST: z.string().optional(),
   /** File of extra blocked addresses, one per line. */
   KYT_DENY_LIST_FILE: z.string().optional(),
+  /**
+   * Key of the relayer that triggers recurring payments (pays gas only; funds move payer → payee
+   * through the contract). RELAYER_PRIVATE_KEY_<NETWORK> (e.g. _BASE, _ARBITRUM_ONE) overrides it per network.
+   */
+  RELAYER_PRIVATE_KEY: hexKey.optional(),
+  RELAYER_PRIVATE_KEY_MAINNET: hexKey.optional(),
+  RELAYER_PRIVATE_KEY_ARBITRUM_ONE: hexKey.optional(),
+  RELAYER_PRIVATE_KEY_OPTIMISM: hexKey.optional(),
+  RELAYER_PRIVATE_KEY_BASE: hexKey.optional(),
+  RELAYER_PRIVATE_KEY_MATIC: hexKey.optional(),
+  RELAYER_PRIVATE_KEY_BSC: hexKey.optional(),
+  RELAYER_PRIVATE_KEY_SEPOLIA: hexKey.optional(),
+  /** Pause between recurring sweeps of the worker. */
+  RECURRING_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
+  /** The relayer is "low on gas" (an operator alert) below this many payments' worth of gas. */
+  RELAYER_LOW_BALANCE_PAYMENTS: z.coerce.number().int().min(1).max(100_000).default(50),
   /** Secure payment links expire this long after creation. */
   SECURE_PAYMENT_TTL_HOURS: z.coerce
     .number()

@@ -61,6 +61,8 @@ async function main(): Promise<void> {
     mkdirSync(path.dirname(file), { recursive: true });
     writeFileSync(file, `${JSON.stringify(devnet.chainConfig(), null, 2)}\n`);
     env.CHAIN_CONFIG_FILE = file;
+    // The devnet's funded relayer triggers recurring payments (DuebillRecurringPayments grants it RELAYER_ROLE).
+    env.RELAYER_PRIVATE_KEY ??= devnet.accounts.relayer.privateKey;
     console.log(describeDevnet(devnet, path.relative(root, file)));
   }
   // Dev and embedded runs detect payments inside the web server; production runs `npm run worker` or cron.

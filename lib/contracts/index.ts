@@ -3,6 +3,7 @@ import * as auth from "./auth";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as payouts from "./payouts";
+import * as recurring from "./recurring";
 import * as requests from "./requests";
 import * as securePayments from "./secure-payments";
 import * as webhooks from "./webhooks";
@@ -12,7 +13,7 @@ import * as webhooks from "./webhooks";
  * of them is registered, documented in /v2/openapi.json and checked against its route file
  * (tests/api/routes.test.ts) without a second list to keep. Order: module, then declaration.
  */
-const MODULES = [currencies, requests, payouts, securePayments, destinations, auth, webhooks] as const;
+const MODULES = [currencies, requests, payouts, recurring, securePayments, destinations, auth, webhooks] as const;
 
 function isOperation(value: unknown): value is Operation {
   return (

@@ -1,9 +1,11 @@
+import { z } from "zod";
 import {
   batchPayoutResponseSchema,
   createBatchPayoutBodySchema,
   createPayoutBodySchema,
   payoutResponseSchema,
 } from "@/lib/contracts/payouts-schemas";
+import { recurringCreatedSchema } from "@/lib/contracts/recurring-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
 
@@ -11,14 +13,21 @@ export const createPayoutOp = defineOperation({
   method: "POST",
   path: "/v2/payouts",
   operationId: "createPayout",
-  summary: "Create a payout and get its transactions",
+  summary: "Create a payout (one-off or recurring) and get its transactions",
   description:
-    "Creates a request to `payee` and returns the transactions the payer's wallet sends: approvals when needed, then the payment.",
+    "Creates a request to `payee` and returns the transactions the payer's wallet sends: approvals when needed, then the payment.\n\n" +
+    "With `recurrence {startDate, frequency, totalPayments (2–256), payer}` it creates a pending recurring schedule instead (EVM networks with a recurring contract): the response carries `recurringPaymentPermit {domain, types, values}` for the payer to sign with EIP-712, the allowance approval for the whole schedule when the payer's allowance is short, and every due date. Activate it with `POST /v2/payouts/recurring/{id}`.",
   tags: ["Payouts"],
   auth: ["apiKey", "clientId"],
   body: createPayoutBodySchema,
   idempotent: true,
-  responses: { 201: { description: "Payout created", schema: payoutResponseSchema }, ...errorResponses(400, 401, 403, 429) },
+  responses: {
+    201: {
+      description: "Payout created (or, with `recurrence`, a pending recurring schedule)",
+      schema: z.union([payoutResponseSchema, recurringCreatedSchema]),
+    },
+    ...errorResponses(400, 401, 403, 429),
+  },
 });
 
 export const createBatchPayoutOp = defineOperation({

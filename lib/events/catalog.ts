@@ -31,6 +31,13 @@ interface PaymentConfirmedFields extends RequestRef {
   currency: string;
   paymentCurrency: string;
   fees: { type: string; amount: string; currency: string }[];
+  recurring?: RecurringRef;
+}
+
+/** A payment of a recurring schedule (DECISIONS.md: recurringPaymentId, paymentIndex). */
+export interface RecurringRef {
+  recurringPaymentId: string;
+  paymentIndex: number;
 }
 
 export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
@@ -52,6 +59,7 @@ export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
     subStatus: "",
     paymentProcessor: PROCESSOR,
     fees: f.fees,
+    ...(f.recurring ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex } : {}),
   };
 }
 
@@ -62,6 +70,8 @@ interface PaymentFailedFields extends RequestRef {
   paymentCurrency: string;
   network: string;
   timestamp: string;
+  /** For a recurring payment: which schedule and index, and the executor's reason code. */
+  recurring?: RecurringRef & { failureCode: string };
 }
 
 export function paymentFailedEvent(f: PaymentFailedFields) {
@@ -76,6 +86,9 @@ export function paymentFailedEvent(f: PaymentFailedFields) {
     paymentCurrency: f.paymentCurrency,
     network: f.network,
     timestamp: f.timestamp,
+    ...(f.recurring
+      ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex, failureCode: f.recurring.failureCode }
+      : {}),
   };
 }
 
@@ -126,6 +139,10 @@ export function paymentConfirmedPayload(request: PaymentRequest, payment: Paymen
     currency: request.invoiceCurrency,
     paymentCurrency: request.paymentCurrency,
     fees: fee > 0n ? [{ type: "platform", amount: formatAmount(fee, token.decimals), currency: token.symbol }] : [],
+    recurring:
+      request.recurringScheduleId && request.recurringIndex
+        ? { recurringPaymentId: request.recurringScheduleId, paymentIndex: request.recurringIndex }
+        : undefined,
   });
 }
 
@@ -140,11 +157,12 @@ export function sampleEvent(type: EventType, at: Date = now()): Record<string, u
         requestId,
         paymentReference,
         subStatus: "insufficient_funds",
-        failureReason: "Insufficient funds",
+        failureReason: "The payer's token balance is below the payment amount.",
         amount: "10",
         paymentCurrency: "USDC-base",
         network: "base",
         timestamp,
+        recurring: { recurringPaymentId: ulid(), paymentIndex: 2, failureCode: "insufficient_balance" },
       });
     case "client_id.linked":
       return clientIdLinkedEvent({

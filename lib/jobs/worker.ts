@@ -2,6 +2,7 @@ import { runDetectionSweep } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
 import { expireSweep } from "@/lib/jobs/expire";
 import { log } from "@/lib/log";
+import { runRecurringSweep } from "@/lib/recurring/run";
 import { webhookSweep } from "@/lib/webhooks/sweep";
 
 /**
@@ -59,5 +60,6 @@ export function defaultJobs(): Job[] {
     { name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: runDetectionSweep },
     { name: "webhook-delivery", intervalMs: env().WEBHOOK_INTERVAL_MS, run: () => webhookSweep() },
     { name: "expiry", intervalMs: 60_000, run: expireSweep },
+    { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: () => runRecurringSweep() },
   ];
 }

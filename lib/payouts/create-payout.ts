@@ -1,9 +1,9 @@
 import type { Principal } from "@/lib/auth/principal";
 import { asHex } from "@/lib/chain/address";
 import { db } from "@/lib/db";
-import { invalidField } from "@/lib/errors";
 import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
+import { createRecurringPayout } from "@/lib/recurring/create";
 import { type CustomerInfo, requestData } from "@/lib/requests/create-request";
 
 /**
@@ -25,11 +25,15 @@ export interface CreatePayoutInput {
   reference?: string;
 }
 
-export async function createPayout(
+export async function createPayout(principal: Principal, body: CreatePayoutInput) {
+  if (body.recurrence) return createRecurringPayout(principal, { ...body, recurrence: body.recurrence });
+  return createOneOffPayout(principal, body);
+}
+
+async function createOneOffPayout(
   principal: Principal,
   body: CreatePayoutInput,
 ): Promise<{ requestId: string; paymentReference: string } & PaymentPlan> {
-  if (body.recurrence) throw invalidField("recurrence", "recurring payouts are not available yet");
   const terms = resolveTerms(body);
   const walletInput = body.payerWallet ?? body.payerAddress;
   const walletField = body.payerWallet !== undefined ? "payerWallet" : "payerAddress";

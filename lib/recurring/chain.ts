@@ -39,6 +39,8 @@ export type SimulationResult = { ok: true } | { ok: false; reason: FailureReason
 export type ReceiptStatus = "success" | "reverted" | "pending" | "unknown";
 
 export interface RecurringChain {
+  /** The network this chain serves: a sweep claims only that network's schedules. */
+  readonly network: string;
   /** Timestamp (unix seconds) of the latest block: due times are compared with it, never the server clock. */
   latestBlockTime(): Promise<number>;
   /** Whether payment `index` (1-based) of the schedule is paid on chain. */
@@ -48,8 +50,11 @@ export interface RecurringChain {
   isCancelled(schedule: ChainSchedule): Promise<boolean>;
   /** A dry run of triggerPayment(permit, signature, index) from the relayer. */
   simulate(schedule: ChainSchedule, index: number): Promise<SimulationResult>;
-  /** Broadcasts triggerPayment with the relayer nonce `nonce` (same nonce = replacement); returns the tx hash. */
-  send(schedule: ChainSchedule, index: number, nonce: number): Promise<string>;
+  /**
+   * Broadcasts triggerPayment with the relayer nonce `nonce`; returns the tx hash. Same nonce =
+   * replacement: `replace` asks for a higher fee than the stuck transaction's.
+   */
+  send(schedule: ChainSchedule, index: number, nonce: number, replace?: boolean): Promise<string>;
   receipt(txHash: string): Promise<ReceiptStatus>;
   /** Reserves the relayer's next unused nonce. */
   nextNonce(): Promise<number>;

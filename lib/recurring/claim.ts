@@ -7,6 +7,10 @@ export interface ClaimedSchedule extends ChainSchedule {
   status: RecurringScheduleStatus;
   processedPayments: number;
   leaseUntil: Date;
+  accountId: string;
+  clientId: string | null;
+  paymentCurrency: string;
+  failureCount: number;
 }
 
 export interface PaymentRow {
@@ -15,6 +19,7 @@ export interface PaymentRow {
   status: RecurringPaymentStatus;
   txHash: string | null;
   txNonce: number | null;
+  sentAt: Date | null;
 }
 
 /**
@@ -23,17 +28,23 @@ export interface PaymentRow {
  * disjoint, the lease keeps the row away from other sweeps after this statement commits, and an
  * expired lease (a crashed sweep) lets the next sweep take over.
  */
-export async function claimDueSchedules(chainTime: Date, now: Date, leaseMs: number, limit: number): Promise<ClaimedSchedule[]> {
+export async function claimDueSchedules(
+  network: string,
+  chainTime: Date,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+): Promise<ClaimedSchedule[]> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return db().$queryRaw<ClaimedSchedule[]>`
     UPDATE "RecurringSchedule" SET "leaseUntil" = ${leaseUntil}
     WHERE "id" IN (
       SELECT "id" FROM "RecurringSchedule"
-      WHERE "status" = 'active' AND "nextDueAt" <= ${chainTime} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
+      WHERE "status" = 'active' AND "network" = ${network} AND "nextDueAt" <= ${chainTime} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
       ORDER BY "nextDueAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING "id", "network", "token", "payer", "payee", "amount"::text AS "amount", "feeAmount"::text AS "feeAmount",
       "feeAddress", "totalPayments", "dueTimes", "deadline", "nonce", "scheduleId", "permitSignature", "status"::text AS "status",
-      "processedPayments", "leaseUntil"`;
+      "processedPayments", "leaseUntil", "accountId", "clientId", "paymentCurrency", "failureCount"`;
 }
 
 /** Gives a claimed schedule back (only while this sweep's lease is the one on it). */

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { ulid } from "@/lib/ids";
 import { type FailureReason, type RecurringChain, readableFailure } from "@/lib/recurring/chain";
 import { type ClaimedSchedule, claimDueSchedules, type PaymentRow, releaseLease } from "@/lib/recurring/claim";
+import { writePaymentFailed } from "@/lib/recurring/failed-event";
 
 export interface SweepOptions {
   /** Schedules claimed per batch. */
@@ -11,6 +12,8 @@ export interface SweepOptions {
   leaseMs?: number;
   /** Batches per sweep at most. */
   maxBatches?: number;
+  /** A transaction still pending after this long is replaced (same nonce, higher fee). */
+  replaceAfterMs?: number;
 }
 
 export interface SweepResult {
@@ -43,7 +46,7 @@ export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions =
   const seen = new Set<string>();
   for (let batch = 0; batch < (opts.maxBatches ?? 10); batch++) {
     const chainTime = await chain.latestBlockTime();
-    const claimed = await claimDueSchedules(new Date(chainTime * 1000), clockNow(), leaseMs, limit);
+    const claimed = await claimDueSchedules(chain.network, new Date(chainTime * 1000), clockNow(), leaseMs, limit);
     result.claimed += claimed.length;
     let again = false;
     for (const s of claimed) {
@@ -53,7 +56,7 @@ export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions =
       }
       seen.add(s.id);
       try {
-        const outcome = await step(chain, s, chainTime);
+        const outcome = await step(chain, s, chainTime, opts.replaceAfterMs ?? 180_000);
         if (outcome === "confirmed") result.confirmed++;
         if (outcome === "sent") result.sent++;
         if (outcome === "paused") result.paused++;
@@ -75,7 +78,7 @@ export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions =
 /** The schedule's lease condition: a write lands only while this sweep still holds it. */
 const held = (s: ClaimedSchedule) => ({ id: s.id, leaseUntil: s.leaseUntil, status: "active" as const });
 
-async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number): Promise<Outcome> {
+async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number, replaceAfterMs: number): Promise<Outcome> {
   let processed = s.processedPayments;
   let idx = processed + 1;
   let row = idx <= s.totalPayments ? await paymentRow(s.id, idx) : null;
@@ -87,7 +90,7 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
     let paid = await chain.isPaid(s, idx);
     if (!paid && row.txHash) {
       const r = await chain.receipt(row.txHash);
-      if (r === "pending") return "waiting";
+      if (r === "pending") return replaceIfStuck(chain, s, row, replaceAfterMs);
       paid = r === "success";
     }
     if (paid) {
@@ -107,13 +110,13 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
   const sched = { ...s, processedPayments: processed };
 
   if (idx > s.totalPayments) return finish(sched, "completed");
-  if (await chain.isCancelled(s)) return finish(sched, "cancelled");
+  if (await chain.isCancelled(s)) return pause(sched, idx, "cancelled_on_chain");
   const due = s.dueTimes[idx - 1]!;
   if (due > chainTime) return (await setNextDue(sched, due)) ? (processed > s.processedPayments ? "confirmed" : "waiting") : "lost";
-  if (chainTime > s.deadline || due > s.deadline) return pause(sched, "deadline_passed");
+  if (chainTime > s.deadline || due > s.deadline) return pause(sched, idx, "deadline_passed");
 
   const sim = await chain.simulate(s, idx);
-  if (!sim.ok) return pause(sched, sim.reason, sim.message);
+  if (!sim.ok) return pause(sched, idx, sim.reason, sim.message);
 
   const nonce = reuseNonce ?? (await chain.nextNonce());
   if (!(await recordIntent(s, idx, row, nonce))) return "lost";
@@ -128,7 +131,7 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
 async function paymentRow(scheduleId: string, index: number): Promise<PaymentRow | null> {
   return db().recurringPayment.findUnique({
     where: { scheduleId_index: { scheduleId, index } },
-    select: { id: true, index: true, status: true, txHash: true, txNonce: true },
+    select: { id: true, index: true, status: true, txHash: true, txNonce: true, sentAt: true },
   });
 }
 
@@ -156,7 +159,12 @@ async function confirm(s: ClaimedSchedule, row: PaymentRow, index: number): Prom
   return db().$transaction(async (tx) => {
     const moved = await tx.recurringSchedule.updateMany({
       where: { ...held(s), processedPayments: index - 1 },
-      data: { processedPayments: index, nextDueAt: next, ...(last ? { status: "completed", failureCode: null, failureReason: null } : {}) },
+      data: {
+        processedPayments: index,
+        nextDueAt: next,
+        lastPaymentAt: clockNow(),
+        ...(last ? { status: "completed", failureCode: null, failureReason: null } : {}),
+      },
     });
     if (moved.count !== 1) return "lost" as const;
     await tx.recurringPayment.update({ where: { id: row.id }, data: { status: "confirmed", confirmedAt: clockNow() } });
@@ -174,11 +182,30 @@ async function setNextDue(s: ClaimedSchedule, due: number): Promise<boolean> {
   return r.count === 1;
 }
 
-/** Pauses the schedule with the reason; the index is not consumed (processedPayments stays). */
-async function pause(s: ClaimedSchedule, code: FailureReason, message?: string): Promise<Outcome> {
-  const r = await db().recurringSchedule.updateMany({
-    where: held(s),
-    data: { status: "paused", failureCode: code, failureReason: readableFailure(code, message) },
+/**
+ * Pauses the schedule with the reason and writes its one payment.failed, in one transaction; the
+ * index is not consumed (processedPayments stays), so unpausing retries the same payment.
+ */
+async function pause(s: ClaimedSchedule, index: number, code: FailureReason, message?: string): Promise<Outcome> {
+  const failureReason = readableFailure(code, message);
+  return db().$transaction(async (tx) => {
+    const r = await tx.recurringSchedule.updateMany({
+      where: held(s),
+      data: { status: "paused", failureCode: code, failureReason, failureCount: { increment: 1 } },
+    });
+    if (r.count !== 1) return "lost" as const;
+    await writePaymentFailed(tx, s, index, code, failureReason, s.failureCount + 1);
+    return "paused" as const;
   });
-  return r.count === 1 ? "paused" : "lost";
+}
+
+/** A transaction pending for longer than `afterMs` is re-sent with the same nonce and a higher fee (never a new nonce). */
+async function replaceIfStuck(chain: RecurringChain, s: ClaimedSchedule, row: PaymentRow, afterMs: number): Promise<Outcome> {
+  if (!row.sentAt || row.txNonce === null || clockNow().getTime() - row.sentAt.getTime() < afterMs) return "waiting";
+  const txHash = await chain.send(s, row.index, row.txNonce, true);
+  await db().recurringPayment.updateMany({
+    where: { id: row.id, txNonce: row.txNonce, status: "sent", schedule: { is: held(s) } },
+    data: { txHash, sentAt: clockNow() },
+  });
+  return "sent";
 }

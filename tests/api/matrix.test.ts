@@ -11,7 +11,7 @@ import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
 import { prefixedId } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
-import { makeIntegrator } from "@/tests/helpers/factories";
+import { makeIntegrator, recurringScheduleOf } from "@/tests/helpers/factories";
 import {
   invoke,
   operationHandlers,
@@ -295,20 +295,32 @@ function slotsOf(o: Operation): Slot[] {
 describe("cross-account access", () => {
   const PAYEE = "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7";
   /** A's objects: the values each name takes (all must be 404 to B). */
-  const objects: Record<string, unknown[]> = { requestId: [], destinationId: [], id: [], deliveryId: [], clientId: [], requestIds: [] };
+  const objects: Record<string, unknown[]> = {
+    requestId: [],
+    destinationId: [],
+    id: [],
+    deliveryId: [],
+    clientId: [],
+    requestIds: [],
+    recurringId: [],
+  };
+  /** `id` in a path is a webhook, except under /v2/payouts/recurring where it is a recurring schedule. */
+  const valuesOf = (o: Operation, slot: Slot) =>
+    (slot.name === "id" && o.path.startsWith("/v2/payouts/recurring/") ? objects.recurringId : objects[slot.name]) ?? [];
   let bWebhookId = "";
 
   async function snapshot() {
     const accountId = a.account.id;
-    const [requests, links, destinations, webhooks, deliveries, clientIds] = await Promise.all([
+    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules] = await Promise.all([
       db().paymentRequest.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
       db().securePayment.findMany({ where: { accountId }, orderBy: { token: "asc" }, include: { requests: true } }),
       db().payeeDestination.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
       db().webhookEndpoint.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
       db().webhookDelivery.findMany({ where: { endpoint: { accountId } }, orderBy: { id: "asc" }, include: { attemptLog: true } }),
       db().clientId.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().recurringSchedule.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
     ]);
-    return { requests, links, destinations, webhooks, deliveries, clientIds };
+    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules };
   }
 
   const op = (method: string, path: string) => OPERATIONS.find((o) => o.method === method && o.path === path)!;
@@ -365,6 +377,8 @@ describe("cross-account access", () => {
     objects.deliveryId!.push(...(deliveries.json as { deliveries: { id: string }[] }).deliveries.map((d) => d.id));
     expect(objects.deliveryId).toHaveLength(1);
     objects.clientId!.push(a.clientId, a.browserClientId);
+    // A recurring schedule (active, so cancel and stop would change it), with the request of its payment 1.
+    objects.recurringId!.push(await recurringScheduleOf(a.account.id, objects.requestId![0] as string));
     // B's own webhook: B naming its own webhook with A's delivery must still be 404.
     const bHook = await as(op("POST", "/v1/webhook"), { "x-client-id": b.clientId }, { url: "https://hooks.example.test/b" });
     expect(bHook.status, bHook.text).toBe(201);
@@ -405,7 +419,7 @@ describe("cross-account access", () => {
   function casesOf(o: Operation): Case[] {
     const slots = slotsOf(o);
     const combos = slots.reduce<Map<Slot, unknown>[]>(
-      (acc, slot) => acc.flatMap((c) => (objects[slot.name] ?? []).map((v) => new Map(c).set(slot, v))),
+      (acc, slot) => acc.flatMap((c) => valuesOf(o, slot).map((v) => new Map(c).set(slot, v))),
       [new Map()],
     );
     const cases = combos.map((combo): Case => {

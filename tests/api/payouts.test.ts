@@ -6,6 +6,7 @@ import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 
 const PAYEE = "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7";
+const OTHER = "0x2546BcD3c84621e976D8185a91A922aE77ECEc30";
 const TRON_PAYEE = "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW";
 const TRON_FEE = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
@@ -70,7 +71,22 @@ describe("POST /v2/payouts", () => {
     [{ amount: "0" }, "amount"],
     [{ paymentCurrency: "USDC-tron", invoiceCurrency: "USDC-tron" }, "payee"],
     [{ payerWallet: "0x12" }, "payerWallet"],
-    [{ recurrence: { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 3, payer: PAYEE } }, "recurrence"],
+    // Recurring payouts: base has no recurring contract configured here (the anvil suite has one).
+    [{ recurrence: { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 3, payer: OTHER } }, "paymentCurrency"],
+    [{ recurrence: { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 1, payer: OTHER } }, "recurrence.totalPayments"],
+    [{ recurrence: { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 257, payer: OTHER } }, "recurrence.totalPayments"],
+    [{ recurrence: { startDate: "2020-01-01", frequency: "DAILY", totalPayments: 3, payer: OTHER } }, "recurrence.startDate"],
+    [{ recurrence: { startDate: "next tuesday", frequency: "DAILY", totalPayments: 3, payer: OTHER } }, "recurrence.startDate"],
+    [{ recurrence: { startDate: "2030-01-01", frequency: "HOURLY", totalPayments: 3, payer: OTHER } }, "recurrence.frequency"],
+    [
+      {
+        paymentCurrency: "USDT-tron",
+        invoiceCurrency: "USDT-tron",
+        payee: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
+        recurrence: { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 3, payer: "TQn9Y2khEsLJW1ChVWFMSMeRDow5KcbLSE" },
+      },
+      "paymentCurrency",
+    ],
     [{ invoiceCurrency: "FAU-sepolia" }, "paymentCurrency"],
   ])("rejects %j naming %s", async (patch, field) => {
     const res = await payout({ payee: PAYEE, amount: "1", invoiceCurrency: "USDC-base", paymentCurrency: "USDC-base", ...patch });

@@ -7,6 +7,7 @@ import { type Devnet, startDevnet } from "@/scripts/devnet";
 export async function useDevnet(): Promise<Devnet> {
   const devnet = await startDevnet({ port: 0 });
   process.env.CHAIN_CONFIG = JSON.stringify(devnet.chainConfig());
+  process.env.RELAYER_PRIVATE_KEY = devnet.accounts.relayer.privateKey;
   reloadEnv();
   resetChainConfig();
   resetCurrencyRegistry();
@@ -16,6 +17,7 @@ export async function useDevnet(): Promise<Devnet> {
 export async function stopDevnet(devnet: Devnet | undefined): Promise<void> {
   await devnet?.stop();
   delete process.env.CHAIN_CONFIG;
+  delete process.env.RELAYER_PRIVATE_KEY;
   reloadEnv();
   resetChainConfig();
   resetCurrencyRegistry();

@@ -1,4 +1,6 @@
 import { createAccount, createApiKey, createClientId, createOrchestratorKey } from "@/lib/accounts/issue-credentials";
+import { db } from "@/lib/db";
+import { ulid } from "@/lib/ids";
 
 let n = 0;
 
@@ -37,4 +39,40 @@ export async function walletSessionToken(accountId: string, walletAddress: strin
     (await db().user.findUnique({ where: { walletAddress: stored } })) ??
     (await db().user.create({ data: { id: prefixedId("usr_"), accountId, walletAddress: stored } }));
   return (await createSession(user, "wallet")).token;
+}
+
+/**
+ * An active recurring schedule of the account, made directly in the database (no chain needed),
+ * with `requestId` as its payment 1. For suites that need an object to point at (matrix, fuzz).
+ */
+export async function recurringScheduleOf(accountId: string, requestId: string): Promise<string> {
+  const id = ulid();
+  const start = Math.floor(Date.UTC(2030, 0, 1) / 1000);
+  await db().recurringSchedule.create({
+    data: {
+      id,
+      accountId,
+      network: "base",
+      chainId: 8453,
+      contract: "0x1111111111111111111111111111111111111111",
+      token: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      invoiceCurrency: "USDC-base",
+      paymentCurrency: "USDC-base",
+      frequency: "MONTHLY",
+      startDate: new Date(start * 1000),
+      payer: "0x2222222222222222222222222222222222222222",
+      payee: "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7",
+      amount: "1000000",
+      totalPayments: 2,
+      dueTimes: [start, start + 31 * 86_400],
+      deadline: start + 90 * 86_400,
+      nonce: "1",
+      scheduleId: `0x${"ab".repeat(32)}`,
+      permitSignature: `0x${"11".repeat(65)}`,
+      status: "active",
+      nextDueAt: new Date(start * 1000),
+    },
+  });
+  await db().paymentRequest.update({ where: { id: requestId }, data: { recurringScheduleId: id, recurringIndex: 1 } });
+  return id;
 }

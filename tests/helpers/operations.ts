@@ -173,6 +173,9 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   createWebhook: { url: "https://hooks.example.test/fuzz" },
   updateWebhook: { active: true },
   testWebhook: { eventType: "payment.confirmed" },
+  activateRecurringPayout: { permitSignature: `0x${"11".repeat(65)}` },
+  manageRecurringPayout: { action: "cancel" },
+  updateRequestRecurrence: { isRecurrenceStopped: true },
 };
 
 /** The sample body of an operation; without one, its required fields as plausible strings. */

@@ -99,8 +99,9 @@ describe("lib layering", () => {
     expect(outside).toEqual([]);
   });
 
-  it("keeps every file under 300 lines", () => {
+  it("keeps every file under 300 lines (generated files aside)", () => {
     const long = files(LIB)
+      .filter((f) => !f.endsWith(".generated.ts"))
       .map((f) => [path.relative(LIB, f), fs.readFileSync(f, "utf8").split("\n").length] as const)
       .filter(([, n]) => n > 300);
     expect(long).toEqual([]);

@@ -25,6 +25,7 @@ interface Tx {
  * delays or drops. Every send is checked against the invariants at the moment it is made.
  */
 class SimChain implements RecurringChain {
+  readonly network = "base";
   time: number;
   readonly lastPaid = new Map<string, number>();
   readonly cancelled = new Set<string>();
@@ -151,6 +152,7 @@ class SimChain implements RecurringChain {
 
 /** Crashes the executor between "intent recorded" and the send, or between the send and "sent recorded". */
 class CrashingChain implements RecurringChain {
+  readonly network = "base";
   crashesBefore = 0;
   crashesAfter = 0;
   constructor(
@@ -244,7 +246,13 @@ describe("recurring executor (property: simulated chain, 8 concurrent sweeps, cr
               id: ulid(),
               accountId,
               network: "base",
+              chainId: 8453,
+              contract: "0xcontract",
               token: "0xtoken",
+              invoiceCurrency: "USDC-base",
+              paymentCurrency: "USDC-base",
+              frequency: sp.frequency,
+              startDate: start,
               payer,
               payee: `0xpayee${n}`,
               amount: String(sp.amount),
@@ -291,9 +299,15 @@ describe("recurring executor (property: simulated chain, 8 concurrent sweeps, cr
             for (const p of paused) {
               const s = byId.get(p.id)!;
               // deadline_passed is decided without the chain (its time is past the signed deadline);
-              // every other code is the one the chain's simulation gave for that schedule.
+              // cancelled_on_chain is read from the contract's state; every other code is the one the
+              // chain's simulation gave for that schedule.
               const pastDeadline = chain.time > s.deadline || s.dueTimes[p.processedPayments]! > s.deadline;
-              const ok = p.failureCode === "deadline_passed" ? pastDeadline : p.failureCode === chain.lastSimulation.get(p.id);
+              const ok =
+                p.failureCode === "deadline_passed"
+                  ? pastDeadline
+                  : p.failureCode === "cancelled_on_chain"
+                    ? chain.cancelled.has(p.id)
+                    : p.failureCode === chain.lastSimulation.get(p.id);
               if (!ok) chain.violations.push(`${p.id}: paused with ${p.failureCode}, chain said ${chain.lastSimulation.get(p.id)}`);
               if (!p.failureReason) chain.violations.push(`${p.id}: paused without a readable reason`);
             }

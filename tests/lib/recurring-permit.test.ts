@@ -52,3 +52,11 @@ describe("recurring permit", () => {
     expect(permitDigest(1, CONTRACT, { ...permit, paymentReferences: [...permit.paymentReferences].reverse() })).not.toBe(base);
   });
 });
+
+describe("generated ABI", () => {
+  it("lib/chain/recurring-abi.generated.ts is the compiled contract's ABI (npm run contracts:compile writes both)", async () => {
+    const { compiledContracts } = await import("@/contracts/compiled.generated");
+    const { recurringPaymentsAbi } = await import("@/lib/chain/recurring-abi.generated");
+    expect(recurringPaymentsAbi).toEqual(compiledContracts.DuebillRecurringPayments.abi);
+  });
+});

@@ -1,9 +1,15 @@
+import { updateRequestRecurrenceOp } from "@/lib/contracts/recurring";
 import { getRequestOp } from "@/lib/contracts/requests";
 import { json, withApi } from "@/lib/http/handler";
+import { setRecurrenceStopped } from "@/lib/recurring/manage";
 import { getRequestStatus } from "@/lib/requests/get-request";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withApi(getRequestOp, async ({ principal, params }) =>
   json(await getRequestStatus(principal.accountId, params.requestId)),
+);
+
+export const PATCH = withApi(updateRequestRecurrenceOp, async ({ principal, params, body }) =>
+  json(await setRecurrenceStopped(principal, params.requestId, body.isRecurrenceStopped)),
 );

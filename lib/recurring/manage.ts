@@ -1,0 +1,210 @@
+import { recoverTypedDataAddress } from "viem";
+import type { Principal } from "@/lib/auth/principal";
+import { asHex, sameAddress } from "@/lib/chain/address";
+import { approveTx } from "@/lib/chain/calldata";
+import { publicClientFor } from "@/lib/chain/reader";
+import { networkOf, tokenOf } from "@/lib/chain/stored";
+import { db } from "@/lib/db";
+import { AppError, invalidField, notFound } from "@/lib/errors";
+import type { RecurringSchedule } from "@/lib/generated/prisma/client";
+import { formatAmount } from "@/lib/money";
+import { schedulePermitTypedData } from "@/lib/recurring/permit";
+import { permitOf, perPaymentCost, scheduleReferences } from "@/lib/recurring/stored";
+
+const NOT_FOUND = "Recurring payment not found";
+/** Failures a payer or integrator cannot fix by unpausing: the permit itself is over. */
+const FINAL_FAILURES: Record<string, string> = {
+  deadline_passed: "the permit's deadline has passed; create a new schedule",
+  cancelled_on_chain: "the payer cancelled the schedule on chain; create a new schedule",
+};
+
+/** The account's schedule, or 404 (another account's schedule is indistinguishable from none). */
+async function ownSchedule(principal: Principal, id: string): Promise<RecurringSchedule> {
+  const s = await db().recurringSchedule.findFirst({ where: { id, accountId: principal.accountId } });
+  if (!s) throw notFound(NOT_FOUND);
+  return s;
+}
+
+const iso = (unix: number) => new Date(unix * 1000).toISOString();
+
+/** Next due date while payments remain and the schedule can still run. */
+function nextPaymentDate(s: Pick<RecurringSchedule, "status" | "processedPayments" | "totalPayments" | "dueTimes">): string | null {
+  if (s.status === "completed" || s.status === "cancelled" || s.processedPayments >= s.totalPayments) return null;
+  return iso(s.dueTimes[s.processedPayments]!);
+}
+
+/**
+ * Verifies the payer's permit signature: an EOA signature by ecrecover, a smart account's through
+ * ERC-1271 `isValidSignature` on the network (viem's verifyTypedData does both), exactly as the
+ * contract's SignatureChecker will when a payment is triggered.
+ */
+async function signatureValid(s: RecurringSchedule, signature: `0x${string}`): Promise<boolean> {
+  const { message, ...rest } = schedulePermitTypedData(s.chainId, asHex(s.contract), permitOf(s, await scheduleReferences(s.id)));
+  const typed = { ...rest, message: { ...message } };
+  const client = publicClientFor(networkOf(s));
+  try {
+    if (client) return await client.verifyTypedData({ ...typed, address: asHex(s.payer), signature, blockTag: "latest" });
+    return sameAddress(await recoverTypedDataAddress({ ...typed, signature }), s.payer);
+  } catch (err) {
+    if (err instanceof Error && /fetch|timeout|HTTP request failed|ECONNREFUSED/i.test(err.message))
+      throw new AppError("upstream_unavailable", "Could not reach the network to verify the signature; retry shortly");
+    return false;
+  }
+}
+
+/** POST /v2/payouts/recurring/{id}: the payer's signature activates a pending schedule. */
+export async function activateSchedule(principal: Principal, id: string, permitSignature: string) {
+  const s = await ownSchedule(principal, id);
+  if (s.status === "active") throw new AppError("conflict", "Recurring payment is already active");
+  if (s.status !== "pending") throw new AppError("conflict", `Recurring payment is ${s.status} and cannot be activated`);
+  if (!(await signatureValid(s, asHex(permitSignature))))
+    throw new AppError("validation_failed", "Invalid signature provided", {
+      errors: [{ field: "permitSignature", message: "is not the payer's signature of this schedule's permit" }],
+    });
+  const moved = await db().recurringSchedule.updateMany({
+    where: { id: s.id, status: "pending" },
+    data: { status: "active", permitSignature, nextDueAt: new Date(s.dueTimes[0]! * 1000) },
+  });
+  if (moved.count !== 1) throw new AppError("conflict", "Recurring payment is already active");
+  return { message: "Recurring payment activated successfully", id: s.id, status: "active" as const };
+}
+
+/** GET /v2/payouts/recurring/{id}. */
+export async function getSchedule(principal: Principal, id: string) {
+  const s = await ownSchedule(principal, id);
+  const [requests, payments] = await Promise.all([
+    db().paymentRequest.findMany({
+      where: { recurringScheduleId: s.id },
+      orderBy: { recurringIndex: "asc" },
+      select: { id: true, paymentReference: true, recurringIndex: true, status: true },
+    }),
+    db().recurringPayment.findMany({ where: { scheduleId: s.id, status: "confirmed" }, orderBy: { index: "asc" } }),
+  ]);
+  const token = tokenOf(s);
+  const amount = formatAmount(BigInt(s.amount.toFixed()), token.decimals);
+  return {
+    id: s.id,
+    status: s.status,
+    network: s.network,
+    paymentCurrency: s.paymentCurrency,
+    invoiceCurrency: s.invoiceCurrency,
+    amount,
+    payer: s.payer,
+    payee: s.payee,
+    frequency: s.frequency,
+    startDate: s.startDate.toISOString(),
+    totalPayments: s.totalPayments,
+    processedPayments: s.processedPayments,
+    lastPaymentDate: s.lastPaymentAt?.toISOString() ?? null,
+    nextPaymentDate: nextPaymentDate(s),
+    deadline: iso(s.deadline),
+    dueDates: s.dueTimes.map(iso),
+    requests: requests.map((r) => ({ requestId: r.id, paymentReference: r.paymentReference, index: r.recurringIndex })),
+    payments: payments.map((p) => ({
+      id: p.id,
+      index: p.index,
+      amount,
+      timestamp: (p.confirmedAt ?? p.createdAt).toISOString(),
+      txHash: p.txHash,
+    })),
+    ...(s.failureCode
+      ? { failureCode: s.failureCode, failureReason: s.failureReason, failureCount: s.failureCount }
+      : { failureCount: s.failureCount }),
+    createdAt: s.createdAt.toISOString(),
+  };
+}
+
+/** PATCH /v2/payouts/recurring/{id} `{action}`. */
+export async function manageSchedule(principal: Principal, id: string, action: string) {
+  if (action !== "cancel" && action !== "unpause")
+    throw new AppError("validation_failed", `Invalid action: ${action.slice(0, 40)}`, {
+      errors: [{ field: "action", message: "must be cancel or unpause" }],
+    });
+  const s = await ownSchedule(principal, id);
+  return action === "cancel" ? cancel(s) : unpause(s);
+}
+
+/**
+ * Cancel: no payment is triggered any more (the executor only touches active schedules, and every
+ * write it makes is conditional on that). The returned approve(contract, 0) lets the payer take
+ * back the remaining allowance; the payer can also call cancelSchedule on the contract itself.
+ */
+async function cancel(s: RecurringSchedule) {
+  if (s.status === "cancelled") throw invalidField("action", "Recurring payment is already cancelled");
+  if (s.status === "completed") throw invalidField("action", "Cannot cancel a completed recurring payment");
+  const moved = await db().recurringSchedule.updateMany({
+    where: { id: s.id, status: s.status },
+    data: { status: "cancelled", nextDueAt: null, leaseUntil: null },
+  });
+  if (moved.count !== 1) throw new AppError("conflict", "The recurring payment changed meanwhile; read it again");
+  const remaining = s.totalPayments - s.processedPayments;
+  const token = tokenOf(s);
+  return {
+    id: s.id,
+    status: "cancelled" as const,
+    transactions: [approveTx("evm", s.token, s.contract, 0n)],
+    metadata: {
+      remainingPayments: remaining,
+      remainingAmount: formatAmount(perPaymentCost(s) * BigInt(remaining), token.decimals),
+      processedPayments: s.processedPayments,
+      totalPayments: s.totalPayments,
+    },
+  };
+}
+
+/** Unpause: back to active; every payment missed meanwhile is due now and is caught up in order. */
+async function unpause(s: RecurringSchedule) {
+  if (s.status !== "paused") throw invalidField("action", "Recurring payment is not paused");
+  const final = s.failureCode ? FINAL_FAILURES[s.failureCode] : undefined;
+  if (final) throw invalidField("action", `Recurring payment cannot be resumed: ${final}`);
+  return resume(s);
+}
+
+async function resume(s: RecurringSchedule) {
+  const next = s.processedPayments < s.totalPayments ? new Date(s.dueTimes[s.processedPayments]! * 1000) : new Date();
+  const moved = await db().recurringSchedule.updateMany({
+    where: { id: s.id, status: "paused" },
+    data: { status: "active", failureCode: null, failureReason: null, nextDueAt: next },
+  });
+  if (moved.count !== 1) throw new AppError("conflict", "The recurring payment changed meanwhile; read it again");
+  return {
+    id: s.id,
+    status: "active" as const,
+    metadata: { processedPayments: s.processedPayments, totalPayments: s.totalPayments, nextPaymentDate: next.toISOString() },
+  };
+}
+
+const STOPPED = "recurrence_stopped";
+
+/**
+ * PATCH /v2/request/{requestId} `{isRecurrenceStopped}` (the reference's recurring-request switch):
+ * on a request of a recurring schedule, true pauses the schedule (reason `recurrence_stopped`),
+ * false resumes it and catches up what was missed.
+ */
+export async function setRecurrenceStopped(principal: Principal, requestId: string, stopped: boolean) {
+  const request = await db().paymentRequest.findFirst({
+    where: { id: requestId, accountId: principal.accountId },
+    select: { id: true, recurringScheduleId: true },
+  });
+  if (!request) throw notFound("Request not found");
+  if (!request.recurringScheduleId) throw invalidField("requestId", "is not part of a recurring payout; nothing to stop or resume");
+  const s = await ownSchedule(principal, request.recurringScheduleId);
+  const view = (status: string) => ({ requestId, recurringPaymentId: s.id, isRecurrenceStopped: stopped, status });
+  if (stopped) {
+    if (s.status === "paused" && s.failureCode === STOPPED) return view("paused");
+    if (s.status !== "active" && s.status !== "paused")
+      throw invalidField("isRecurrenceStopped", `the recurring payout is ${s.status}; only an active or paused one can be stopped`);
+    const moved = await db().recurringSchedule.updateMany({
+      where: { id: s.id, status: s.status },
+      data: { status: "paused", failureCode: STOPPED, failureReason: "Stopped by the payee (isRecurrenceStopped)" },
+    });
+    if (moved.count !== 1) throw new AppError("conflict", "The recurring payout changed meanwhile; read it again");
+    return view("paused");
+  }
+  if (s.status === "active") return view("active");
+  if (s.status !== "paused") throw invalidField("isRecurrenceStopped", `the recurring payout is ${s.status} and cannot be resumed`);
+  const final = s.failureCode ? FINAL_FAILURES[s.failureCode] : undefined;
+  if (final) throw invalidField("isRecurrenceStopped", `the recurring payout cannot be resumed: ${final}`);
+  await resume(s);
+  return view("active");
+}

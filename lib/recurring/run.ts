@@ -1,0 +1,36 @@
+import { db } from "@/lib/db";
+import { log } from "@/lib/log";
+import { evmRecurringChain } from "@/lib/recurring/evm-chain";
+import { type SweepOptions, type SweepResult, sweepRecurring } from "@/lib/recurring/executor";
+import { recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
+
+/**
+ * One recurring sweep per configured network (the worker's job and /api/cron/recurring). A relayer
+ * that ran dry paused its schedules with relayer_out_of_gas — the operator's problem, not the
+ * payer's — so once it can pay for a payment again those schedules resume by themselves and
+ * catch up in order.
+ */
+export async function runRecurringSweep(opts: SweepOptions = {}): Promise<Record<string, SweepResult & { resumed: number }>> {
+  const out: Record<string, SweepResult & { resumed: number }> = {};
+  for (const network of recurringNetworks()) {
+    const chain = evmRecurringChain(network);
+    if (!chain) continue;
+    let resumed = 0;
+    const status = await relayerStatus(network);
+    if (status && !status.empty && !status.error) {
+      const r = await db().$executeRaw`
+        UPDATE "RecurringSchedule" SET "status" = 'active', "failureCode" = NULL, "failureReason" = NULL,
+          "nextDueAt" = to_timestamp("dueTimes"["processedPayments" + 1]) AT TIME ZONE 'UTC', "updatedAt" = now()
+        WHERE "network" = ${network} AND "status" = 'paused' AND "failureCode" = 'relayer_out_of_gas'
+          AND "processedPayments" < "totalPayments"`;
+      resumed = r;
+      if (r > 0) log.info("recurring schedules resumed: relayer funded again", { network, resumed: r });
+    }
+    try {
+      out[network] = { ...(await sweepRecurring(chain, opts)), resumed };
+    } catch (err) {
+      log.warn("recurring sweep failed", { network, err });
+    }
+  }
+  return out;
+}
