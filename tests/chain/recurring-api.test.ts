@@ -1,0 +1,399 @@
+/**
+ * Recurring payouts end to end on anvil, as an integrator uses them: POST /v2/payouts with
+ * `recurrence` → the payer sends the returned approval and signs the permit it was given (viem,
+ * unchanged) → POST /v2/payouts/recurring/{id} → the devnet clock moves → the relayer's sweep
+ * (lib/recurring/run.ts, the worker's job) triggers each due payment through the real
+ * DuebillRecurringPayments + ERC20FeeProxy → detection marks each request paid → webhooks reach a
+ * local receiver. Then the failure path (drained payer → paused, one payment.failed; refund +
+ * unpause → caught up in order), cancel, a calendar-month schedule from Jan 31, and an ERC-1271
+ * smart-account payer.
+ */
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  type PublicClient,
+  parseEventLogs,
+  http as viemHttp,
+} from "viem";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { POST as createWebhook } from "@/app/v1/webhook/route";
+import { POST as activate, GET as getSchedule, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
+import { POST as createPayout } from "@/app/v2/payouts/route";
+import { GET as getRequest, PATCH as patchRequest } from "@/app/v2/request/[requestId]/route";
+import { compiledContracts } from "@/contracts/compiled.generated";
+import { recurringPaymentsAbi } from "@/lib/chain/recurring-abi.generated";
+import { db } from "@/lib/db";
+import { evmEventSource } from "@/lib/detection/evm-source";
+import { sweepNetwork } from "@/lib/detection/sweep";
+import { reloadEnv } from "@/lib/env";
+import { runRecurringSweep } from "@/lib/recurring/run";
+import { verifySignature } from "@/lib/webhooks/sign";
+import { webhookSweep } from "@/lib/webhooks/sweep";
+import type { Devnet } from "@/scripts/devnet";
+import { chainTime, moveDevnetClock } from "@/scripts/devnet/time";
+import { resetDb } from "@/tests/helpers/db";
+import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
+import { makeIntegrator } from "@/tests/helpers/factories";
+import { call } from "@/tests/helpers/http";
+
+const DAY = 86_400;
+let devnet: Devnet;
+let pub: PublicClient;
+let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let usdc: Address;
+const events: Record<string, unknown>[] = [];
+let closeReceiver: () => Promise<void> = async () => {};
+
+/** A loopback receiver that checks the signature and keeps every event body. */
+async function startReceiver(secretRef: { secret: string }): Promise<string> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const raw = Buffer.concat(chunks);
+      if (!verifySignature(secretRef.secret, raw, req.headers["x-duebill-signature"] as string)) return void res.writeHead(401).end();
+      events.push(JSON.parse(raw.toString("utf8")));
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  closeReceiver = () => new Promise((r) => server.close(() => r()));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`;
+}
+
+beforeAll(async () => {
+  process.env.WEBHOOK_ALLOW_PRIVATE = "true";
+  devnet = await useDevnet();
+  pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) }) as PublicClient;
+  usdc = devnet.tokens.USDC;
+  await resetDb();
+  a = await makeIntegrator();
+  const secretRef = { secret: "" };
+  const url = await startReceiver(secretRef);
+  const hook = await call(createWebhook, "/v1/webhook", { method: "POST", headers: { "x-client-id": a.clientId }, json: { url } });
+  expect(hook.status).toBe(201);
+  secretRef.secret = hook.body.secret;
+}, 60_000);
+
+afterAll(async () => {
+  await closeReceiver();
+  await stopDevnet(devnet);
+  delete process.env.WEBHOOK_ALLOW_PRIVATE;
+  reloadEnv();
+});
+
+const auth = () => ({ "x-client-id": a.clientId });
+const walletOf = (key: Hex) =>
+  createWalletClient({ account: privateKeyToAccount(key), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+
+async function send(key: Hex, tx: { to: string; data: string }) {
+  const hash = await walletOf(key).sendTransaction({ to: tx.to as Address, data: tx.data as Hex });
+  const r = await pub.waitForTransactionReceipt({ hash });
+  expect(r.status).toBe("success");
+}
+
+const balance = (who: Address) => pub.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [who] });
+
+/** A fresh payer with ETH for gas and `amount` USDC (from the devnet's funded payer). */
+async function newPayer(usdcUnits: bigint) {
+  const key = generatePrivateKey();
+  const account = privateKeyToAccount(key);
+  await walletOf(devnet.accounts.deployer.privateKey).sendTransaction({ to: account.address, value: 10n ** 18n });
+  await send(devnet.accounts.payer.privateKey, {
+    to: usdc,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [account.address, usdcUnits] }),
+  });
+  return { key, address: account.address };
+}
+
+async function createSchedule(payer: Address, recurrence: Record<string, unknown>, amount = "10") {
+  return call(createPayout, "/v2/payouts", {
+    method: "POST",
+    headers: auth(),
+    json: {
+      payee: devnet.accounts.payee.address,
+      amount,
+      invoiceCurrency: "USDC-sepolia",
+      paymentCurrency: "USDC-sepolia",
+      recurrence: { payer, ...recurrence },
+    },
+  });
+}
+
+/** Signs the permit exactly as returned (decimal strings and all), as a client would. */
+async function signEnvelope(key: Hex, permit: { domain: unknown; types: unknown; primaryType: unknown; values: unknown }) {
+  const typed = { domain: permit.domain, types: permit.types, primaryType: permit.primaryType, message: permit.values };
+  return privateKeyToAccount(key).signTypedData(typed as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
+}
+
+const activateWith = (id: string, permitSignature: string) =>
+  call(activate, `/v2/payouts/recurring/${id}`, { method: "POST", headers: auth(), params: { id }, json: { permitSignature } });
+const read = (id: string) => call(getSchedule, `/v2/payouts/recurring/${id}`, { headers: auth(), params: { id } });
+const act = (id: string, action: string) =>
+  call(manage, `/v2/payouts/recurring/${id}`, { method: "PATCH", headers: auth(), params: { id }, json: { action } });
+
+/** What the worker does each tick: trigger due payments, detect them, deliver webhooks. */
+async function tick(rounds = 3) {
+  for (let i = 0; i < rounds; i++) {
+    await runRecurringSweep({ leaseMs: 1 });
+    await sweepNetwork(evmEventSource("sepolia")!);
+  }
+  await webhookSweep();
+}
+
+const warpTo = (timestamp: number) => moveDevnetClock(devnet.rpcUrl, { kind: "at", timestamp });
+const iso = (t: number) => new Date(t * 1000).toISOString();
+
+/** PaymentTriggered events of the contract, in chain order. */
+async function triggered(): Promise<{ index: number; reference: string; time: number; key: string }[]> {
+  const logs = await pub.getLogs({ address: devnet.contracts.recurringPayments, fromBlock: 0n });
+  const parsed = parseEventLogs({ abi: recurringPaymentsAbi, logs, eventName: "PaymentTriggered" });
+  const out = [];
+  for (const l of parsed) {
+    const block = await pub.getBlock({ blockNumber: l.blockNumber });
+    out.push({ index: Number(l.args.index), reference: l.args.paymentReference, time: Number(block.timestamp), key: l.args.key });
+  }
+  return out;
+}
+
+describe("recurring payouts on anvil", () => {
+  it("create → sign → activate → payments 1, 2, 3 in order, each detected and delivered; drain → paused; unpause catches up", async () => {
+    const payer = await newPayer(100_000_000n); // 100 USDC
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 6 });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const body = created.body;
+    expect(body.status).toBe("pending");
+    expect(body.recurringPaymentPermit.domain).toMatchObject({
+      name: "DuebillRecurringPayments",
+      chainId: devnet.chain.id,
+      verifyingContract: devnet.contracts.recurringPayments,
+    });
+    expect(body.metadata.dueDates).toEqual(Array.from({ length: 6 }, (_, i) => iso(start + i * DAY)));
+    expect(body.metadata).toMatchObject({ totalNeededAllowance: "60000000", currentAllowance: "0", additionalAllowanceNeeded: "60000000" });
+    expect(body.transactions).toHaveLength(1); // approve(contract, 60 USDC)
+    for (const tx of body.transactions) await send(payer.key, tx);
+    const id = body.id as string;
+
+    // A signature by another key is refused; the payer's activates; a second activation is a conflict.
+    const stranger = generatePrivateKey();
+    const bad = await activateWith(id, await signEnvelope(stranger, body.recurringPaymentPermit));
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe("permitSignature");
+    const malformed = await activateWith(id, "0xzz");
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.errors[0].field).toBe("permitSignature");
+    const signature = await signEnvelope(payer.key, body.recurringPaymentPermit);
+    const ok = await activateWith(id, signature);
+    expect(ok.status, JSON.stringify(ok.body)).toBe(201);
+    expect(ok.body).toEqual({ message: "Recurring payment activated successfully", id, status: "active" });
+    expect((await activateWith(id, signature)).status).toBe(409);
+
+    // Not due yet: nothing is sent.
+    await tick(1);
+    expect((await read(id)).body.processedPayments).toBe(0);
+
+    const payeeBefore = await balance(devnet.accounts.payee.address);
+    for (const n of [1, 2, 3]) {
+      await warpTo(start + (n - 1) * DAY);
+      await tick();
+      const s = (await read(id)).body;
+      expect(s.processedPayments).toBe(n);
+      expect(s.status).toBe("active");
+      expect(s.nextPaymentDate).toBe(iso(start + n * DAY));
+    }
+    expect((await balance(devnet.accounts.payee.address)) - payeeBefore).toBe(30_000_000n);
+    const view = (await read(id)).body;
+    expect(view.payments.map((p: { index: number }) => p.index)).toEqual([1, 2, 3]);
+    expect(view.payments[0]).toMatchObject({ amount: "10", txHash: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+    // Each payment is its own request, detected as paid on chain.
+    for (const r of view.requests.slice(0, 3)) {
+      const req = await call(getRequest, `/v2/request/${r.requestId}`, { headers: auth(), params: { requestId: r.requestId } });
+      expect(req.body.hasBeenPaid).toBe(true);
+    }
+    const confirmed = events.filter((e) => e.event === "payment.confirmed" && e.recurringPaymentId === id);
+    expect(confirmed.map((e) => e.paymentIndex)).toEqual([1, 2, 3]);
+    expect(new Set(confirmed.map((e) => e.requestId)).size).toBe(3);
+
+    // The payer's balance is drained: the 4th payment pauses the schedule with one payment.failed.
+    await send(payer.key, {
+      to: usdc,
+      data: encodeFunctionData({
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [devnet.accounts.payer.address, await balance(payer.address)],
+      }),
+    });
+    await warpTo(start + 3 * DAY);
+    await tick();
+    await warpTo(start + 4 * DAY + 60); // a second missed due date while paused
+    await tick();
+    const paused = (await read(id)).body;
+    expect(paused).toMatchObject({ status: "paused", processedPayments: 3, failureCode: "insufficient_balance", failureCount: 1 });
+    expect(paused.failureReason).toMatch(/balance/);
+    const failed = events.filter((e) => e.event === "payment.failed" && e.recurringPaymentId === id);
+    expect(failed).toHaveLength(1);
+    expect(failed[0]).toMatchObject({ paymentIndex: 4, subStatus: "insufficient_funds", failureCode: "insufficient_balance" });
+    expect(failed[0]!.requestId).toBe(view.requests[3].requestId);
+
+    // Refund and unpause: payments 4 and 5 are caught up, in order; 6 waits for its due time.
+    await send(devnet.accounts.payer.privateKey, {
+      to: usdc,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [payer.address, 50_000_000n] }),
+    });
+    expect((await act(id, "pause")).status).toBe(400);
+    const resumed = await act(id, "unpause");
+    expect(resumed.status).toBe(200);
+    expect(resumed.body).toMatchObject({ id, status: "active", metadata: { processedPayments: 3, totalPayments: 6 } });
+    await tick(4);
+    expect((await read(id)).body).toMatchObject({ status: "active", processedPayments: 5 });
+    await warpTo(start + 5 * DAY);
+    await tick();
+    expect((await read(id)).body).toMatchObject({ status: "completed", processedPayments: 6, nextPaymentDate: null });
+
+    // On chain: each index once, in order, never before its due time.
+    const key = (await pub.readContract({
+      address: devnet.contracts.recurringPayments,
+      abi: recurringPaymentsAbi,
+      functionName: "scheduleKey",
+      args: [payer.address, body.recurringPaymentPermit.values.scheduleId],
+    })) as string;
+    const mine = (await triggered()).filter((t) => t.key === key);
+    expect(mine.map((t) => t.index)).toEqual([1, 2, 3, 4, 5, 6]);
+    for (const t of mine) expect(t.time).toBeGreaterThanOrEqual(start + (t.index - 1) * DAY);
+    expect(mine.map((t) => t.reference)).toEqual(view.requests.map((r: { paymentReference: string }) => r.paymentReference));
+  }, 120_000);
+
+  it("cancel stops every later payment and returns approve(contract, 0); isRecurrenceStopped pauses and resumes", async () => {
+    const payer = await newPayer(50_000_000n);
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "WEEKLY", totalPayments: 4 }, "5");
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    for (const tx of created.body.transactions) await send(payer.key, tx);
+    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    await warpTo(start);
+    await tick();
+    expect((await read(id)).body.processedPayments).toBe(1);
+
+    // The payee's switch on any of the schedule's requests.
+    const requestId = (await read(id)).body.requests[1].requestId as string;
+    const stop = (stopped: boolean) =>
+      call(patchRequest, `/v2/request/${requestId}`, {
+        method: "PATCH",
+        headers: auth(),
+        params: { requestId },
+        json: { isRecurrenceStopped: stopped },
+      });
+    expect((await stop(true)).body).toMatchObject({ recurringPaymentId: id, isRecurrenceStopped: true, status: "paused" });
+    await warpTo(start + 7 * DAY);
+    await tick();
+    expect((await read(id)).body).toMatchObject({ status: "paused", processedPayments: 1, failureCode: "recurrence_stopped" });
+    expect((await stop(false)).body.status).toBe("active");
+    await tick();
+    expect((await read(id)).body.processedPayments).toBe(2);
+
+    const cancelled = await act(id, "cancel");
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({
+      id,
+      status: "cancelled",
+      metadata: { remainingPayments: 2, remainingAmount: "10", processedPayments: 2, totalPayments: 4 },
+    });
+    expect(cancelled.body.transactions).toEqual([
+      {
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [devnet.contracts.recurringPayments, 0n] }),
+        value: { type: "BigNumber", hex: "0x0" },
+      },
+    ]);
+    await warpTo(start + 21 * DAY);
+    await tick();
+    expect((await read(id)).body).toMatchObject({ status: "cancelled", processedPayments: 2 });
+    expect((await act(id, "cancel")).body.message).toBe("Validation failed");
+    expect((await act(id, "unpause")).status).toBe(400);
+    expect((await act(id, "delete")).body.message).toBe("Invalid action: delete");
+  }, 120_000);
+
+  it("a smart-account payer (ERC-1271) subscribes and is paid", async () => {
+    const owner = await newPayer(0n);
+    const deploy = await walletOf(owner.key).deployContract({
+      abi: compiledContracts.TestSmartWallet.abi,
+      bytecode: compiledContracts.TestSmartWallet.bytecode as Hex,
+      args: [owner.address],
+    });
+    const wallet = (await pub.waitForTransactionReceipt({ hash: deploy })).contractAddress!;
+    await send(devnet.accounts.payer.privateKey, {
+      to: usdc,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [wallet, 20_000_000n] }),
+    });
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(wallet, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 });
+    expect(created.status).toBe(201);
+    const id = created.body.id as string;
+    // The owner drives the wallet: approve through execute().
+    for (const tx of created.body.transactions)
+      await send(owner.key, {
+        to: wallet,
+        data: encodeFunctionData({ abi: compiledContracts.TestSmartWallet.abi, functionName: "execute", args: [tx.to, tx.data] }),
+      });
+    // The owner's EIP-712 signature is the wallet's (isValidSignature); a stranger's is not.
+    expect((await activateWith(id, await signEnvelope(generatePrivateKey(), created.body.recurringPaymentPermit))).status).toBe(400);
+    expect((await activateWith(id, await signEnvelope(owner.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    await warpTo(start + DAY);
+    await tick(4);
+    expect((await read(id)).body).toMatchObject({ status: "completed", processedPayments: 2 });
+    expect(await balance(wallet)).toBe(0n);
+  }, 120_000);
+
+  it("a MONTHLY schedule from Jan 31 pays on Feb 28 and Mar 31, not a day early", async () => {
+    const payer = await newPayer(30_000_000n);
+    const now = await chainTime(devnet.rpcUrl);
+    const year = new Date(now * 1000).getUTCFullYear() + 1; // a Jan 31 ahead of both clocks
+    const jan31 = Date.UTC(year, 0, 31, 9) / 1000;
+    const created = await createSchedule(payer.address, { startDate: iso(jan31), frequency: "MONTHLY", totalPayments: 3 });
+    expect(created.status).toBe(201);
+    const leap = (year % 4 === 0 && year % 100 !== 0) || year % 400 === 0;
+    const feb = Date.UTC(year, 1, leap ? 29 : 28, 9) / 1000;
+    const mar31 = Date.UTC(year, 2, 31, 9) / 1000;
+    expect(created.body.metadata.dueDates).toEqual([iso(jan31), iso(feb), iso(mar31)]);
+    const id = created.body.id as string;
+    for (const tx of created.body.transactions) await send(payer.key, tx);
+    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    await warpTo(jan31);
+    await tick();
+    await warpTo(feb - 60);
+    await tick();
+    expect((await read(id)).body).toMatchObject({ processedPayments: 1, nextPaymentDate: iso(feb) });
+    await warpTo(feb);
+    await tick();
+    await warpTo(mar31 - 60);
+    await tick();
+    expect((await read(id)).body.processedPayments).toBe(2);
+    await warpTo(mar31);
+    await tick();
+    expect((await read(id)).body).toMatchObject({ status: "completed", processedPayments: 3 });
+    const payments = await db().recurringPayment.findMany({ where: { scheduleId: id }, orderBy: { index: "asc" } });
+    expect(payments.map((p) => p.status)).toEqual(["confirmed", "confirmed", "confirmed"]);
+  }, 120_000);
+
+  it("unknown and another account's schedules are 404", async () => {
+    const other = await makeIntegrator();
+    const mine = await db().recurringSchedule.findFirst({ where: { accountId: a.account.id } });
+    expect(mine).not.toBeNull();
+    const res = await call(getSchedule, `/v2/payouts/recurring/${mine!.id}`, {
+      headers: { "x-client-id": other.clientId },
+      params: { id: mine!.id },
+    });
+    expect(res.status).toBe(404);
+    expect(res.body.message).toBe("Recurring payment not found");
+    expect((await read("01JZZZZZZZZZZZZZZZZZZZZZZZ")).status).toBe(404);
+  });
+});
