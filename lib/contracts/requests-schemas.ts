@@ -79,6 +79,8 @@ export const requestStatusSchema = z
     reference: z.string().nullable(),
     customerInfo: customerInfoSchema.nullable(),
     fees: z.array(z.object({ type: z.string(), provider: z.string(), amount: z.string(), currency: z.string() })).nullable(),
+    recurringPaymentId: z.string().optional().meta({ description: "The recurring payout this request is one payment of" }),
+    paymentIndex: z.number().int().nullable().optional().meta({ description: "Which payment (1-based) of the recurring payout" }),
     createdAt: z.string(),
   })
   .meta({ id: "RequestStatus" });

@@ -54,6 +54,7 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[]) {
         : paid
           ? []
           : null,
+    ...(row.recurringScheduleId ? { recurringPaymentId: row.recurringScheduleId, paymentIndex: row.recurringIndex } : {}),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import {
   type Address,
   createPublicClient,
+  createTestClient,
   createWalletClient,
   encodeFunctionData,
   erc20Abi,
@@ -23,6 +24,7 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as healthGet } from "@/app/api/health/route";
 import { POST as createWebhook } from "@/app/v1/webhook/route";
 import { POST as activate, GET as getSchedule, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { POST as createPayout } from "@/app/v2/payouts/route";
@@ -382,6 +384,72 @@ describe("recurring payouts on anvil", () => {
     expect((await read(id)).body).toMatchObject({ status: "completed", processedPayments: 3 });
     const payments = await db().recurringPayment.findMany({ where: { scheduleId: id }, orderBy: { index: "asc" } });
     expect(payments.map((p) => p.status)).toEqual(["confirmed", "confirmed", "confirmed"]);
+  }, 120_000);
+
+  it("a relayer out of gas pauses with relayer_out_of_gas (an operator alert in /api/health), and resumes by itself once funded", async () => {
+    const payer = await newPayer(20_000_000n);
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 });
+    const id = created.body.id as string;
+    for (const tx of created.body.transactions) await send(payer.key, tx);
+    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    const relayer = devnet.accounts.relayer.address;
+    const funded = await pub.getBalance({ address: relayer });
+    const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+    try {
+      await anvil.setBalance({ address: relayer, value: 1000n });
+      const health = await (await healthGet()).json();
+      expect(health.relayers).toEqual([expect.objectContaining({ network: "sepolia", address: relayer, low: true, empty: true })]);
+      expect(health.alerts[0]).toMatch(/low on gas/);
+      await warpTo(start);
+      await tick();
+      expect((await read(id)).body).toMatchObject({ status: "paused", failureCode: "relayer_out_of_gas", processedPayments: 0 });
+      const failed = events.filter((e) => e.event === "payment.failed" && e.recurringPaymentId === id);
+      expect(failed).toHaveLength(1);
+      expect(failed[0]).toMatchObject({ subStatus: "failed", failureCode: "relayer_out_of_gas", paymentIndex: 1 });
+    } finally {
+      await anvil.setBalance({ address: relayer, value: funded });
+    }
+    await warpTo(start + DAY);
+    await tick(4);
+    expect((await read(id)).body).toMatchObject({ status: "completed", processedPayments: 2 });
+  }, 120_000);
+
+  it("a transaction stuck in the mempool is replaced with the same nonce, never duplicated", async () => {
+    const payer = await newPayer(10_000_000n);
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 });
+    const id = created.body.id as string;
+    for (const tx of created.body.transactions) await send(payer.key, tx);
+    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    await warpTo(start);
+    const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+    const relayer = devnet.accounts.relayer.address;
+    await anvil.setAutomine(false);
+    try {
+      await runRecurringSweep({ leaseMs: 1 });
+      const first = await db().recurringPayment.findFirstOrThrow({ where: { scheduleId: id, index: 1 } });
+      expect(first.status).toBe("sent");
+      // Still pending: nothing new is sent before the replacement delay.
+      await runRecurringSweep({ leaseMs: 1 });
+      expect((await db().recurringPayment.findFirstOrThrow({ where: { id: first.id } })).txHash).toBe(first.txHash);
+      // Past it: the same nonce goes out again with a higher fee.
+      await runRecurringSweep({ leaseMs: 1, replaceAfterMs: 0 });
+      const replaced = await db().recurringPayment.findFirstOrThrow({ where: { id: first.id } });
+      expect(replaced.txNonce).toBe(first.txNonce);
+      expect(replaced.txHash).not.toBe(first.txHash);
+      const pool = (await anvil.getTxpoolContent()) as { pending: Record<string, Record<string, unknown>> };
+      const mine = Object.entries(pool.pending).find(([addr]) => addr.toLowerCase() === relayer.toLowerCase())?.[1] ?? {};
+      expect(Object.keys(mine)).toEqual([String(first.txNonce)]);
+      await anvil.mine({ blocks: 1 });
+    } finally {
+      await anvil.setAutomine(true);
+    }
+    await tick();
+    expect((await read(id)).body).toMatchObject({ processedPayments: 1, payments: [{ index: 1, txHash: expect.any(String) }] });
+    expect(await pub.getTransactionCount({ address: relayer, blockTag: "pending" })).toBe(
+      await pub.getTransactionCount({ address: relayer, blockTag: "latest" }),
+    );
   }, 120_000);
 
   it("unknown and another account's schedules are 404", async () => {
