@@ -76,10 +76,14 @@ export async function getSchedule(principal: Principal, id: string) {
     db().paymentRequest.findMany({
       where: { recurringScheduleId: s.id },
       orderBy: { recurringIndex: "asc" },
-      select: { id: true, paymentReference: true, recurringIndex: true, status: true },
+      select: { id: true, paymentReference: true, recurringIndex: true, payments: { select: { txHash: true, blockTime: true } } },
     }),
     db().recurringPayment.findMany({ where: { scheduleId: s.id, status: "confirmed" }, orderBy: { index: "asc" } }),
   ]);
+  // A payment's date is its block's time (detection recorded it), so a devnet whose clock was moved shows chain dates.
+  const blockTime = new Map(requests.flatMap((r) => r.payments.map((p) => [p.txHash.toLowerCase(), p.blockTime] as const)));
+  const paidAt = (p: { txHash: string | null; confirmedAt: Date | null; createdAt: Date }) =>
+    (p.txHash ? blockTime.get(p.txHash.toLowerCase()) : undefined) ?? p.confirmedAt ?? p.createdAt;
   const token = tokenOf(s);
   const amount = formatAmount(BigInt(s.amount.toFixed()), token.decimals);
   return {
@@ -95,7 +99,7 @@ export async function getSchedule(principal: Principal, id: string) {
     startDate: s.startDate.toISOString(),
     totalPayments: s.totalPayments,
     processedPayments: s.processedPayments,
-    lastPaymentDate: s.lastPaymentAt?.toISOString() ?? null,
+    lastPaymentDate: payments.length > 0 ? paidAt(payments[payments.length - 1]!).toISOString() : (s.lastPaymentAt?.toISOString() ?? null),
     nextPaymentDate: nextPaymentDate(s),
     deadline: iso(s.deadline),
     dueDates: s.dueTimes.map(iso),
@@ -104,7 +108,7 @@ export async function getSchedule(principal: Principal, id: string) {
       id: p.id,
       index: p.index,
       amount,
-      timestamp: (p.confirmedAt ?? p.createdAt).toISOString(),
+      timestamp: paidAt(p).toISOString(),
       txHash: p.txHash,
     })),
     ...(s.failureCode
