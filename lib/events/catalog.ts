@@ -12,6 +12,8 @@ import { formatAmount } from "@/lib/money";
  */
 export const EVENT_TYPES = ["payment.confirmed", "payment.failed", "client_id.linked"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/** Events for an orchestrator's webhooks (/v2/orchestrators/webhooks), never an integrator's. */
+export const ORCHESTRATOR_EVENTS = ["client_id.linked"] as const satisfies readonly EventType[];
 
 const PROCESSOR = "request-network";
 

@@ -47,14 +47,31 @@ export interface FeeSplit {
 
 const CENTS = 2;
 
+/**
+ * The fee configuration that applies: the account's own defaults (clientId null) — or, for a link
+ * an orchestrator makes for its linked client ID (`accountId` = the orchestrator), its per-client
+ * override, else its default; none → no platform fee (the protocol's own fee only).
+ */
+async function feeConfigsFor(accountId: string, flow: FeeFlow, linkedClientId: string | null) {
+  if (linkedClientId) {
+    const override = await db().feeConfig.findMany({
+      where: { accountId, flow, active: true, clientId: linkedClientId },
+      orderBy: { createdAt: "asc" },
+    });
+    if (override.length > 0) return override;
+  }
+  return db().feeConfig.findMany({ where: { accountId, flow, active: true, clientId: null }, orderBy: { createdAt: "asc" } });
+}
+
 export async function resolveFeePlan(
   accountId: string,
   flow: FeeFlow,
   token: Token,
   grossUnits: bigint,
+  linkedClientId: string | null = null,
 ): Promise<{ plan: FeePlan; feeAddress: string | null } | null> {
   if (!token.usdPegged) return null;
-  const configs = await db().feeConfig.findMany({ where: { accountId, flow, active: true }, orderBy: { createdAt: "asc" } });
+  const configs = await feeConfigsFor(accountId, flow, linkedClientId);
   if (configs.length === 0) return null;
   // Work in cents: stablecoin amounts are USD amounts.
   const grossCents = (grossUnits * 10n ** BigInt(CENTS)) / 10n ** BigInt(token.decimals);

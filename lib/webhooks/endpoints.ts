@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { invalidField, notFound } from "@/lib/errors";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
+import type { WebhookScope } from "@/lib/generated/prisma/enums";
 import { ulid } from "@/lib/ids";
 import { webhookResolver } from "@/lib/webhooks/resolver";
 import { encryptSecret } from "@/lib/webhooks/secret-box";
@@ -17,6 +18,8 @@ import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "@/lib/webhooks/url-
 export interface Owner {
   accountId: string;
   clientId: string | null;
+  /** integrator (default): /v1/webhook endpoints; orchestrator: /v2/orchestrators/webhooks endpoints. */
+  scope?: WebhookScope;
 }
 
 export async function ownerFor(principal: Principal, clientId: string | undefined): Promise<Owner> {
@@ -30,7 +33,11 @@ export async function ownerFor(principal: Principal, clientId: string | undefine
   return { accountId: principal.accountId, clientId: found.id };
 }
 
-const ownerWhere = (o: Owner) => ({ accountId: o.accountId, ...(o.clientId ? { clientId: o.clientId } : {}) });
+const ownerWhere = (o: Owner) => ({
+  accountId: o.accountId,
+  scope: o.scope ?? ("integrator" as const),
+  ...(o.clientId ? { clientId: o.clientId } : {}),
+});
 
 /** URL policy at registration: the URL's form, then every address its host resolves to. */
 export async function assertDeliverableUrl(url: string): Promise<string> {

@@ -1,5 +1,6 @@
 import { now as clockNow } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { ORCHESTRATOR_EVENTS } from "@/lib/events/catalog";
 import { ulid } from "@/lib/ids";
 
 /**
@@ -28,11 +29,15 @@ export async function fanOutEvents(limit = 100, now: Date = clockNow()): Promise
     if (events.length === 0) return { events: 0, deliveries: 0 };
     const endpoints = await tx.webhookEndpoint.findMany({
       where: { active: true, accountId: { in: [...new Set(events.map((e) => e.accountId))] } },
-      select: { id: true, accountId: true, clientId: true },
+      select: { id: true, accountId: true, clientId: true, scope: true },
     });
     const rows = events.flatMap((ev) => {
-      // Client-scoped events go to that client's endpoints; account-wide events to all of them.
-      const targets = endpoints.filter((ep) => ep.accountId === ev.accountId && (ev.clientId === null || ep.clientId === ev.clientId));
+      // Orchestrator events (client_id.linked) go to the orchestrator's endpoints only; payment events to
+      // the account's integrator endpoints: a client-scoped event to that client's, an account-wide one to all.
+      const scope = (ORCHESTRATOR_EVENTS as readonly string[]).includes(ev.type) ? "orchestrator" : "integrator";
+      const targets = endpoints.filter(
+        (ep) => ep.accountId === ev.accountId && ep.scope === scope && (ev.clientId === null || ep.clientId === ev.clientId),
+      );
       const body = ev.payload;
       return targets.map((ep) => ({ id: ulid(), endpointId: ep.id, eventId: ev.id, eventType: ev.type, body, nextAttemptAt: now }));
     });
