@@ -2,6 +2,8 @@ import type { Operation } from "@/lib/http/operation";
 import * as auth from "./auth";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
+import * as orchestratorSetup from "./orchestrator-setup";
+import * as orchestrators from "./orchestrators";
 import * as payouts from "./payouts";
 import * as recurring from "./recurring";
 import * as requests from "./requests";
@@ -13,7 +15,18 @@ import * as webhooks from "./webhooks";
  * of them is registered, documented in /v2/openapi.json and checked against its route file
  * (tests/api/routes.test.ts) without a second list to keep. Order: module, then declaration.
  */
-const MODULES = [currencies, requests, payouts, recurring, securePayments, destinations, auth, webhooks] as const;
+const MODULES = [
+  currencies,
+  requests,
+  payouts,
+  recurring,
+  securePayments,
+  destinations,
+  orchestrators,
+  orchestratorSetup,
+  auth,
+  webhooks,
+] as const;
 
 function isOperation(value: unknown): value is Operation {
   return (

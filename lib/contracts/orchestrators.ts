@@ -1,0 +1,2 @@
+// Orchestrator linking operations (client IDs, link intents).
+export {};
