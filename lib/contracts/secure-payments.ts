@@ -5,7 +5,8 @@ import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
 
 const tags = ["Secure payments"];
-const creators = ["clientId", "orchestratorKey", "apiKey"] as const;
+/** With both x-orchestrator-key and x-client-id, the orchestrator key authenticates and x-client-id names its linked client. */
+const creators = ["orchestratorKey", "clientId", "apiKey"] as const;
 
 const kytResult = z.object({
   walletAddress: z.string(),
@@ -44,7 +45,16 @@ export const securePaymentSchema = z
     executionKind: z.enum(["evm_same_chain", "evm_cross_chain", "tron_batch"]).nullable(),
     identityMode: z.enum(["manual_dashboard", "client_id"]),
     clientId: z.string().nullable(),
-    branding: z.object({ whitelabelEnabled: z.boolean(), source: z.enum(["client_id", "request_network"]) }),
+    branding: z.object({
+      whitelabelEnabled: z.boolean(),
+      source: z
+        .enum(["client_id", "request_network"])
+        .meta({ description: "client_id: the orchestrator's branding of a linked client ID" }),
+      displayName: z.string().nullable().optional(),
+      logoUrl: z.string().nullable().optional(),
+      accentColor: z.string().nullable().optional(),
+      supportUrl: z.string().nullable().optional(),
+    }),
     childExecutable: z.boolean(),
     blockReason: z.string().nullable(),
   })

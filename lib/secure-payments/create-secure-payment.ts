@@ -1,5 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import type { Token } from "@/lib/chain/tokens";
 import { nowMs } from "@/lib/clock";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
@@ -11,6 +12,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { screenWallet } from "@/lib/kyt/screen";
 import { parseAmount } from "@/lib/money";
+import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
 import { assertNotTronBatch } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { ownerOf, requestData } from "@/lib/requests/create-request";
@@ -68,6 +70,15 @@ function linkUrl(token: string): string {
   return `${env().APP_URL.replace(/\/$/, "")}/pay/${token}`;
 }
 
+type Orchestrated = LinkCreator["orchestrated"];
+
+/** The fee plan: an orchestrator's (per-client override, then its default) for its linked client IDs, else the account's own. */
+function feePlanFor(principal: Principal, orchestrated: Orchestrated, flow: "get_paid" | "pay", token: Token, total: bigint) {
+  return orchestrated
+    ? resolveFeePlan(orchestrated.orchestratorId, flow, token, total, orchestrated.clientId)
+    : resolveFeePlan(principal.accountId, flow, token, total);
+}
+
 interface LinkFields {
   network: NetworkId;
   currency: string;
@@ -81,14 +92,16 @@ interface LinkFields {
 }
 
 /** The columns every link shares, incoming or outgoing: owner identity, network, expiry, redirect, fee plan, items. */
-function linkData(principal: Principal, token: string, f: LinkFields) {
+function linkData(principal: Principal, orchestrated: Orchestrated, token: string, f: LinkFields) {
   const { clientId } = ownerOf(principal);
   return {
     token,
     accountId: principal.accountId,
     clientId,
     identityMode: clientId ? "client_id" : "manual_dashboard",
-    orchestratorId: principal.kind === "orchestratorKey" ? principal.credentialId : null,
+    orchestratorId: orchestrated?.orchestratorId ?? (principal.kind === "orchestratorKey" ? principal.accountId : null),
+    whitelabel: orchestrated?.branding != null,
+    branding: (orchestrated?.branding ?? undefined) as Prisma.InputJsonValue | undefined,
     direction: f.direction,
     paymentType: f.requestIds.length > 1 ? "batch" : "single",
     network: f.network,
@@ -104,7 +117,11 @@ function linkData(principal: Principal, token: string, f: LinkFields) {
   } satisfies Prisma.SecurePaymentUncheckedCreateInput;
 }
 
-export async function createSecurePayment(principal: Principal, body: CreateSecurePaymentInput): Promise<LinkResult> {
+export async function createSecurePayment(
+  principal: Principal,
+  body: CreateSecurePaymentInput,
+  orchestrated: Orchestrated = null,
+): Promise<LinkResult> {
   const bound = await boundDestinationId(principal);
   const asked = [body.destinationId, ...body.requests.map((r) => r.destinationId)].filter((d): d is string => d !== undefined);
   if (bound && asked.some((d) => d !== bound))
@@ -127,7 +144,7 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
 
   const grossUnits = body.requests.map((r, i) => parseAmount(r.amount, token.decimals, `requests.${i}.amount`));
   const total = grossUnits.reduce((a, b) => a + b, 0n);
-  const fee = await resolveFeePlan(principal.accountId, "get_paid", token, total);
+  const fee = await feePlanFor(principal, orchestrated, "get_paid", token, total);
   const secureToken = ulid();
   const rows = grossUnits.map((gross, i) => {
     const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, gross);
@@ -146,7 +163,7 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
   });
   await db().$transaction(async (tx) => {
     await tx.paymentRequest.createMany({ data: rows });
-    const link = linkData(principal, secureToken, {
+    const link = linkData(principal, orchestrated, secureToken, {
       ...body,
       network,
       currency: currency.id,
@@ -166,7 +183,11 @@ export async function createSecurePayment(principal: Principal, body: CreateSecu
 }
 
 /** POST /v2/secure-payments/payouts: an outgoing link; the payee is screened at creation. */
-export async function createPayoutLink(principal: Principal, body: CreatePayoutLinkInput): Promise<LinkResult> {
+export async function createPayoutLink(
+  principal: Principal,
+  body: CreatePayoutLinkInput,
+  orchestrated: Orchestrated = null,
+): Promise<LinkResult> {
   if (!isNetworkId(body.network)) throw invalidField("network", `Unknown network "${body.network}"`);
   const network = body.network;
   const currency = findTokenCurrency(body.currency);
@@ -175,7 +196,7 @@ export async function createPayoutLink(principal: Principal, body: CreatePayoutL
   const payer = parseAddressFor(body.network, body.creatorWalletAddress, "creatorWalletAddress");
   const recipient = parseAddressFor(body.network, body.recipient, "recipient");
   const terms = resolveTerms({ amount: body.amount, invoiceCurrency: currency.id, paymentCurrency: currency.id, payee: recipient });
-  const fee = await resolveFeePlan(principal.accountId, "pay", currency.token, terms.expectedAmount);
+  const fee = await feePlanFor(principal, orchestrated, "pay", currency.token, terms.expectedAmount);
   const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, terms.expectedAmount);
   const row = requestData(
     principal,
@@ -188,7 +209,7 @@ export async function createPayoutLink(principal: Principal, body: CreatePayoutL
   const secureToken = ulid();
   await db().$transaction(async (tx) => {
     await tx.paymentRequest.create({ data: row });
-    const link = linkData(principal, secureToken, {
+    const link = linkData(principal, orchestrated, secureToken, {
       ...body,
       network,
       currency: currency.id,

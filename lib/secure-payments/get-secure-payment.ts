@@ -45,10 +45,30 @@ export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentReque
     executionKind: sp.executionKind,
     identityMode: sp.identityMode,
     clientId: sp.clientId,
-    branding: { whitelabelEnabled: sp.whitelabel, source: sp.clientId ? "client_id" : "request_network" },
+    branding: brandingOf(sp),
     childExecutable: blockReason === null,
     blockReason,
   };
+}
+
+/** The orchestrator's branding snapshot of a linked client ID's link (null: Duebill's own look). */
+export function brandOf(sp: Pick<SecurePayment, "branding">) {
+  const b = sp.branding as {
+    displayName?: string;
+    logoUrl?: string | null;
+    accentColor?: string | null;
+    supportUrl?: string | null;
+  } | null;
+  if (!b?.displayName) return null;
+  return { displayName: b.displayName, logoUrl: b.logoUrl ?? null, accentColor: b.accentColor ?? null, supportUrl: b.supportUrl ?? null };
+}
+
+/** `branding` of the secure payment object: source client_id with the orchestrator's brand, else the default. */
+export function brandingOf(sp: Pick<SecurePayment, "whitelabel" | "branding">) {
+  const brand = brandOf(sp);
+  return brand
+    ? { whitelabelEnabled: sp.whitelabel, source: "client_id" as const, ...brand }
+    : { whitelabelEnabled: false, source: "request_network" as const };
 }
 
 export async function getSecurePaymentByRequest(accountId: string, requestId: string) {

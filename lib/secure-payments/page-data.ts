@@ -9,6 +9,7 @@ import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
+import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { linkStatus } from "@/lib/secure-payments/status";
 
@@ -76,6 +77,7 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
     redirectLabel: sp.redirectLabel,
     payerAddress: sp.payerAddress,
     txHash: last?.txHash ?? null,
+    branding: brandOf(sp),
   };
 }
 

@@ -39,6 +39,8 @@ export interface PaymentPageData {
   redirectLabel: string | null;
   payerAddress: string | null;
   txHash: string | null;
+  /** The orchestrator's branding of a linked client ID's link; null: Duebill's own look. */
+  branding: { displayName: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
 }
 
 /** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order (the plan of lib/payments). */

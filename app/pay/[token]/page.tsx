@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
+import { BrandHeader } from "@/components/payment/brand-header";
 import { formatAmount } from "@/components/payment/format";
 import { LinkOutcome } from "@/components/payment/link-outcome";
 import { PaidPanel } from "@/components/payment/paid-panel";
@@ -68,6 +69,7 @@ export default async function PaymentPage({ params }: Props) {
 
   return (
     <>
+      {data.branding ? <BrandHeader brand={data.branding} /> : null}
       <PaymentSummary data={data} now={nowMs()} />
       {panel}
     </>

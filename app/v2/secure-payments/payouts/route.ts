@@ -1,7 +1,11 @@
 import { createPayoutLinkOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
+import { resolveLinkCreator } from "@/lib/orchestrators/linked-creator";
 import { createPayoutLink } from "@/lib/secure-payments/create-secure-payment";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApi(createPayoutLinkOp, async ({ principal, body }) => json(await createPayoutLink(principal, body), 201));
+export const POST = withApi(createPayoutLinkOp, async ({ req, principal, body }) => {
+  const creator = await resolveLinkCreator(principal, req.headers.get("x-client-id"));
+  return json(await createPayoutLink(creator.principal, body, creator.orchestrated), 201);
+});

@@ -1,0 +1,9 @@
+import { completeOnboardingOp } from "@/lib/contracts/orchestrators";
+import { json, withApi } from "@/lib/http/handler";
+import { completeIntent } from "@/lib/orchestrators/intents";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(completeOnboardingOp, async ({ principal, body }) =>
+  json(await completeIntent(body.token, principal.accountId, body.kyt), 201),
+);

@@ -1,0 +1,10 @@
+import { unlinkClientIdOp } from "@/lib/contracts/orchestrators";
+import { json, withApi } from "@/lib/http/handler";
+import { unlinkClientId } from "@/lib/orchestrators/links";
+import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
+
+export const dynamic = "force-dynamic";
+
+export const DELETE = withApi(unlinkClientIdOp, async ({ principal, params }) =>
+  json(await unlinkClientId(orchestratorIdOf(principal), params.clientId)),
+);
