@@ -8,7 +8,7 @@ const HEX = /^#[0-9a-fA-F]{6}$/;
  * The orchestrator's brand on a linked platform's payment link: who the payer is dealing with,
  * first. Server-rendered; the logo is the orchestrator's HTTPS URL (CSP img-src allows https).
  */
-export function BrandHeader({ brand }: { brand: Brand }) {
+export function BrandHeader({ brand, subtitle = "Payment link" }: { brand: Brand; subtitle?: string }) {
   const accent = brand.accentColor && HEX.test(brand.accentColor) ? brand.accentColor : "#4f46e5";
   return (
     <section

@@ -132,6 +132,8 @@ export async function startAppServer(): Promise<AppServer> {
       RATE_LIMIT_MULTIPLIER: "1000",
       // The relayer account (funded like the payer) stands in for a blocked wallet.
       KYT_DENY_LIST: devnet.accounts.relayer.address,
+      // The journeys' webhook receivers listen on 127.0.0.1.
+      WEBHOOK_ALLOW_PRIVATE: "true",
     };
     const demo = seed({ ...env, NODE_ENV: "test" });
     const logDir = path.join(ROOT, "test-results");

@@ -1,0 +1,316 @@
+"use client";
+
+import { useConnectModal } from "@rainbow-me/rainbowkit";
+import { type ReactNode, useState } from "react";
+import { useAccount, useDisconnect, useSignMessage } from "wagmi";
+import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
+import type { OnboardingPageData } from "@/lib/orchestrators/onboarding-page";
+
+const STEPS = ["Connect wallet", "Sign in", "Payout destination", "Screening", "Confirm"] as const;
+
+async function postJson(path: string, body: unknown): Promise<{ ok: boolean; status: number; json: Record<string, unknown> }> {
+  const res = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  return { ok: res.ok, status: res.status, json };
+}
+
+/** The API's error in one sentence: the field's message when it names one. */
+function apiError(json: Record<string, unknown>): string {
+  const errors = json.errors as { field: string; message: string }[] | undefined;
+  if (errors?.[0]) return `${errors[0].field}: ${errors[0].message}`;
+  return typeof json.message === "string" ? json.message : "Something went wrong. Please try again.";
+}
+
+export const PROVIDER_LABELS: Record<string, string> = {
+  "duebill-sanctions": "Sanctions lists (built in: OFAC SDN)",
+  chainalysis: "Chainalysis",
+  hypernative: "Hypernative",
+  merklescience: "Merkle Science",
+};
+
+function Steps({ current }: { current: number }) {
+  return (
+    <ol className="mb-5 grid grid-cols-5 gap-1.5" aria-label="Progress">
+      {STEPS.map((label, i) => (
+        <li key={label} aria-current={i === current ? "step" : undefined} className="min-w-0">
+          <div className={`h-1.5 rounded-full ${i < current ? "bg-emerald-500" : i === current ? "bg-indigo-600" : "bg-slate-200"}`} />
+          <p className={`mt-1.5 truncate text-[11px] sm:text-xs ${i === current ? "font-semibold text-slate-900" : "text-slate-500"}`}>
+            <span className="sr-only">{i < current ? "Done: " : i === current ? "Current: " : ""}</span>
+            {label}
+          </p>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * Connect → sign in (the /v1 wallet challenge, signed in the wallet) → payout destination →
+ * screening → confirm. Every step is a real API call the page makes as the signed-in platform;
+ * finishing twice is harmless (the server creates one client ID per intent).
+ */
+export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
+  const { address, isConnected, connector } = useAccount();
+  const { openConnectModal, connectModalOpen } = useConnectModal();
+  const { disconnect } = useDisconnect();
+  const { signMessageAsync } = useSignMessage();
+  const [signedInAs, setSignedInAs] = useState<string | null>(null);
+  const [currency, setCurrency] = useState(data.currencies[0]?.id ?? "");
+  const [destination, setDestination] = useState<{ currency: string; address: string } | null>(null);
+  const [kyt, setKyt] = useState<string>(data.kytChoices[0] ?? "");
+  const [kytDone, setKytDone] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [done, setDone] = useState<string | null>(null);
+
+  const signedIn = isConnected && address !== undefined && signedInAs === address;
+  const hasDestination = signedIn && destination?.address === address;
+  const step = !isConnected ? 0 : !signedIn ? 1 : !hasDestination ? 2 : !kytDone ? 3 : 4;
+
+  const attempt = async (fn: () => Promise<void>) => {
+    setBusy(true);
+    setError(null);
+    try {
+      await fn();
+    } catch (err) {
+      setError(isUserRejection(err) ? REJECTED_MESSAGE : describeError(err));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const signIn = () =>
+    attempt(async () => {
+      if (!address) return;
+      const challenge = await postJson("/v1/auth/wallet/challenge", { address, chainId: data.wallet.chainId });
+      if (!challenge.ok) throw new Error(apiError(challenge.json));
+      const message = String(challenge.json.message);
+      const signature = await signMessageAsync({ message });
+      const verified = await postJson("/v1/auth/wallet/verify", {
+        challengeId: challenge.json.challengeId,
+        nonce: challenge.json.nonce,
+        message,
+        signature,
+      });
+      if (!verified.ok) throw new Error(apiError(verified.json));
+      setSignedInAs(address);
+    });
+
+  const saveDestination = () =>
+    attempt(async () => {
+      if (!address) return;
+      const res = await postJson("/v2/payee-destination", { currency, walletAddress: address });
+      if (!res.ok) throw new Error(apiError(res.json));
+      setDestination({ currency, address });
+    });
+
+  const confirm = () =>
+    attempt(async () => {
+      const res = await postJson("/v2/onboarding/complete", { token: data.token, ...(data.kytPlan ? {} : { kyt }) });
+      if (!res.ok) throw new Error(apiError(res.json));
+      setDone(String(res.json.clientId));
+    });
+
+  if (done) {
+    return (
+      <Card title="You're connected" live>
+        <p className="text-sm text-slate-700">
+          <strong>{data.orchestrator.name}</strong> can now create payment links for you. Payments go straight to your wallet.
+        </p>
+        <dl className="mt-4 space-y-2 rounded-xl bg-slate-50 p-3 text-sm">
+          <Row label="Client ID">
+            <span className="break-all font-mono" data-testid="created-client-id">
+              {done}
+            </span>
+          </Row>
+          <Row label="Payouts">{data.currencies.find((c) => c.id === destination?.currency)?.label}</Row>
+        </dl>
+        <p className="mt-4 text-sm text-slate-600">You can close this page.</p>
+      </Card>
+    );
+  }
+
+  let body: ReactNode;
+  if (step === 0) {
+    body = (
+      <>
+        <p className="text-sm text-slate-600">
+          Connect the wallet that will receive your payouts. You sign a message to prove it is yours; nothing is sent.
+        </p>
+        <button
+          type="button"
+          className={`${primaryButtonClass} mt-4 sm:w-full`}
+          onClick={openConnectModal}
+          disabled={!openConnectModal || connectModalOpen}
+        >
+          Connect wallet
+        </button>
+      </>
+    );
+  } else if (step === 1) {
+    body = (
+      <>
+        <p className="text-sm text-slate-600">
+          Sign a one-time message in your wallet to sign in. It costs nothing and sends no transaction.
+        </p>
+        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={() => void signIn()} disabled={busy}>
+          {busy ? "Confirm in your wallet…" : "Sign in with wallet"}
+        </button>
+      </>
+    );
+  } else if (step === 2) {
+    body = (
+      <>
+        <label htmlFor="payout-currency" className="block text-sm font-medium text-slate-900">
+          Receive payments in
+        </label>
+        <select
+          id="payout-currency"
+          value={currency}
+          onChange={(e) => setCurrency(e.target.value)}
+          className="mt-1.5 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
+        >
+          {data.currencies.map((c) => (
+            <option key={c.id} value={c.id}>
+              {c.label}
+            </option>
+          ))}
+        </select>
+        <p className="mt-3 text-sm text-slate-600">
+          Payouts go to the connected wallet: <span className="break-all font-mono text-[13px] text-slate-900">{address}</span>
+        </p>
+        <button
+          type="button"
+          className={`${primaryButtonClass} mt-4 sm:w-full`}
+          onClick={() => void saveDestination()}
+          disabled={busy || !currency}
+        >
+          {busy ? "Saving…" : "Use this destination"}
+        </button>
+      </>
+    );
+  } else if (step === 3) {
+    body = data.kytPlan ? (
+      <>
+        <p className="text-sm text-slate-700">
+          {data.orchestrator.name} screens the wallets that pay you with{" "}
+          <strong>{data.kytPlan.map((p) => PROVIDER_LABELS[p] ?? p).join(", then ")}</strong>
+          {data.kytPlan.length > 1 ? " (the second only when the first is unavailable)" : ""}.
+        </p>
+        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={() => setKytDone(true)}>
+          Continue
+        </button>
+      </>
+    ) : (
+      <fieldset>
+        <legend className="text-sm font-medium text-slate-900">Screen the wallets that pay you with</legend>
+        <div className="mt-2 space-y-2">
+          {data.kytChoices.map((p) => (
+            <label
+              key={p}
+              className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl px-3 ring-1 ring-slate-200 has-[:checked]:ring-2 has-[:checked]:ring-indigo-600"
+            >
+              <input
+                type="radio"
+                name="kyt"
+                value={p}
+                checked={kyt === p}
+                onChange={() => setKyt(p)}
+                className="size-4 accent-indigo-600"
+              />
+              <span className="text-sm text-slate-900">{PROVIDER_LABELS[p] ?? p}</span>
+            </label>
+          ))}
+        </div>
+        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={() => setKytDone(true)}>
+          Continue
+        </button>
+      </fieldset>
+    );
+  } else {
+    body = (
+      <>
+        <dl className="space-y-2 rounded-xl bg-slate-50 p-3 text-sm">
+          <Row label="Client ID name">{data.clientIdName}</Row>
+          <Row label="Payouts">{data.currencies.find((c) => c.id === destination?.currency)?.label}</Row>
+          <Row label="Wallet">
+            <span className="break-all font-mono text-[13px]">{address}</span>
+          </Row>
+          <Row label="Screening">{(data.kytPlan ?? [kyt]).map((p) => PROVIDER_LABELS[p] ?? p).join(", ")}</Row>
+          {data.domains.length > 0 ? <Row label="Allowed sites">{data.domains.join(", ")}</Row> : null}
+        </dl>
+        <div className="mt-4 flex flex-col gap-2 sm:flex-row">
+          <button type="button" className={`${primaryButtonClass} sm:flex-1`} onClick={() => void confirm()} disabled={busy}>
+            {busy ? "Linking…" : `Confirm and link to ${data.orchestrator.name}`}
+          </button>
+          <button type="button" className={secondaryButtonClass} onClick={() => setKytDone(false)} disabled={busy}>
+            Back
+          </button>
+        </div>
+      </>
+    );
+  }
+
+  return (
+    <Card title={STEPS[step]}>
+      <Steps current={step} />
+      {isConnected && address ? (
+        <div className="mb-4 flex items-center justify-between gap-2 rounded-xl bg-slate-50 px-3 py-2 text-sm">
+          <p className="min-w-0 text-slate-500">
+            {connector?.name ?? "Wallet"}{" "}
+            <span className="block break-all font-mono text-[13px] text-slate-900" data-testid="connected-address">
+              {address}
+            </span>
+          </p>
+          <button
+            type="button"
+            onClick={() => {
+              setSignedInAs(null);
+              disconnect();
+            }}
+            disabled={busy}
+            className="rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            Disconnect
+          </button>
+        </div>
+      ) : null}
+      {body}
+      {error ? (
+        <p role="alert" className="mt-3 text-sm text-rose-700">
+          {error}
+        </p>
+      ) : null}
+    </Card>
+  );
+}
+
+function Card({ title, live, children }: { title: string; live?: boolean; children: ReactNode }) {
+  return (
+    <section
+      aria-labelledby="onboarding-step"
+      aria-live={live ? "polite" : undefined}
+      className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6"
+    >
+      <h2 id="onboarding-step" className="mb-4 text-lg font-semibold text-slate-900">
+        {title}
+      </h2>
+      {children}
+    </section>
+  );
+}
+
+function Row({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <div className="grid grid-cols-[7.5rem_1fr] gap-2">
+      <dt className="text-slate-500">{label}</dt>
+      <dd className="min-w-0 text-slate-900">{children}</dd>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+import { networkRuntime } from "@/lib/chain/config";
+import { NETWORK_IDS, NETWORKS } from "@/lib/chain/networks";
+import { intentByToken, KYT_PROVIDERS } from "@/lib/orchestrators/intents";
+
+/**
+ * What the hosted onboarding page (`/onboarding?token=…`) shows: the inviting orchestrator, what
+ * the platform will share, the payout currencies it can pick (USDC/USDT on the EVM networks) and
+ * the wallet network to sign in on. Server-side only; the token is the capability.
+ */
+export interface OnboardingPageData {
+  token: string;
+  state: "open" | "used" | "expired";
+  clientIdName: string;
+  expiresAt: string;
+  domains: string[];
+  orchestrator: { name: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null };
+  /** The orchestrator's screening plan (providers in order), or null: the platform picks one of `kytChoices`. */
+  kytPlan: string[] | null;
+  kytChoices: readonly string[];
+  currencies: { id: string; label: string; network: string }[];
+  /** The wallet's network for signing in: a local devnet when one runs, else Base. */
+  wallet: { chainId: number; name: string; testnet: boolean; rpcUrl: string | null };
+}
+
+const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url);
+
+export async function getOnboardingPage(token: string): Promise<OnboardingPageData | null> {
+  const view = await intentByToken(token);
+  if (!view) return null;
+  const evm = NETWORK_IDS.filter((id) => NETWORKS[id].kind === "evm").map((id) => networkRuntime(id));
+  const local = evm.find((rt) => rt.rpcUrl && isLocal(rt.rpcUrl));
+  const ordered = local ? [local, ...evm.filter((rt) => rt !== local)] : evm;
+  const currencies = ordered.flatMap((rt) =>
+    rt.tokens
+      .filter((t) => (t.symbol === "USDC" || t.symbol === "USDT") && !t.paymentAliasOf)
+      .map((t) => ({ id: `${t.symbol}-${rt.network.id}`, label: `${t.symbol} on ${rt.network.name}`, network: rt.network.id })),
+  );
+  const walletRt = local ?? networkRuntime("base");
+  return {
+    token,
+    state: view.state,
+    clientIdName: view.intent.clientIdName,
+    expiresAt: view.intent.expiresAt,
+    domains: view.domains,
+    orchestrator: {
+      name: view.orchestrator.name,
+      logoUrl: view.orchestrator.logoUrl,
+      accentColor: view.orchestrator.accentColor,
+      supportUrl: view.orchestrator.supportUrl,
+    },
+    kytPlan: view.kyt ? view.kyt.providers.map((p) => p.provider) : null,
+    kytChoices: KYT_PROVIDERS,
+    currencies,
+    wallet: {
+      chainId: walletRt.network.chainId,
+      name: walletRt.network.name,
+      testnet: walletRt.network.testnet,
+      rpcUrl: walletRt.rpcUrl && isLocal(walletRt.rpcUrl) ? walletRt.rpcUrl : null,
+    },
+  };
+}
