@@ -3,7 +3,11 @@ import { db } from "@/lib/db";
 import { invalidField, notFound } from "@/lib/errors";
 import { prefixedId } from "@/lib/ids";
 
-/** Sets the account's fee for a flow (one active configuration per flow: the new one replaces it). */
+/**
+ * Sets the account's fee for a flow (one active configuration per flow: the new one replaces it).
+ * With `clientId` (an orchestrator's per-client override for its linked client ID) it is one
+ * active configuration per flow and client ID; without, the account's default is replaced.
+ */
 export async function setFeeConfig(input: {
   accountId: string;
   flow: "get_paid" | "pay";
@@ -13,6 +17,7 @@ export async function setFeeConfig(input: {
   evmAddress?: string;
   tronAddress?: string;
   label?: string;
+  clientId?: string | null;
 }) {
   if (!Number.isInteger(input.percentageBps) || input.percentageBps < 0 || input.percentageBps > 10_000)
     throw invalidField("bps", "must be an integer from 0 to 10000");
@@ -24,11 +29,15 @@ export async function setFeeConfig(input: {
   const account = await db().account.findUnique({ where: { id: input.accountId }, select: { id: true } });
   if (!account) throw notFound(`Account ${input.accountId} not found`);
   return db().$transaction(async (tx) => {
-    await tx.feeConfig.updateMany({ where: { accountId: input.accountId, flow: input.flow, active: true }, data: { active: false } });
+    await tx.feeConfig.updateMany({
+      where: { accountId: input.accountId, flow: input.flow, clientId: input.clientId ?? null, active: true },
+      data: { active: false },
+    });
     return tx.feeConfig.create({
       data: {
         id: prefixedId("fee_"),
         accountId: input.accountId,
+        clientId: input.clientId ?? null,
         flow: input.flow,
         percentageBps: input.percentageBps,
         capUsd: input.capUsd ?? null,

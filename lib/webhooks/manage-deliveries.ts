@@ -1,10 +1,16 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import { EVENT_TYPES, type EventType, sampleEvent } from "@/lib/events/catalog";
-import type { WebhookAttempt, WebhookDelivery } from "@/lib/generated/prisma/client";
+import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import { RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
 import { activeWebhooks, getWebhookOrThrow, type Owner } from "@/lib/webhooks/endpoints";
+import { type PostResult, postWebhook } from "@/lib/webhooks/http-post";
+import { webhookResolver } from "@/lib/webhooks/resolver";
+import { decryptSecret } from "@/lib/webhooks/secret-box";
+import { signatureHeader, standardWebhookHeaders } from "@/lib/webhooks/sign";
 
 /** What integrators see of deliveries: the owner-scoped views behind the /v1/webhook routes. */
 export function toDeliveryDto(d: WebhookDelivery & { attemptLog?: WebhookAttempt[] }) {
@@ -70,8 +76,16 @@ export async function redeliver(deliveryId: string, at: Date = now()): Promise<W
   return count === 0 ? null : db().webhookDelivery.findUnique({ where: { id: deliveryId } });
 }
 
-/** A test delivery (x-duebill-test: true), sent by the next sweep like any other. */
-export async function createTestDelivery(endpointId: string, eventType: EventType, at: Date = now()): Promise<WebhookDelivery> {
+/**
+ * A test delivery (x-duebill-test: true), sent by the next sweep like any other; created with a
+ * `leaseUntil`, no sweep claims it before then (sendTestDeliveriesNow attempts it itself).
+ */
+export async function createTestDelivery(
+  endpointId: string,
+  eventType: EventType,
+  at: Date = now(),
+  leaseUntil: Date | null = null,
+): Promise<WebhookDelivery> {
   if (!EVENT_TYPES.includes(eventType)) throw new Error(`Unsupported test event type ${eventType}`);
   return db().webhookDelivery.create({
     data: {
@@ -82,6 +96,92 @@ export async function createTestDelivery(endpointId: string, eventType: EventTyp
       isTest: true,
       body: JSON.stringify(sampleEvent(eventType, at)),
       nextAttemptAt: at,
+      leaseUntil,
     },
   });
+}
+
+/** The lease of a delivery attempted in the request outlives the HTTP deadline by this much. */
+const IMMEDIATE_LEASE_MARGIN_MS = 30_000;
+
+export interface ImmediateAttempt {
+  deliveryId: string;
+  endpointId: string;
+  /** The receiver answered 2xx. */
+  ok: boolean;
+  statusCode: number | null;
+  error: string | null;
+}
+
+/**
+ * One test delivery per endpoint, attempted before returning (POST /v2/orchestrators/webhooks/test
+ * answers with what happened). Each delivery is created already leased, so no sweep sends it
+ * while this attempt is in flight; it is POSTed with the headers lib/webhooks/deliver.ts sends
+ * (same signatures, same SSRF-safe postWebhook) and the attempt is recorded as a sweep records
+ * one: an attempt row, and succeeded, or pending with the first retry delay (the engine then
+ * retries it like any delivery). A process that dies mid-attempt leaves a lease that runs out,
+ * after which a sweep sends the same delivery (at-least-once).
+ */
+export async function sendTestDeliveriesNow(endpoints: WebhookEndpoint[], eventType: EventType): Promise<ImmediateAttempt[]> {
+  const { WEBHOOK_TIMEOUT_MS: timeoutMs, WEBHOOK_ALLOW_PRIVATE: allowPrivate, SERVICE_NAME: service } = env();
+  const resolve = webhookResolver();
+  return Promise.all(
+    endpoints.map(async (endpoint): Promise<ImmediateAttempt> => {
+      const at = now();
+      const leaseUntil = new Date(at.getTime() + timeoutMs + IMMEDIATE_LEASE_MARGIN_MS);
+      const delivery = await createTestDelivery(endpoint.id, eventType, at, leaseUntil);
+      const startedAt = now();
+      const t0 = performance.now();
+      let outcome: PostResult;
+      try {
+        const secret = decryptSecret(endpoint.secretEnc);
+        const bytes = Buffer.from(delivery.body, "utf8");
+        const headers: Record<string, string> = {
+          "content-type": "application/json",
+          "user-agent": `${service}-webhooks/1`,
+          [`x-${service}-signature`]: signatureHeader(secret, bytes),
+          [`x-${service}-delivery`]: delivery.id,
+          [`x-${service}-retry-count`]: "0",
+          [`x-${service}-test`]: "true",
+          ...standardWebhookHeaders(secret, delivery.id, bytes, startedAt),
+        };
+        outcome = await postWebhook({ url: endpoint.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
+      } catch (err) {
+        outcome = {
+          statusCode: null,
+          latencyMs: Math.round(performance.now() - t0),
+          error: err instanceof Error ? err.message : String(err),
+        };
+      }
+      const ok = outcome.error === null;
+      const error = outcome.error?.slice(0, 500) ?? null;
+      const done = now();
+      await db().$transaction(async (tx) => {
+        const { count } = await tx.webhookDelivery.updateMany({
+          where: { id: delivery.id, leaseUntil, attempts: 0 },
+          data: {
+            status: ok ? "succeeded" : "pending",
+            attempts: 1,
+            nextAttemptAt: ok ? done : new Date(done.getTime() + RETRY_DELAYS_MS[0]),
+            leaseUntil: null,
+            lastStatus: outcome.statusCode,
+            lastError: error,
+          },
+        });
+        if (count === 0) return; // the lease ran out and a sweep took the delivery over
+        await tx.webhookAttempt.create({
+          data: {
+            id: ulid(),
+            deliveryId: delivery.id,
+            attempt: 1,
+            startedAt,
+            latencyMs: outcome.latencyMs,
+            statusCode: outcome.statusCode,
+            error,
+          },
+        });
+      });
+      return { deliveryId: delivery.id, endpointId: endpoint.id, ok, statusCode: outcome.statusCode, error };
+    }),
+  );
 }

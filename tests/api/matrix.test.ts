@@ -9,7 +9,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
-import { prefixedId } from "@/lib/ids";
+import { prefixedId, ulid } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, recurringScheduleOf } from "@/tests/helpers/factories";
 import {
@@ -303,24 +303,41 @@ describe("cross-account access", () => {
     clientId: [],
     requestIds: [],
     recurringId: [],
+    orchestratorWebhookId: [],
+    feeConfigId: [],
+    linkedClientId: [],
   };
-  /** `id` in a path is a webhook, except under /v2/payouts/recurring where it is a recurring schedule. */
-  const valuesOf = (o: Operation, slot: Slot) =>
-    (slot.name === "id" && o.path.startsWith("/v2/payouts/recurring/") ? objects.recurringId : objects[slot.name]) ?? [];
+  /**
+   * `id` in a path is a webhook, except under /v2/payouts/recurring (a recurring schedule),
+   * /v2/orchestrators/webhooks (A's orchestrator webhook) and /v2/orchestrators/fee-configs (A's
+   * fee config). A `clientId` in orchestrator setup is a client ID linked to A's orchestrator.
+   */
+  const ORCHESTRATOR_SETUP_CLIENT = ["/v2/orchestrators/fee-configs", "/v2/orchestrators/branding"];
+  const valuesOf = (o: Operation, slot: Slot) => {
+    if (slot.name === "id" && o.path.startsWith("/v2/payouts/recurring/")) return objects.recurringId ?? [];
+    if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/webhooks/")) return objects.orchestratorWebhookId ?? [];
+    if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/fee-configs/")) return objects.feeConfigId ?? [];
+    if (slot.name === "clientId" && ORCHESTRATOR_SETUP_CLIENT.some((p) => o.path.startsWith(p))) return objects.linkedClientId ?? [];
+    return objects[slot.name] ?? [];
+  };
   let bWebhookId = "";
 
   async function snapshot() {
     const accountId = a.account.id;
-    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules] = await Promise.all([
-      db().paymentRequest.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-      db().securePayment.findMany({ where: { accountId }, orderBy: { token: "asc" }, include: { requests: true } }),
-      db().payeeDestination.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-      db().webhookEndpoint.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-      db().webhookDelivery.findMany({ where: { endpoint: { accountId } }, orderBy: { id: "asc" }, include: { attemptLog: true } }),
-      db().clientId.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-      db().recurringSchedule.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-    ]);
-    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules };
+    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks] =
+      await Promise.all([
+        db().paymentRequest.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+        db().securePayment.findMany({ where: { accountId }, orderBy: { token: "asc" }, include: { requests: true } }),
+        db().payeeDestination.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+        db().webhookEndpoint.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+        db().webhookDelivery.findMany({ where: { endpoint: { accountId } }, orderBy: { id: "asc" }, include: { attemptLog: true } }),
+        db().clientId.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+        db().recurringSchedule.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+        db().feeConfig.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+        db().branding.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+        db().clientIdLink.findMany({ where: { orchestratorAccountId: accountId }, orderBy: { id: "asc" } }),
+      ]);
+    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks };
   }
 
   const op = (method: string, path: string) => OPERATIONS.find((o) => o.method === method && o.path === path)!;
@@ -383,6 +400,30 @@ describe("cross-account access", () => {
     const bHook = await as(op("POST", "/v1/webhook"), { "x-client-id": b.clientId }, { url: "https://hooks.example.test/b" });
     expect(bHook.status, bHook.text).toBe(201);
     bWebhookId = (bHook.json as { id: string }).id;
+    // Orchestrator setup of A: a client ID of another platform linked to A's orchestrator, an
+    // orchestrator webhook, fee configs (default and the linked client's override) and branding.
+    const platform = await makeIntegrator();
+    await db().clientIdLink.create({ data: { id: ulid(), clientId: platform.clientId, orchestratorAccountId: a.account.id } });
+    objects.linkedClientId!.push(platform.clientId);
+    const orc = { "x-orchestrator-key": a.orchestratorKey };
+    const orcHook = await as(op("POST", "/v2/orchestrators/webhooks"), orc, { url: "https://hooks.example.test/orchestrator-a" });
+    expect(orcHook.status, orcHook.text).toBe(201);
+    objects.orchestratorWebhookId!.push((orcHook.json as { webhook: { id: string } }).webhook.id);
+    for (const clientId of [undefined, platform.clientId]) {
+      const fee = await as(op("POST", "/v2/orchestrators/fee-configs"), orc, {
+        flow: "get_paid",
+        percentageBps: 100,
+        evmAddress: PAYEE,
+        ...(clientId ? { clientId } : {}),
+      });
+      expect(fee.status, fee.text).toBe(201);
+      objects.feeConfigId!.push((fee.json as { id: string }).id);
+      const brand = await as(op("POST", "/v2/orchestrators/branding"), orc, {
+        displayName: "A's brand",
+        ...(clientId ? { clientId } : {}),
+      });
+      expect(brand.status, brand.text).toBe(201);
+    }
   });
 
   /** B's credentials of every kind an operation accepts (a browser client ID only where browsers may call). */
@@ -465,6 +506,16 @@ describe("cross-account access", () => {
         "DELETE /v1/webhook/{id}",
         "GET /v1/webhook/{id}/deliveries",
         "POST /v1/webhook/{id}/deliveries/{deliveryId}/redeliver",
+        "DELETE /v2/orchestrators/webhooks/{id}",
+        "PATCH /v2/orchestrators/webhooks/{id}",
+        "POST /v2/orchestrators/fee-configs",
+        "GET /v2/orchestrators/fee-configs",
+        "PATCH /v2/orchestrators/fee-configs/{id}",
+        "DELETE /v2/orchestrators/fee-configs/{id}",
+        "POST /v2/orchestrators/branding",
+        "GET /v2/orchestrators/branding",
+        "PATCH /v2/orchestrators/branding",
+        "DELETE /v2/orchestrators/branding",
       ]),
     );
   });
@@ -494,6 +545,7 @@ describe("cross-account access", () => {
       if (namesClientId && accepts(o, "session")) return bearer(await sessionToken(a, "email"));
       if (accepts(o, "apiKey")) return { "x-api-key": a.apiKey };
       if (accepts(o, "clientId")) return { "x-client-id": a.clientId };
+      if (accepts(o, "orchestratorKey")) return { "x-orchestrator-key": a.orchestratorKey };
       return bearer(await sessionToken(a, "email"));
     };
     const wrong: string[] = [];

@@ -176,6 +176,24 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   activateRecurringPayout: { permitSignature: `0x${"11".repeat(65)}` },
   manageRecurringPayout: { action: "cancel" },
   updateRequestRecurrence: { isRecurrenceStopped: true },
+  createOrchestratorWebhook: { url: "https://hooks.example.test/orchestrator" },
+  testOrchestratorWebhooks: { eventType: "client_id.linked" },
+  createOrchestratorFeeConfig: {
+    flow: "get_paid",
+    percentageBps: 100,
+    capUsd: "5",
+    feeBearer: "payer",
+    evmAddress: EVM,
+    label: "Platform fee",
+  },
+  updateOrchestratorFeeConfig: { percentageBps: 150, capUsd: "2.50", feeBearer: "payee", label: "Platform fee" },
+  createOrchestratorBranding: {
+    displayName: "Acme Pay",
+    logoUrl: "https://cdn.example/logo.png",
+    accentColor: "#1a73e8",
+    supportUrl: "https://acme.example/support",
+  },
+  updateOrchestratorBranding: { displayName: "Acme Pay", accentColor: "#0b57d0" },
 };
 
 /** The sample body of an operation; without one, its required fields as plausible strings. */

@@ -1,0 +1,10 @@
+import { testOrchestratorWebhooksOp } from "@/lib/contracts/orchestrator-setup";
+import { json, withApi } from "@/lib/http/handler";
+import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
+import { testOrchestratorWebhooks } from "@/lib/orchestrators/webhooks";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(testOrchestratorWebhooksOp, async ({ principal, body }) =>
+  json(await testOrchestratorWebhooks(orchestratorIdOf(principal), body.eventType), 201),
+);
