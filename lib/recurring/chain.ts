@@ -52,14 +52,25 @@ export interface RecurringChain {
   simulate(schedule: ChainSchedule, index: number): Promise<SimulationResult>;
   /**
    * Broadcasts triggerPayment with the relayer nonce `nonce`; returns the tx hash. Same nonce =
-   * replacement: `replace` asks for a higher fee than the stuck transaction's.
+   * replacement: `replaces` is the stuck transaction's hash, whose fee the new one must outbid.
    */
-  send(schedule: ChainSchedule, index: number, nonce: number, replace?: boolean): Promise<string>;
+  send(schedule: ChainSchedule, index: number, nonce: number, replaces?: string): Promise<string>;
   receipt(txHash: string): Promise<ReceiptStatus>;
   /** Reserves the relayer's next unused nonce. */
   nextNonce(): Promise<number>;
   /** Whether a transaction with this relayer nonce has been mined (whatever it was). */
   nonceUsed(nonce: number): Promise<boolean>;
+  /**
+   * Fills a gap in the relayer's nonces below the lowest still-unmined of `sentNonces` (sends older
+   * than a grace period), so transactions queued behind a nonce that was never broadcast can be
+   * mined; returns the nonce filled, or null. Chains without nonces leave it out.
+   */
+  fillNonceGap?(sentNonces: readonly number[]): Promise<number | null>;
+  /**
+   * Takes back an unmined relayer transaction: a 0-value transfer to the relayer itself at the same
+   * nonce, outbidding `replaces` (the transaction it withdraws), so at most one of them is mined.
+   */
+  withdraw?(nonce: number, replaces?: string): Promise<string>;
 }
 
 /** A readable failureReason for each code (the chain's message is appended when it has one). */

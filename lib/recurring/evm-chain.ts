@@ -139,20 +139,78 @@ export class EvmRecurringChain implements RecurringChain {
     }
   }
 
-  async send(s: ChainSchedule, index: number, nonce: number, replace = false): Promise<string> {
-    const wallet = createWalletClient({ account: this.account, transport: http(networkRuntime(this.network).rpcUrl!) });
-    const fees = await this.client.estimateFeesPerGas().catch(() => null);
-    const bump = (v: bigint) => (replace ? v * 2n : v);
-    const chain = await this.chainDefinition();
-    return wallet.writeContract({
+  async send(s: ChainSchedule, index: number, nonce: number, replaces?: string): Promise<string> {
+    return this.wallet().writeContract({
       ...(await this.call(s, index)),
-      chain,
+      chain: await this.chainDefinition(),
       nonce,
       gas: GAS_PER_TRIGGER,
-      ...(fees?.maxFeePerGas
-        ? { maxFeePerGas: bump(fees.maxFeePerGas), maxPriorityFeePerGas: bump(fees.maxPriorityFeePerGas ?? 0n) }
-        : { gasPrice: bump(await this.client.getGasPrice()) }),
+      ...(await this.fees(replaces)),
     } as never);
+  }
+
+  private wallet() {
+    return createWalletClient({ account: this.account, transport: http(networkRuntime(this.network).rpcUrl!) });
+  }
+
+  /**
+   * Fees for a send: today's estimate; for a replacement, at least 25 % over the stuck
+   * transaction's own fees (nodes refuse a replacement that does not outbid it) and 2× today's.
+   */
+  private async fees(replaces?: string, bump = replaces !== undefined) {
+    const fees = await this.client.estimateFeesPerGas().catch(() => null);
+    const old = replaces ? await this.client.getTransaction({ hash: asHex(replaces) }).catch(() => null) : null;
+    const outbid = (now: bigint, before: bigint | undefined) => {
+      if (!bump) return now;
+      const bumped = before === undefined ? 0n : (before * 125n) / 100n + 1n;
+      return now * 2n > bumped ? now * 2n : bumped;
+    };
+    if (fees?.maxFeePerGas)
+      return {
+        maxFeePerGas: outbid(fees.maxFeePerGas, old?.maxFeePerGas ?? old?.gasPrice ?? undefined),
+        maxPriorityFeePerGas: outbid(fees.maxPriorityFeePerGas ?? 0n, old?.maxPriorityFeePerGas ?? undefined),
+      };
+    return { gasPrice: outbid(await this.client.getGasPrice(), old?.gasPrice ?? undefined) };
+  }
+
+  /**
+   * A relayer nonce that was handed out but never broadcast (a sweep lost its lease after
+   * reserving it, or its send failed and the schedule paused) leaves a gap: every later
+   * transaction waits behind it in the node's queue. `stuckAbove` is the lowest nonce the
+   * executor sent (of `sentNonces`: sends older than a grace period) that is still unmined. When it
+   * lies above the chain's pending count, the gap is filled with a 0-value transfer to the relayer
+   * itself (whatever payment was meant for that nonce is re-sent with a new one: the executor sees
+   * the nonce used and the index unpaid). Returns the nonce filled, or null.
+   */
+  async withdraw(nonce: number, replaces?: string): Promise<string> {
+    return this.wallet().sendTransaction({
+      account: this.account,
+      chain: await this.chainDefinition(),
+      to: this.account.address,
+      value: 0n,
+      nonce,
+      gas: 21_000n,
+      // Always outbid: the transaction at this nonce may have been broadcast without being recorded.
+      ...(await this.fees(replaces, true)),
+    } as never);
+  }
+
+  async fillNonceGap(sentNonces: readonly number[]): Promise<number | null> {
+    if (sentNonces.length === 0) return null;
+    const latest = await this.client.getTransactionCount({ address: this.account.address, blockTag: "latest" });
+    const unmined = sentNonces.filter((n) => n >= latest);
+    if (unmined.length === 0) return null;
+    const stuckAbove = Math.min(...unmined);
+    const pending = await this.client.getTransactionCount({ address: this.account.address, blockTag: "pending" });
+    if (stuckAbove <= pending) return null;
+    // Every missing nonce below the stuck one (the node's pending count moves past queued ones as gaps close).
+    let next = pending;
+    for (let i = 0; i < 32 && next < stuckAbove; i++) {
+      await this.withdraw(next);
+      next = await this.client.getTransactionCount({ address: this.account.address, blockTag: "pending" });
+    }
+    this.reserved = { next: -1, at: 0 };
+    return pending;
   }
 
   private chainId?: number;

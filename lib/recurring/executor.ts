@@ -1,6 +1,7 @@
 import { now as clockNow } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ulid } from "@/lib/ids";
+import { log } from "@/lib/log";
 import { type FailureReason, type RecurringChain, readableFailure } from "@/lib/recurring/chain";
 import { type ClaimedSchedule, claimDueSchedules, type PaymentRow, releaseLease } from "@/lib/recurring/claim";
 import { writePaymentFailed } from "@/lib/recurring/failed-event";
@@ -43,6 +44,9 @@ export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions =
   const limit = opts.limit ?? 50;
   const leaseMs = opts.leaseMs ?? 120_000;
   const result: SweepResult = { claimed: 0, sent: 0, confirmed: 0, paused: 0, completed: 0, cancelled: 0, errors: 0 };
+  // Withdraw first: a cancelled payment queued behind a gap must be replaced before the gap closes.
+  await withdrawCancelled(chain);
+  await fillGap(chain);
   const seen = new Set<string>();
   for (let batch = 0; batch < (opts.maxBatches ?? 10); batch++) {
     const chainTime = await chain.latestBlockTime();
@@ -202,10 +206,72 @@ async function pause(s: ClaimedSchedule, index: number, code: FailureReason, mes
 /** A transaction pending for longer than `afterMs` is re-sent with the same nonce and a higher fee (never a new nonce). */
 async function replaceIfStuck(chain: RecurringChain, s: ClaimedSchedule, row: PaymentRow, afterMs: number): Promise<Outcome> {
   if (!row.sentAt || row.txNonce === null || clockNow().getTime() - row.sentAt.getTime() < afterMs) return "waiting";
-  const txHash = await chain.send(s, row.index, row.txNonce, true);
+  const txHash = await chain.send(s, row.index, row.txNonce, row.txHash ?? undefined);
   await db().recurringPayment.updateMany({
     where: { id: row.id, txNonce: row.txNonce, status: "sent", schedule: { is: held(s) } },
     data: { txHash, sentAt: clockNow() },
   });
   return "sent";
+}
+
+/** A send younger than this may still be on its way to the node: its nonce is not a gap yet. */
+const GAP_GRACE_MS = 30_000;
+
+/** Lets the chain fill a relayer nonce gap, from this network's unmined sends of the last day. */
+async function fillGap(chain: RecurringChain): Promise<void> {
+  if (!chain.fillNonceGap) return;
+  const now = clockNow().getTime();
+  const rows = await db().recurringPayment.findMany({
+    where: {
+      // Sent triggers, and withdrawn ones (their no-op replacement may wait behind the same gap).
+      status: { in: ["sent", "failed"] },
+      txNonce: { not: null },
+      sentAt: { lt: new Date(now - GAP_GRACE_MS), gt: new Date(now - 86_400_000) },
+      schedule: { network: chain.network },
+    },
+    select: { txNonce: true },
+    orderBy: { txNonce: "asc" },
+    take: 200,
+  });
+  try {
+    const filled = await chain.fillNonceGap(rows.map((r) => r.txNonce!));
+    if (filled !== null) log.warn("relayer nonce gap filled", { network: chain.network, nonce: filled });
+  } catch (err) {
+    log.warn("relayer nonce gap not filled", { network: chain.network, err });
+  }
+}
+
+/**
+ * A schedule cancelled through the API while one of its payments was broadcast but not yet mined
+ * (in the mempool, or queued behind another nonce): that transaction is withdrawn — replaced at
+ * its nonce by a no-op that outbids it — so a cancel stops the payment already on its way too.
+ * A transaction mined meanwhile is recorded as what it was (paid or not).
+ */
+async function withdrawCancelled(chain: RecurringChain): Promise<void> {
+  if (!chain.withdraw) return;
+  const rows = await db().recurringPayment.findMany({
+    where: { status: { in: ["intent", "sent"] }, txNonce: { not: null }, schedule: { network: chain.network, status: "cancelled" } },
+    include: { schedule: true },
+    take: 50,
+  });
+  for (const row of rows) {
+    try {
+      const nonce = row.txNonce!;
+      const same = { id: row.id, status: row.status, txNonce: nonce };
+      if (await chain.nonceUsed(nonce)) {
+        const s = { ...row.schedule, amount: row.schedule.amount.toFixed(), feeAmount: row.schedule.feeAmount.toFixed() };
+        const paid = await chain.isPaid(s, row.index);
+        await db().recurringPayment.updateMany({
+          where: same,
+          data: paid ? { status: "confirmed", confirmedAt: clockNow() } : { status: "failed" },
+        });
+        continue;
+      }
+      const txHash = await chain.withdraw(nonce, row.txHash ?? undefined);
+      await db().recurringPayment.updateMany({ where: same, data: { status: "failed", txHash, sentAt: clockNow() } });
+      log.info("recurring payment withdrawn after cancel", { scheduleId: row.scheduleId, index: row.index, nonce });
+    } catch (err) {
+      log.warn("recurring payment not withdrawn", { scheduleId: row.scheduleId, index: row.index, err });
+    }
+  }
 }
