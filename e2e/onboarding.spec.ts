@@ -154,7 +154,7 @@ test("a platform onboards through the hosted page; the orchestrator is told, lin
     const path = await openInvite(state, orch, "Acme Studio");
     const platform = await platformPage(() => context.newPage(), state);
     await platform.page.goto(path);
-    await expect(platform.page).toHaveTitle("Connect to Orchestra Pay");
+    await expect(platform.page).toHaveTitle(/^Connect to Orchestra Pay/);
     await expect(platform.page.getByRole("heading", { name: "Orchestra Pay invites you to get paid in stablecoins" })).toBeVisible();
     await expect(platform.page.getByRole("region", { name: "Merchant" })).toContainText("Orchestra Pay");
     await expect(platform.page.getByRole("button", { name: "Connect wallet" })).toBeEnabled();

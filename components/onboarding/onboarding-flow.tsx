@@ -183,7 +183,8 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
           ))}
         </select>
         <p className="mt-3 text-sm text-slate-600">
-          Payouts go to the connected wallet: <span className="break-all font-mono text-[13px] text-slate-900">{address}</span>
+          Payouts go to the connected wallet:
+          <span className="mt-0.5 block break-all font-mono text-[13px] text-slate-900">{address}</span>
         </p>
         <button
           type="button"

@@ -31,7 +31,7 @@ export function BrandHeader({ brand, subtitle = "Payment link" }: { brand: Brand
       <div className="min-w-0">
         <p className="truncate text-base font-semibold text-slate-900">{brand.displayName}</p>
         <p className="text-xs text-slate-500">
-          Payment link
+          {subtitle}
           {brand.supportUrl ? (
             <>
               {" · "}
