@@ -1,5 +1,5 @@
 /**
- * `tsx scripts/bundle-size.ts [route]` after `next build`: the JavaScript a route's first load
+ * `tsx scripts/bundle-size.ts [route]` (default: /pay/[token] and /onboarding) after `next build`: the JavaScript a route's first load
  * needs, gzipped (level 9) file by file, from the build's own manifests — plus the chunks its
  * `next/dynamic` imports load right after, which the first-load figure does not include.
  *
@@ -19,7 +19,8 @@ import { gzipSync } from "node:zlib";
 
 const ROOT = path.resolve(__dirname, "..");
 const NEXT = path.join(ROOT, ".next");
-const route = process.argv[2] ?? "/pay/[token]";
+/** The hosted pages a payer or an invited platform opens (default), or the route given. */
+const routes = process.argv[2] ? [process.argv[2]] : ["/pay/[token]", "/onboarding"];
 const budgetKb = Number(process.env.BUNDLE_BUDGET_KB ?? 300);
 
 interface ClientReferenceManifest {
@@ -73,8 +74,7 @@ function describe(files: string[]): string {
   return "dynamic import";
 }
 
-function main(): void {
-  if (!existsSync(path.join(NEXT, "BUILD_ID"))) throw new Error("No build in .next: run `next build` first.");
+function report(route: string): void {
   const page = `${route.replace(/\/$/, "")}/page`;
   const pageDir = path.join(NEXT, "server", "app", ...page.split("/").filter(Boolean));
   const buildManifest = readJson<{ rootMainFiles: string[] }>(path.join(pageDir, "build-manifest.json"));
@@ -107,6 +107,14 @@ function main(): void {
     console.error(`\nOver budget: ${kb(firstTotal.gz)} > ${budgetKb} KB`);
     process.exitCode = 1;
   }
+}
+
+function main(): void {
+  if (!existsSync(path.join(NEXT, "BUILD_ID"))) throw new Error("No build in .next: run `next build` first.");
+  routes.forEach((route, i) => {
+    if (i > 0) console.log("");
+    report(route);
+  });
 }
 
 main();
