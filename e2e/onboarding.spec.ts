@@ -11,10 +11,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Page } from "@playwright/test";
 import { decodeFunctionData, parseAbi } from "viem";
-import { generatePrivateKey } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { hexToTron, tronToHex } from "@/lib/chain/address";
 import { type E2eState, withDb } from "./support/api";
 import { expect, test } from "./support/fixtures";
 import { TestWallet } from "./support/test-wallet";
+import { exposeTronSigner, installTronStub, tronStubCalls } from "./support/tron-stub";
 
 const FEE_RECIPIENT = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 const feeProxyAbi = parseAbi([
@@ -245,4 +247,33 @@ test("onboarding at 390 px and from the keyboard; unknown and expired links say 
   await page.goto(expired);
   await expect(page.getByRole("heading", { name: "This onboarding link has expired" })).toBeVisible();
   await shot("onboarding-10-expired", page);
+});
+
+test("a Tron platform onboards with TronLink: TRON message sign-in, USDT on Tron", async ({ context, state, shot }) => {
+  const orch = await makeOrchestrator(state, "Orchestra Tron");
+  const path = await openInvite(state, orch, "Tron Studio");
+  const key = generatePrivateKey();
+  const address = hexToTron(privateKeyToAccount(key).address);
+  const page = await context.newPage();
+  await exposeTronSigner(page, key);
+  await installTronStub(page, { address, hexAddress: `41${tronToHex(address).slice(2)}`, confirm: "all" });
+  await page.goto(path);
+  await page.getByText("TronLink", { exact: true }).click();
+  const current = page.locator('[aria-current="step"]');
+  await page.getByRole("button", { name: "Connect TronLink" }).click();
+  await expect(page.getByTestId("connected-address")).toHaveText(address);
+  await shot("onboarding-tron-01-connected", page);
+  await page.getByRole("button", { name: "Sign in with wallet" }).click();
+  await expect(current).toContainText("Payout destination");
+  expect((await tronStubCalls(page)).some((c) => c.method === "signMessageV2")).toBe(true);
+  await page.getByLabel("Receive payments in").selectOption({ label: "USDT on Tron" });
+  await page.getByRole("button", { name: "Use this destination" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await shot("onboarding-tron-02-confirm", page);
+  await page.getByRole("button", { name: "Confirm and link to Orchestra Tron" }).click();
+  await expect(page.getByRole("heading", { name: "You're connected" })).toBeVisible();
+  await expect(page.getByText("USDT on Tron")).toBeVisible();
+  await shot("onboarding-tron-03-done", page);
+  const links = await api(state, orch, "GET", "/v2/orchestrators/client-ids");
+  expect(links.body).toMatchObject({ total: 1 });
 });

@@ -1,8 +1,6 @@
 "use client";
 
-import { useConnectModal } from "@rainbow-me/rainbowkit";
 import { type ReactNode, useState } from "react";
-import { useAccount, useDisconnect, useSignMessage } from "wagmi";
 import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
 import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
 import type { OnboardingPageData } from "@/lib/orchestrators/onboarding-page";
@@ -50,18 +48,32 @@ function Steps({ current }: { current: number }) {
   );
 }
 
+/** What the flow needs of a wallet: EVM through wagmi/RainbowKit, Tron through the TronLink adapter. */
+export interface OnboardingWallet {
+  kind: "evm" | "tron";
+  address: string | undefined;
+  name: string | undefined;
+  /** Connecting is in progress (a modal or the extension's pop-up is open). */
+  connecting: boolean;
+  /** The wallet is not installed (TronLink). */
+  notFound?: boolean;
+  connectError?: string | null;
+  connect(): void;
+  disconnect(): void;
+  signMessage(message: string): Promise<string>;
+}
+
 /**
  * Connect → sign in (the /v1 wallet challenge, signed in the wallet) → payout destination →
  * screening → confirm. Every step is a real API call the page makes as the signed-in platform;
  * finishing twice is harmless (the server creates one client ID per intent).
  */
-export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
-  const { address, isConnected, connector } = useAccount();
-  const { openConnectModal, connectModalOpen } = useConnectModal();
-  const { disconnect } = useDisconnect();
-  const { signMessageAsync } = useSignMessage();
+export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wallet: OnboardingWallet }) {
+  const { address } = wallet;
+  const isConnected = address !== undefined;
+  const currencies = data.currencies.filter((c) => c.kind === wallet.kind);
   const [signedInAs, setSignedInAs] = useState<string | null>(null);
-  const [currency, setCurrency] = useState(data.currencies[0]?.id ?? "");
+  const [currency, setCurrency] = useState(currencies[0]?.id ?? "");
   const [destination, setDestination] = useState<{ currency: string; address: string } | null>(null);
   const [kyt, setKyt] = useState<string>(data.kytChoices[0] ?? "");
   const [kytDone, setKytDone] = useState(false);
@@ -69,7 +81,7 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
   const [error, setError] = useState<string | null>(null);
   const [done, setDone] = useState<string | null>(null);
 
-  const signedIn = isConnected && address !== undefined && signedInAs === address;
+  const signedIn = isConnected && signedInAs === address;
   const hasDestination = signedIn && destination?.address === address;
   const step = !isConnected ? 0 : !signedIn ? 1 : !hasDestination ? 2 : !kytDone ? 3 : 4;
 
@@ -88,10 +100,13 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
   const signIn = () =>
     attempt(async () => {
       if (!address) return;
-      const challenge = await postJson("/v1/auth/wallet/challenge", { address, chainId: data.wallet.chainId });
+      const challenge = await postJson("/v1/auth/wallet/challenge", {
+        address,
+        ...(wallet.kind === "evm" ? { chainId: data.wallet.chainId } : {}),
+      });
       if (!challenge.ok) throw new Error(apiError(challenge.json));
       const message = String(challenge.json.message);
-      const signature = await signMessageAsync({ message });
+      const signature = await wallet.signMessage(message);
       const verified = await postJson("/v1/auth/wallet/verify", {
         challengeId: challenge.json.challengeId,
         nonce: challenge.json.nonce,
@@ -129,7 +144,7 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
               {done}
             </span>
           </Row>
-          <Row label="Payouts">{data.currencies.find((c) => c.id === destination?.currency)?.label}</Row>
+          <Row label="Payouts">{currencies.find((c) => c.id === destination?.currency)?.label}</Row>
         </dl>
         <p className="mt-4 text-sm text-slate-600">You can close this page.</p>
       </Card>
@@ -143,14 +158,19 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
         <p className="text-sm text-slate-600">
           Connect the wallet that will receive your payouts. You sign a message to prove it is yours; nothing is sent.
         </p>
-        <button
-          type="button"
-          className={`${primaryButtonClass} mt-4 sm:w-full`}
-          onClick={openConnectModal}
-          disabled={!openConnectModal || connectModalOpen}
-        >
-          Connect wallet
+        {wallet.notFound ? (
+          <p role="alert" className="mt-3 rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+            TronLink was not found in this browser. Install it and reload this page, or choose an EVM wallet.
+          </p>
+        ) : null}
+        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={wallet.connect} disabled={wallet.connecting}>
+          {wallet.connecting ? "Confirm in your wallet…" : wallet.kind === "tron" ? "Connect TronLink" : "Connect wallet"}
         </button>
+        {wallet.connectError ? (
+          <p role="alert" className="mt-3 text-sm text-rose-700">
+            {wallet.connectError}
+          </p>
+        ) : null}
       </>
     );
   } else if (step === 1) {
@@ -176,7 +196,7 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
           onChange={(e) => setCurrency(e.target.value)}
           className="mt-1.5 block min-h-11 w-full rounded-xl border border-slate-300 bg-white px-3 text-base text-slate-900 focus-visible:outline-2 focus-visible:outline-indigo-600"
         >
-          {data.currencies.map((c) => (
+          {currencies.map((c) => (
             <option key={c.id} value={c.id}>
               {c.label}
             </option>
@@ -239,7 +259,7 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
       <>
         <dl className="space-y-2 rounded-xl bg-slate-50 p-3 text-sm">
           <Row label="Client ID name">{data.clientIdName}</Row>
-          <Row label="Payouts">{data.currencies.find((c) => c.id === destination?.currency)?.label}</Row>
+          <Row label="Payouts">{currencies.find((c) => c.id === destination?.currency)?.label}</Row>
           <Row label="Wallet">
             <span className="break-all font-mono text-[13px]">{address}</span>
           </Row>
@@ -264,7 +284,7 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
       {isConnected && address ? (
         <div className="mb-4 flex items-center justify-between gap-2 rounded-xl bg-slate-50 px-3 py-2 text-sm">
           <p className="min-w-0 text-slate-500">
-            {connector?.name ?? "Wallet"}{" "}
+            {wallet.name ?? "Wallet"}{" "}
             <span className="block break-all font-mono text-[13px] text-slate-900" data-testid="connected-address">
               {address}
             </span>
@@ -273,7 +293,7 @@ export function OnboardingFlow({ data }: { data: OnboardingPageData }) {
             type="button"
             onClick={() => {
               setSignedInAs(null);
-              disconnect();
+              wallet.disconnect();
             }}
             disabled={busy}
             className="rounded-md px-2 py-1 text-sm font-medium text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600"

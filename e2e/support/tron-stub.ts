@@ -6,6 +6,9 @@
  * call is recorded for the test to assert on, and transactions "confirm" per `confirm`.
  */
 import type { Page } from "@playwright/test";
+import { serializeSignature } from "viem";
+import { sign } from "viem/accounts";
+import { tronMessageHash } from "@/lib/auth/sign-in/tron-message";
 
 export interface TronStubOptions {
   /** Base58 address the wallet connects with. */
@@ -17,7 +20,7 @@ export interface TronStubOptions {
 }
 
 export interface TronStubCall {
-  method: "request" | "triggerSmartContract" | "sign" | "sendRawTransaction" | "getTransactionInfo";
+  method: "request" | "triggerSmartContract" | "sign" | "signMessageV2" | "sendRawTransaction" | "getTransactionInfo";
   args: Record<string, unknown>;
 }
 
@@ -75,6 +78,13 @@ function injectTronLink(opts: TronStubOptions): void {
         }
         return { ...tx, signature: ["5e".repeat(65)] };
       },
+      /** TRON message v2, signed in the test process by `exposeTronSigner` (a real signature the server verifies). */
+      async signMessageV2(message: string) {
+        record("signMessageV2", { message });
+        const signer = (window as unknown as { __tronStubSign?: (m: string) => Promise<string> }).__tronStubSign;
+        if (!signer) throw new Error("tron stub: no signer exposed (exposeTronSigner)");
+        return signer(message);
+      },
       async sendRawTransaction(signed: { txID: string; signature?: string[] }) {
         record("sendRawTransaction", { txID: signed.txID, signed: Array.isArray(signed.signature) });
         return { result: true, txid: signed.txID, transaction: signed };
@@ -118,4 +128,11 @@ export function rejectNextTronSignature(page: Page): Promise<void> {
   return page.evaluate(() => {
     (window as unknown as { __tronStub: StubState }).__tronStub.rejectNextSign = true;
   });
+}
+
+/** Lets the stub sign TRON messages (v2) with `privateKey`, in the test process. */
+export async function exposeTronSigner(page: Page, privateKey: `0x${string}`): Promise<void> {
+  await page.exposeFunction("__tronStubSign", async (message: string) =>
+    serializeSignature(await sign({ hash: tronMessageHash(message), privateKey })),
+  );
 }

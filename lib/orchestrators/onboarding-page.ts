@@ -17,7 +17,8 @@ export interface OnboardingPageData {
   /** The orchestrator's screening plan (providers in order), or null: the platform picks one of `kytChoices`. */
   kytPlan: string[] | null;
   kytChoices: readonly string[];
-  currencies: { id: string; label: string; network: string }[];
+  /** Payout currencies: USDC/USDT on each EVM network (an EVM wallet) and on Tron (TronLink). */
+  currencies: { id: string; label: string; network: string; kind: "evm" | "tron" }[];
   /** The wallet's network for signing in: a local devnet when one runs, else Base. */
   wallet: { chainId: number; name: string; testnet: boolean; rpcUrl: string | null };
 }
@@ -30,10 +31,15 @@ export async function getOnboardingPage(token: string): Promise<OnboardingPageDa
   const evm = NETWORK_IDS.filter((id) => NETWORKS[id].kind === "evm").map((id) => networkRuntime(id));
   const local = evm.find((rt) => rt.rpcUrl && isLocal(rt.rpcUrl));
   const ordered = local ? [local, ...evm.filter((rt) => rt !== local)] : evm;
-  const currencies = ordered.flatMap((rt) =>
+  const currencies = [...ordered, networkRuntime("tron")].flatMap((rt) =>
     rt.tokens
       .filter((t) => (t.symbol === "USDC" || t.symbol === "USDT") && !t.paymentAliasOf)
-      .map((t) => ({ id: `${t.symbol}-${rt.network.id}`, label: `${t.symbol} on ${rt.network.name}`, network: rt.network.id })),
+      .map((t) => ({
+        id: `${t.symbol}-${rt.network.id}`,
+        label: `${t.symbol} on ${rt.network.name}`,
+        network: rt.network.id,
+        kind: rt.network.kind === "tron" ? ("tron" as const) : ("evm" as const),
+      })),
   );
   const walletRt = local ?? networkRuntime("base");
   return {
