@@ -452,6 +452,24 @@ describe("recurring payouts on anvil", () => {
     );
   }, 120_000);
 
+  it.each([
+    [{ totalPayments: 1 }, "recurrence.totalPayments"],
+    [{ totalPayments: 257 }, "recurrence.totalPayments"],
+    [{ startDate: "2020-01-31" }, "recurrence.startDate"],
+    [{ frequency: "FORTNIGHTLY" }, "recurrence.frequency"],
+    [{ payer: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" }, "recurrence.payer"],
+    [{ payer: "0x12" }, "recurrence.payer"],
+  ])("refuses %j on a network with the contract, naming %s", async (patch, field) => {
+    const res = await createSchedule(devnet.accounts.payer.address, {
+      startDate: "2030-01-01",
+      frequency: "DAILY",
+      totalPayments: 3,
+      ...patch,
+    });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe(field);
+  });
+
   it("unknown and another account's schedules are 404", async () => {
     const other = await makeIntegrator();
     const mine = await db().recurringSchedule.findFirst({ where: { accountId: a.account.id } });
