@@ -4,6 +4,9 @@
  * route, against a baseline measured in the same run. Rounds alternate between routes so
  * drift hits all of them alike; the median round counts.
  *
+ * `npm run bench -- recurring` runs only the recurring executor case (scripts/bench-recurring.ts):
+ * no build and no server, and it updates only the `recurring` entry of bench-results/latest.json.
+ *
  * Env: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/duebill_bench),
  * BENCH_REQUESTS (per round, default 2000), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (8).
  */
@@ -13,6 +16,7 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { measureDetectionLatency } from "./bench-latency";
+import { measureRecurring, printRecurring } from "./bench-recurring";
 import { measureWebhookThroughput } from "./bench-webhooks";
 
 const root = path.resolve(__dirname, "..");
@@ -22,6 +26,8 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const CLK_TCK = 100;
+/** Cases that can run alone: `npm run bench -- <case>`. */
+const SOLO_CASES = ["recurring"] as const;
 
 interface BenchCase {
   name: string;
@@ -333,20 +339,48 @@ async function main(): Promise<void> {
   report.detectionLatency = latency;
   const { disconnectDb: closeDb } = await import("@/lib/db");
   const webhooks = await measureWebhookThroughput(1000);
-  await closeDb();
   const webhooksOk = webhooks.perSecond >= 300;
   failed ||= !webhooksOk;
   console.log(
     `Webhook delivery to a local receiver: ${webhooks.deliveries} in ${webhooks.seconds} s = ${webhooks.perSecond}/s  (target ≥ 300/s) ${webhooksOk ? "OK" : "UNDER"}`,
   );
   report.webhookThroughput = webhooks;
+  const recurring = await measureRecurring();
+  await closeDb();
+  failed ||= !printRecurring(recurring);
+  report.recurring = recurring;
   mkdirSync(path.join(root, "bench-results"), { recursive: true });
   writeFileSync(path.join(root, "bench-results/latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log("\nWritten to bench-results/latest.json");
   if (failed) process.exitCode = 1;
 }
 
-main().catch((err: unknown) => {
+/** `npm run bench -- recurring`: a fresh database, the migrations and the recurring case only. */
+async function recurringOnly(): Promise<void> {
+  await prepareDatabase();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn" };
+  run(process.execPath, [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"], env);
+  process.env.DATABASE_URL = dbUrl;
+  process.env.LOG_LEVEL = "warn";
+  const { disconnectDb } = await import("@/lib/db");
+  const recurring = await measureRecurring();
+  await disconnectDb();
+  const ok = printRecurring(recurring);
+  const file = path.join(root, "bench-results/latest.json");
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  report.recurring = recurring;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log("\nWritten to bench-results/latest.json (its `recurring` entry only)");
+  if (!ok) process.exitCode = 1;
+}
+
+const solo = process.argv[2];
+if (solo !== undefined && !(SOLO_CASES as readonly string[]).includes(solo)) {
+  console.error(`unknown bench case "${solo}": npm run bench [-- ${SOLO_CASES.join(" | ")}]`);
+  process.exit(2);
+}
+(solo === "recurring" ? recurringOnly() : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });
