@@ -1,4 +1,4 @@
-import { getAddress, type PublicClient } from "viem";
+import { BlockNotFoundError, getAddress, type PublicClient } from "viem";
 import { erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { asEvmAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
@@ -17,7 +17,8 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
   if (!client || !transferEvent) return null;
   const rt = networkRuntime(network);
   const addresses = [rt.contracts.erc20FeeProxy, rt.contracts.erc20ConversionProxy].filter((a): a is string => !!a).map(asEvmAddress);
-  const blockTimes = new Map<bigint, Date>();
+  // Keyed by block hash: a restarted devnet reuses block numbers with other times.
+  const blockTimes = new Map<string, Date>();
   const senders = new Map<string, string>();
 
   return {
@@ -33,6 +34,14 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
       const fromLookback = finalizedHead > lookback ? finalizedHead - lookback : 0n;
       return created > fromLookback ? created : fromLookback;
     },
+    async blockHash(n) {
+      try {
+        return (await client.getBlock({ blockNumber: n })).hash;
+      } catch (err) {
+        if (err instanceof BlockNotFoundError) return null;
+        throw err;
+      }
+    },
     async transfers(fromBlock, toBlock) {
       const logs = await client.getLogs({ address: addresses, event: transferEvent, fromBlock, toBlock });
       const out: TransferEvent[] = [];
@@ -40,12 +49,12 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
         if (log.removed || log.blockNumber === null || log.transactionHash === null || log.logIndex === null || !log.blockHash) continue;
         const a = log.args;
         if (!a.tokenAddress || !a.to || a.amount === undefined || !a.paymentReference) continue;
-        let blockTime = blockTimes.get(log.blockNumber);
+        let blockTime = blockTimes.get(log.blockHash);
         if (!blockTime) {
-          const block = await client.getBlock({ blockNumber: log.blockNumber });
+          const block = await client.getBlock({ blockHash: log.blockHash });
           blockTime = new Date(Number(block.timestamp) * 1000);
           if (blockTimes.size > 1000) blockTimes.clear();
-          blockTimes.set(log.blockNumber, blockTime);
+          blockTimes.set(log.blockHash, blockTime);
         }
         let from = senders.get(log.transactionHash);
         if (!from) {

@@ -37,6 +37,18 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
   const head = await source.finalizedHead();
   const cursor = await db().chainCursor.findUnique({ where: { network: source.network } });
   let from = cursor ? cursor.lastBlock + 1n : await source.startBlock(head);
+  if (cursor && (await chainChanged(source, cursor))) {
+    // Another chain under the same cursor (a devnet restarted from block 0, a new genesis) or a
+    // reorg deeper than the confirmations: scan again from the start window. Recording is
+    // idempotent, so transfers already recorded are not counted twice.
+    from = await source.startBlock(head);
+    log.warn("detection cursor is not on this chain any more: rescanning", {
+      network: source.network,
+      cursorBlock: cursor.lastBlock.toString(),
+      finalizedHead: head.toString(),
+      from: from.toString(),
+    });
+  }
   const range = BigInt(env().DETECTION_MAX_BLOCK_RANGE);
   const touched = new Set<string>();
   for (let step = 0; step < maxSteps && from <= head; step++) {
@@ -60,16 +72,24 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
         else result.ignored += 1;
       }
     }
+    const lastBlockHash = source.blockHash ? await source.blockHash(to) : null;
     await db().chainCursor.upsert({
       where: { network: source.network },
-      create: { network: source.network, lastBlock: to },
-      update: { lastBlock: to },
+      create: { network: source.network, lastBlock: to, lastBlockHash },
+      update: { lastBlock: to, lastBlockHash },
     });
     from = to + 1n;
   }
   // Links whose requests are now paid complete (or fail screening); the expiry sweep retries after a crash.
   await settleSecurePayments([...touched]);
   return result;
+}
+
+/** The chain no longer has the cursor's block, or has another block at that height. */
+async function chainChanged(source: PaymentEventSource, cursor: { lastBlock: bigint; lastBlockHash: string | null }): Promise<boolean> {
+  if (!source.blockHash || !cursor.lastBlockHash) return false;
+  const now = await source.blockHash(cursor.lastBlock);
+  return now === null || now.toLowerCase() !== cursor.lastBlockHash.toLowerCase();
 }
 
 /**

@@ -28,4 +28,6 @@ export interface PaymentEventSource {
   startBlock(finalizedHead: bigint): Promise<bigint>;
   /** Proxy transfer events in [fromBlock, toBlock], inclusive. */
   transfers(fromBlock: bigint, toBlock: bigint): Promise<TransferEvent[]>;
+  /** The hash of block `n` on the chain as it is now; null when the chain has no such block. Sources without it never rescan. */
+  blockHash?(n: bigint): Promise<string | null>;
 }
