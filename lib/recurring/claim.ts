@@ -34,6 +34,7 @@ export async function claimDueSchedules(
   now: Date,
   leaseMs: number,
   limit: number,
+  exclude: readonly string[] = [],
 ): Promise<ClaimedSchedule[]> {
   const leaseUntil = new Date(now.getTime() + leaseMs);
   return db().$queryRaw<ClaimedSchedule[]>`
@@ -41,6 +42,7 @@ export async function claimDueSchedules(
     WHERE "id" IN (
       SELECT "id" FROM "RecurringSchedule"
       WHERE "status" = 'active' AND "network" = ${network} AND "nextDueAt" <= ${chainTime} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
+        AND NOT ("id" = ANY(${exclude as string[]}::text[]))
       ORDER BY "nextDueAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING "id", "network", "token", "payer", "payee", "amount"::text AS "amount", "feeAmount"::text AS "feeAmount",
       "feeAddress", "totalPayments", "dueTimes", "deadline", "nonce", "scheduleId", "permitSignature", "status"::text AS "status",

@@ -200,9 +200,14 @@ export class EvmRecurringChain implements RecurringChain {
     const latest = await this.client.getTransactionCount({ address: this.account.address, blockTag: "latest" });
     const unmined = sentNonces.filter((n) => n >= latest);
     if (unmined.length === 0) return null;
-    const stuckAbove = Math.min(...unmined);
+    // The highest nonce the executor handed out, more than a grace period ago, and not mined:
+    // every nonce below it that the node does not hold (from its pending count up) is a gap.
+    const stuckAbove = Math.max(...unmined);
     const pending = await this.client.getTransactionCount({ address: this.account.address, blockTag: "pending" });
     if (stuckAbove <= pending) return null;
+    // More than a few dozen missing nonces is not a gap but another relayer's history (a rotated key).
+    if (stuckAbove - pending > 64)
+      throw new Error(`nonces ${pending}..${stuckAbove} missing: is RELAYER_PRIVATE_KEY the key these payments were sent with?`);
     // Every missing nonce below the stuck one (the node's pending count moves past queued ones as gaps close).
     let next = pending;
     for (let i = 0; i < 32 && next < stuckAbove; i++) {

@@ -5,6 +5,7 @@ import { log } from "@/lib/log";
 import { type FailureReason, type RecurringChain, readableFailure } from "@/lib/recurring/chain";
 import { type ClaimedSchedule, claimDueSchedules, type PaymentRow, releaseLease } from "@/lib/recurring/claim";
 import { writePaymentFailed } from "@/lib/recurring/failed-event";
+import { housekeeping } from "@/lib/recurring/housekeeping";
 
 export interface SweepOptions {
   /** Schedules claimed per batch. */
@@ -15,6 +16,8 @@ export interface SweepOptions {
   maxBatches?: number;
   /** A transaction still pending after this long is replaced (same nonce, higher fee). */
   replaceAfterMs?: number;
+  /** Claimed schedules processed at once (each is independent: its own lease, its own index). */
+  concurrency?: number;
 }
 
 export interface SweepResult {
@@ -44,21 +47,16 @@ export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions =
   const limit = opts.limit ?? 50;
   const leaseMs = opts.leaseMs ?? 120_000;
   const result: SweepResult = { claimed: 0, sent: 0, confirmed: 0, paused: 0, completed: 0, cancelled: 0, errors: 0 };
-  // Withdraw first: a cancelled payment queued behind a gap must be replaced before the gap closes.
-  await withdrawCancelled(chain);
-  await fillGap(chain);
-  const seen = new Set<string>();
+  await housekeeping(chain);
+  // A schedule handled in this sweep is not claimed again by it (a sent payment stays due until
+  // it is confirmed): later batches move on to the next due schedules.
+  const seen: string[] = [];
   for (let batch = 0; batch < (opts.maxBatches ?? 10); batch++) {
     const chainTime = await chain.latestBlockTime();
-    const claimed = await claimDueSchedules(chain.network, new Date(chainTime * 1000), clockNow(), leaseMs, limit);
+    const claimed = await claimDueSchedules(chain.network, new Date(chainTime * 1000), clockNow(), leaseMs, limit, seen);
     result.claimed += claimed.length;
-    let again = false;
-    for (const s of claimed) {
-      if (seen.has(s.id)) {
-        await releaseLease(s.id, s.leaseUntil);
-        continue;
-      }
-      seen.add(s.id);
+    seen.push(...claimed.map((s) => s.id));
+    await forEachConcurrently(claimed, opts.concurrency ?? 8, async (s) => {
       try {
         const outcome = await step(chain, s, chainTime, opts.replaceAfterMs ?? 180_000);
         if (outcome === "confirmed") result.confirmed++;
@@ -67,16 +65,23 @@ export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions =
         if (outcome === "completed") result.completed++;
         if (outcome === "cancelled") result.cancelled++;
         await releaseLease(s.id, s.leaseUntil);
-        again = true;
       } catch {
         // Left leased: whatever happened (a crash between the intent and the send, an RPC
         // failure), the next sweep after the lease reconciles the row from the chain.
         result.errors++;
       }
-    }
-    if (claimed.length < limit || !again) break;
+    });
+    if (claimed.length < limit) break;
   }
   return result;
+}
+
+async function forEachConcurrently<T>(items: readonly T[], concurrency: number, fn: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await fn(items[next++]!);
+  };
+  await Promise.all(Array.from({ length: Math.min(concurrency, items.length) }, worker));
 }
 
 /** The schedule's lease condition: a write lands only while this sweep still holds it. */
@@ -212,66 +217,4 @@ async function replaceIfStuck(chain: RecurringChain, s: ClaimedSchedule, row: Pa
     data: { txHash, sentAt: clockNow() },
   });
   return "sent";
-}
-
-/** A send younger than this may still be on its way to the node: its nonce is not a gap yet. */
-const GAP_GRACE_MS = 30_000;
-
-/** Lets the chain fill a relayer nonce gap, from this network's unmined sends of the last day. */
-async function fillGap(chain: RecurringChain): Promise<void> {
-  if (!chain.fillNonceGap) return;
-  const now = clockNow().getTime();
-  const rows = await db().recurringPayment.findMany({
-    where: {
-      // Sent triggers, and withdrawn ones (their no-op replacement may wait behind the same gap).
-      status: { in: ["sent", "failed"] },
-      txNonce: { not: null },
-      sentAt: { lt: new Date(now - GAP_GRACE_MS), gt: new Date(now - 86_400_000) },
-      schedule: { network: chain.network },
-    },
-    select: { txNonce: true },
-    orderBy: { txNonce: "asc" },
-    take: 200,
-  });
-  try {
-    const filled = await chain.fillNonceGap(rows.map((r) => r.txNonce!));
-    if (filled !== null) log.warn("relayer nonce gap filled", { network: chain.network, nonce: filled });
-  } catch (err) {
-    log.warn("relayer nonce gap not filled", { network: chain.network, err });
-  }
-}
-
-/**
- * A schedule cancelled through the API while one of its payments was broadcast but not yet mined
- * (in the mempool, or queued behind another nonce): that transaction is withdrawn — replaced at
- * its nonce by a no-op that outbids it — so a cancel stops the payment already on its way too.
- * A transaction mined meanwhile is recorded as what it was (paid or not).
- */
-async function withdrawCancelled(chain: RecurringChain): Promise<void> {
-  if (!chain.withdraw) return;
-  const rows = await db().recurringPayment.findMany({
-    where: { status: { in: ["intent", "sent"] }, txNonce: { not: null }, schedule: { network: chain.network, status: "cancelled" } },
-    include: { schedule: true },
-    take: 50,
-  });
-  for (const row of rows) {
-    try {
-      const nonce = row.txNonce!;
-      const same = { id: row.id, status: row.status, txNonce: nonce };
-      if (await chain.nonceUsed(nonce)) {
-        const s = { ...row.schedule, amount: row.schedule.amount.toFixed(), feeAmount: row.schedule.feeAmount.toFixed() };
-        const paid = await chain.isPaid(s, row.index);
-        await db().recurringPayment.updateMany({
-          where: same,
-          data: paid ? { status: "confirmed", confirmedAt: clockNow() } : { status: "failed" },
-        });
-        continue;
-      }
-      const txHash = await chain.withdraw(nonce, row.txHash ?? undefined);
-      await db().recurringPayment.updateMany({ where: same, data: { status: "failed", txHash, sentAt: clockNow() } });
-      log.info("recurring payment withdrawn after cancel", { scheduleId: row.scheduleId, index: row.index, nonce });
-    } catch (err) {
-      log.warn("recurring payment not withdrawn", { scheduleId: row.scheduleId, index: row.index, err });
-    }
-  }
 }
