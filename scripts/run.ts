@@ -50,8 +50,7 @@ async function main(): Promise<void> {
     const dbPort = Number(env.EMBEDDED_DB_PORT ?? 54329);
     console.log(`[duebill] no DATABASE_URL: starting the embedded database (${path.relative(root, dataDir)}, port ${dbPort})`);
     embedded = await startEmbeddedDb({ dataDir, port: dbPort });
-    // PGlite runs one transaction at a time: a small pool avoids queueing behind itself.
-    Object.assign(env, { DATABASE_URL: embedded.url, DATABASE_POOL_MAX: env.DATABASE_POOL_MAX ?? "4" });
+    Object.assign(env, embedded.env);
   }
   // No chain configured: run a local devnet standing in for sepolia (DEVNET=false to skip).
   const chainConfigured = env.CHAIN_CONFIG || env.CHAIN_CONFIG_FILE || Object.keys(env).some((k) => k.startsWith("RPC_URL_") && env[k]);
