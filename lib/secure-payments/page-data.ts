@@ -56,7 +56,8 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
       name: rt.network.name,
       chainId: rt.network.chainId,
       kind: rt.network.kind,
-      explorerTxUrl: rt.network.explorerTxUrl,
+      // A local devnet's transactions are on no public explorer: no link rather than a wrong one.
+      explorerTxUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? "" : rt.network.explorerTxUrl,
       testnet: rt.network.testnet,
     },
     rpcUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null,

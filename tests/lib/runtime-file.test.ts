@@ -21,14 +21,14 @@ describe("runtime file", () => {
       embeddedDatabaseUrl: "postgresql://x@127.0.0.1:1/p",
       chainConfigFile: CHAIN_FILE,
     });
-    const empty: NodeJS.ProcessEnv = {};
+    const empty = {} as NodeJS.ProcessEnv;
     expect(useRunningApp(empty)).toEqual(["its embedded database", "its devnet"]);
     expect(empty).toEqual({
       DATABASE_URL: "postgresql://x@127.0.0.1:1/p",
       CHAIN_CONFIG_FILE: CHAIN_FILE,
       APP_URL: "http://localhost:3001",
     });
-    const explicit: NodeJS.ProcessEnv = { DATABASE_URL: "postgresql://mine", RPC_URL_BASE: "https://rpc.example" };
+    const explicit = { DATABASE_URL: "postgresql://mine", RPC_URL_BASE: "https://rpc.example" } as unknown as NodeJS.ProcessEnv;
     expect(useRunningApp(explicit)).toEqual([]);
     expect(explicit.DATABASE_URL).toBe("postgresql://mine");
     expect(explicit.CHAIN_CONFIG_FILE).toBeUndefined();
@@ -37,7 +37,7 @@ describe("runtime file", () => {
   it("ignores a file left by a run that is gone, and only its own run removes it", () => {
     mkdirSync(path.dirname(RUNTIME_FILE), { recursive: true });
     writeRuntimeFile({ pid: 2_147_483_646, appUrl: "http://localhost:3000", embeddedDatabaseUrl: "postgresql://stale" });
-    const env: NodeJS.ProcessEnv = {};
+    const env = {} as NodeJS.ProcessEnv;
     expect(useRunningApp(env)).toEqual([]);
     expect(env.DATABASE_URL).toBeUndefined();
     writeRuntimeFile({ pid: process.pid, appUrl: "http://localhost:3000" });
