@@ -19,9 +19,23 @@ import { linkStatus } from "@/lib/secure-payments/status";
  */
 const TOKEN = /^[0-9A-Z]{26}$/;
 
-async function loadLink(token: string): Promise<{ sp: SecurePayment; requests: PaymentRequest[] } | null> {
+/** An account named after its wallet (wallet sign-in names new accounts so) has no name to show a payer. */
+const ADDRESS_LIKE = /^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/;
+
+/** Who the payer deals with: the orchestrator's branding of a linked platform's link, else the account's name. */
+function merchantOf(sp: SecurePayment & { account: { name: string } }): PaymentPageData["merchant"] {
+  const brand = brandOf(sp);
+  if (brand) return { name: brand.displayName, logoUrl: brand.logoUrl, accentColor: brand.accentColor, supportUrl: brand.supportUrl };
+  const name = sp.account.name.trim();
+  return name && !ADDRESS_LIKE.test(name) ? { name, logoUrl: null, accentColor: null, supportUrl: null } : null;
+}
+
+async function loadLink(token: string): Promise<{ sp: SecurePayment & { account: { name: string } }; requests: PaymentRequest[] } | null> {
   if (!TOKEN.test(token)) return null;
-  const sp = await db().securePayment.findUnique({ where: { token }, include: { requests: { orderBy: { position: "asc" } } } });
+  const sp = await db().securePayment.findUnique({
+    where: { token },
+    include: { requests: { orderBy: { position: "asc" } }, account: { select: { name: true } } },
+  });
   if (!sp) return null;
   const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
@@ -79,6 +93,7 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
     payerAddress: sp.payerAddress,
     txHash: last?.txHash ?? null,
     branding: brandOf(sp),
+    merchant: merchantOf(sp),
   };
 }
 

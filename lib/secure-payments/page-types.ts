@@ -41,6 +41,8 @@ export interface PaymentPageData {
   txHash: string | null;
   /** The orchestrator's branding of a linked client ID's link; null: Duebill's own look. */
   branding: { displayName: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
+  /** Who is paid, as the payer should read it: the orchestrator's brand, else the account's name; null when unnamed. */
+  merchant: { name: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
 }
 
 /** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order (the plan of lib/payments). */
