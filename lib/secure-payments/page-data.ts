@@ -1,6 +1,7 @@
 import { asHex, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
@@ -75,7 +76,16 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
       testnet: rt.network.testnet,
     },
     rpcUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null,
-    currency: { id: currency.id, symbol: currency.token.symbol, decimals, address: currency.token.address },
+    currency: {
+      id: currency.id,
+      symbol: currency.token.symbol,
+      decimals,
+      address: currency.token.address,
+      // The network's official token (chain-data.md), not a configured stand-in such as a devnet's.
+      official: TOKENS.some(
+        (t) => t.network === rt.network.id && t.symbol === currency.token.symbol && sameAddress(t.address, currency.token.address),
+      ),
+    },
     totalAmount: formatAmount(toPayees + fees, decimals),
     payerFees: formatAmount(fees, decimals),
     items: requests.map((r) => ({

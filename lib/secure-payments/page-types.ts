@@ -24,7 +24,8 @@ export interface PaymentPageData {
   network: { id: string; name: string; chainId: number; kind: "evm" | "tron"; explorerTxUrl: string; testnet: boolean };
   /** RPC URL the browser wallet may use for this chain (set for local devnets; null otherwise). */
   rpcUrl: string | null;
-  currency: { id: string; symbol: string; decimals: number; address: string };
+  /** `official`: the network's official token contract (shown with a verified mark), not a stand-in. */
+  currency: { id: string; symbol: string; decimals: number; address: string; official: boolean };
   /** Total the payer sends, fees included (human decimal). */
   totalAmount: string;
   /** Fees the payer pays on top (human decimal; "0" when none). */
