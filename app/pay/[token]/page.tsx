@@ -69,7 +69,7 @@ export default async function PaymentPage({ params }: Props) {
 
   return (
     <>
-      {data.merchant ? <BrandHeader brand={{ displayName: data.merchant.name, ...data.merchant }} /> : null}
+      {data.branding ? <BrandHeader brand={data.branding} /> : null}
       <PaymentSummary data={data} now={nowMs()} />
       {panel}
     </>
