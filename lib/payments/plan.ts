@@ -48,6 +48,22 @@ interface Funding {
   paymentGas: bigint;
 }
 
+/** approve(total) when `allowance` is short, preceded by approve(0) for USDT-style tokens holding another non-zero allowance. */
+export function approvalsToReach(
+  chain: "evm" | "tron",
+  token: string,
+  spender: string,
+  allowance: bigint,
+  total: bigint,
+  approveResetRequired: boolean,
+): UnsignedTx[] {
+  if (allowance >= total) return [];
+  return [
+    ...(allowance > 0n && approveResetRequired ? [approveTx(chain, token, spender, 0n)] : []),
+    approveTx(chain, token, spender, total),
+  ];
+}
+
 /**
  * The approvals a payer needs before the payment: none when the allowance already covers
  * the total, otherwise approve(total) — preceded by approve(0) for USDT-style tokens that
@@ -65,11 +81,7 @@ async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasE
     reader.nativeBalance(f.wallet),
     reader.gasPrice(),
   ]);
-  const approvals: UnsignedTx[] = [];
-  if (allowance < f.total) {
-    if (allowance > 0n && f.approveResetRequired) approvals.push(approveTx(chain, f.token, f.spender, 0n));
-    approvals.push(approveTx(chain, f.token, f.spender, f.total));
-  }
+  const approvals = approvalsToReach(chain, f.token, f.spender, allowance, f.total, f.approveResetRequired);
   const gasNeeded = (BigInt(approvals.length) * GAS_PER_APPROVAL + f.paymentGas) * gasPrice;
   return { approvals, hasEnoughBalance: balance >= f.total, hasEnoughGas: native >= gasNeeded };
 }

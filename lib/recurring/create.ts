@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
 import { sameAddress } from "@/lib/chain/address";
-import { approveTx, type UnsignedTx } from "@/lib/chain/calldata";
 import { networkRuntime } from "@/lib/chain/config";
 import { NETWORKS } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
@@ -9,6 +8,7 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import { ulid } from "@/lib/ids";
+import { approvalsToReach } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { permitEnvelope, scheduleIdOf } from "@/lib/recurring/permit";
 import { FREQUENCIES, type Frequency, MAX_PAYMENTS, MIN_PAYMENTS, dueTimes as scheduleDueTimes } from "@/lib/recurring/schedule";
@@ -132,11 +132,7 @@ export async function createRecurringPayout(principal: Principal, body: CreateRe
   const needed = existing + thisSchedule;
   const reader = chainReaderFor(terms.network);
   const current = reader ? await reader.allowance(terms.token.address, payer, contract) : 0n;
-  const transactions: UnsignedTx[] = [];
-  if (current < needed) {
-    if (current > 0n && terms.token.approveResetRequired) transactions.push(approveTx("evm", terms.token.address, contract, 0n));
-    transactions.push(approveTx("evm", terms.token.address, contract, needed));
-  }
+  const transactions = approvalsToReach("evm", terms.token.address, contract, current, needed, terms.token.approveResetRequired ?? false);
 
   await db().$transaction(async (tx) => {
     await tx.recurringSchedule.create({ data: { ...schedule, status: "pending" } });

@@ -1,7 +1,6 @@
 import { now as clockNow } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ulid } from "@/lib/ids";
-import { log } from "@/lib/log";
 import { type FailureReason, type RecurringChain, readableFailure } from "@/lib/recurring/chain";
 import { type ClaimedSchedule, claimDueSchedules, type PaymentRow, releaseLease } from "@/lib/recurring/claim";
 import { writePaymentFailed } from "@/lib/recurring/failed-event";
@@ -26,11 +25,10 @@ export interface SweepResult {
   confirmed: number;
   paused: number;
   completed: number;
-  cancelled: number;
   errors: number;
 }
 
-type Outcome = "sent" | "confirmed" | "paused" | "completed" | "cancelled" | "waiting" | "lost";
+type Outcome = "sent" | "confirmed" | "paused" | "completed" | "waiting" | "lost";
 
 /**
  * One pass of the recurring executor over the due active schedules of one chain.
@@ -46,7 +44,7 @@ type Outcome = "sent" | "confirmed" | "paused" | "completed" | "cancelled" | "wa
 export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions = {}): Promise<SweepResult> {
   const limit = opts.limit ?? 50;
   const leaseMs = opts.leaseMs ?? 120_000;
-  const result: SweepResult = { claimed: 0, sent: 0, confirmed: 0, paused: 0, completed: 0, cancelled: 0, errors: 0 };
+  const result: SweepResult = { claimed: 0, sent: 0, confirmed: 0, paused: 0, completed: 0, errors: 0 };
   await housekeeping(chain);
   // A schedule handled in this sweep is not claimed again by it (a sent payment stays due until
   // it is confirmed): later batches move on to the next due schedules.
@@ -63,7 +61,6 @@ export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions =
         if (outcome === "sent") result.sent++;
         if (outcome === "paused") result.paused++;
         if (outcome === "completed") result.completed++;
-        if (outcome === "cancelled") result.cancelled++;
         await releaseLease(s.id, s.leaseUntil);
       } catch {
         // Left leased: whatever happened (a crash between the intent and the send, an RPC
@@ -181,7 +178,7 @@ async function confirm(s: ClaimedSchedule, row: PaymentRow, index: number): Prom
   });
 }
 
-async function finish(s: ClaimedSchedule, status: "completed" | "cancelled"): Promise<Outcome> {
+async function finish(s: ClaimedSchedule, status: "completed"): Promise<Outcome> {
   const r = await db().recurringSchedule.updateMany({ where: held(s), data: { status, nextDueAt: null } });
   return r.count === 1 ? status : "lost";
 }
