@@ -94,7 +94,9 @@ test("an EVM link is paid from an injected wallet: approve, pay, detected, compl
   try {
     await page.getByRole("button", { name: "Try again" }).click();
     await expect(steps.nth(0)).toHaveAttribute("data-status", "submitted");
-    await expect(steps.nth(0)).toContainText("View transaction");
+    // The devnet's transactions are on no public explorer: the hash is shown, not a wrong link.
+    await expect(steps.nth(0)).toContainText(/0x[0-9a-f]{64}/);
+    await expect(steps.nth(0).getByRole("link")).toHaveCount(0);
     await shot("evm-06-approval-submitted");
     await anvil(state, "evm_mine");
     await expect(steps.nth(0)).toHaveAttribute("data-status", "confirmed");
@@ -126,7 +128,8 @@ test("an EVM link is paid from an injected wallet: approve, pay, detected, compl
   await page.reload();
   await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
   await expect(page.getByText(wallet.address, { exact: false })).toBeVisible();
-  await expect(page.getByRole("link", { name: /0x[0-9a-f]{64}/ })).toHaveAttribute("href", new RegExp(`${wallet.sent[1]?.hash}$`));
+  await expect(page.getByText(wallet.sent[1]?.hash ?? "-")).toBeVisible();
+  await expect(page.locator('a[href*="etherscan"]')).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Connect wallet" })).toHaveCount(0);
   await shot("evm-09-completed-reload");
 

@@ -5,7 +5,7 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 
 export type Db = PrismaClient;
 
-const globalForDb = globalThis as unknown as { duebillDb?: PrismaClient };
+const globalForDb = globalThis as unknown as { duebillDb?: PrismaClient; duebillDbShared?: PrismaClient };
 
 function createClient(): PrismaClient {
   const { DATABASE_URL, DATABASE_POOL_MAX } = env();
@@ -25,9 +25,34 @@ function rootClient(): PrismaClient {
 /** The transaction a unit of work runs in (see inTransaction), as seen by every db() call in it. */
 const unitOfWork = new AsyncLocalStorage<PrismaClient>();
 
-/** The database: the current unit of work's transaction inside inTransaction, the pool otherwise. */
+/**
+ * The pool as code sees it: an interactive `$transaction(cb)` is a unit of work too, so every
+ * db() call made inside `cb` (however deep, even one that forgot to use `tx`) runs in that
+ * transaction instead of taking a second connection. Besides consistency, this is what lets
+ * the embedded database run on one connection (scripts/embedded-db.ts) without a transaction
+ * waiting forever on a query of its own.
+ */
+function sharedClient(): PrismaClient {
+  globalForDb.duebillDbShared ??= new Proxy(rootClient(), {
+    get(target, prop, receiver) {
+      if (prop === "$transaction") {
+        return (arg: unknown, opts?: Record<string, unknown>) => {
+          if (typeof arg !== "function") return (target.$transaction as (a: unknown, o?: unknown) => unknown)(arg, opts);
+          return target.$transaction((tx) => {
+            const unit = joined(tx as unknown as PrismaClient);
+            return unitOfWork.run(unit, () => (arg as (c: PrismaClient) => Promise<unknown>)(unit));
+          }, opts);
+        };
+      }
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  return globalForDb.duebillDbShared;
+}
+
+/** The database: the current unit of work's transaction inside a transaction, the pool otherwise. */
 export function db(): PrismaClient {
-  return unitOfWork.getStore() ?? rootClient();
+  return unitOfWork.getStore() ?? sharedClient();
 }
 
 /**
@@ -59,6 +84,7 @@ function joined(tx: PrismaClient): PrismaClient {
 export async function disconnectDb(): Promise<void> {
   const client = globalForDb.duebillDb;
   globalForDb.duebillDb = undefined;
+  globalForDb.duebillDbShared = undefined;
   await client?.$disconnect();
 }
 export async function checkHealth(): Promise<{ ok: boolean; database: "up" | "down" }> {

@@ -9,6 +9,7 @@ import path from "node:path";
 import { type Devnet, startDevnet } from "./devnet";
 import { describeDevnet } from "./devnet/describe";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded-db";
+import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
 const root = path.resolve(__dirname, "..");
@@ -36,6 +37,7 @@ function run(args: string[], env: NodeJS.ProcessEnv, capture = false): Promise<s
 }
 
 async function shutdown(code: number): Promise<never> {
+  removeRuntimeFile(process.pid);
   for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
   await devnet?.stop().catch(() => {});
   await embedded?.stop().catch(() => {});
@@ -50,8 +52,7 @@ async function main(): Promise<void> {
     const dbPort = Number(env.EMBEDDED_DB_PORT ?? 54329);
     console.log(`[duebill] no DATABASE_URL: starting the embedded database (${path.relative(root, dataDir)}, port ${dbPort})`);
     embedded = await startEmbeddedDb({ dataDir, port: dbPort });
-    // PGlite runs one transaction at a time: a small pool avoids queueing behind itself.
-    Object.assign(env, { DATABASE_URL: embedded.url, DATABASE_POOL_MAX: env.DATABASE_POOL_MAX ?? "4" });
+    Object.assign(env, embedded.env);
   }
   // No chain configured: run a local devnet standing in for sepolia (DEVNET=false to skip).
   const chainConfigured = env.CHAIN_CONFIG || env.CHAIN_CONFIG_FILE || Object.keys(env).some((k) => k.startsWith("RPC_URL_") && env[k]);
@@ -76,6 +77,13 @@ async function main(): Promise<void> {
       `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})`,
     );
   }
+  // The CLIs (npm run seed / admin / devnet:*) find this run's embedded database and devnet here.
+  writeRuntimeFile({
+    pid: process.pid,
+    appUrl: env.APP_URL ?? `http://localhost:${port}`,
+    ...(isEmbedded ? { embeddedDatabaseUrl: env.DATABASE_URL } : {}),
+    ...(devnet ? { chainConfigFile: env.CHAIN_CONFIG_FILE } : {}),
+  });
   const next = path.join(root, "node_modules", "next", "dist", "bin", "next");
   if (mode === "start" && !existsSync(path.join(root, ".next", "BUILD_ID"))) {
     console.log("[duebill] no production build yet: running `next build` first");

@@ -1,44 +1,133 @@
 import type { Metadata } from "next";
-import { OperationCard } from "@/components/docs/operation-card";
-import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { CodeBlock } from "@/components/docs/code-block";
+import { InlineMarkdown } from "@/components/docs/markdown";
+import { MethodBadge, OperationCard } from "@/components/docs/operation-card";
+import { SiteHeader } from "@/components/docs/site-header";
+import { CREDENTIAL_HEADERS } from "@/lib/http/openapi/snippets";
+import pkg from "@/package.json";
+import { docOperations } from "./operations";
 
-export const metadata: Metadata = { title: "API reference" };
+export const metadata: Metadata = {
+  title: "API reference",
+  description: "Every Duebill endpoint with its parameters, credentials, errors, and example requests and responses.",
+};
 
-type OpenApiOperation = Parameters<typeof OperationCard>[0]["operation"];
+/** The Request Network API version whose shapes Duebill follows. */
+const COMPATIBLE_WITH = "0.13.0";
+
+const code = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 ring-1 ring-slate-200";
 
 export default function DocsPage() {
-  const doc = buildOpenApiDocument() as { paths: Record<string, Record<string, OpenApiOperation>>; info: { version: string } };
-  const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
-    Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+  const { baseUrl, operations, errorExample } = docOperations();
+  const tags = [...new Set(operations.map((o) => o.tag))];
+  const endpointList = (
+    <ul className="space-y-4">
+      {tags.map((tag) => (
+        <li key={tag}>
+          <p className="px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">{tag}</p>
+          <ul className="mt-1">
+            {operations
+              .filter((o) => o.tag === tag)
+              .map((o) => (
+                <li key={o.operationId}>
+                  <a
+                    href={`#${o.operationId}`}
+                    className="flex items-start gap-2 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+                  >
+                    <MethodBadge method={o.method} />
+                    <span className="min-w-0 leading-snug">
+                      <InlineMarkdown text={o.summary} />
+                    </span>
+                  </a>
+                </li>
+              ))}
+          </ul>
+        </li>
+      ))}
+    </ul>
   );
+
   return (
-    <main className="mx-auto max-w-4xl px-6 py-12">
-      <h1 className="text-3xl font-semibold tracking-tight">Duebill API reference</h1>
-      <p className="mt-3 text-slate-600">
-        Version {doc.info.version}. Every endpoint answers errors as{" "}
-        <code className="rounded bg-slate-200 px-1">{'{"statusCode","error","message","code","errors?","requestId"}'}</code> and echoes an{" "}
-        <code className="rounded bg-slate-200 px-1">x-request-id</code> header. Machine-readable:{" "}
-        <a className="text-indigo-700 underline" href="/v2/openapi.json">
-          /v2/openapi.json
-        </a>
-        .
-      </p>
-      <nav aria-label="Endpoints" className="mt-8 rounded-lg border border-slate-200 bg-white p-4">
-        <ul className="space-y-1 font-mono text-sm">
-          {operations.map(({ path, method, operation }) => (
-            <li key={`${method} ${path}`}>
-              <a className="hover:underline" href={`#${operation.operationId}`}>
-                {method.toUpperCase()} {path}
+    <>
+      <SiteHeader current="docs" wide />
+      <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8 lg:py-10">
+        <aside className="hidden lg:block">
+          <nav aria-label="Endpoints" className="sticky top-20 max-h-[calc(100vh-6rem)] overflow-y-auto pr-2 pb-8">
+            {endpointList}
+          </nav>
+        </aside>
+        <main className="min-w-0 space-y-6">
+          <section aria-labelledby="docs-title" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+            <div className="flex flex-wrap items-center gap-2">
+              <h1 id="docs-title" className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
+                API reference
+              </h1>
+              <span
+                data-testid="docs-version"
+                className="rounded-full bg-indigo-50 px-2.5 py-0.5 text-sm font-medium text-indigo-700 ring-1 ring-indigo-200"
+              >
+                Duebill {pkg.version}
+              </span>
+            </div>
+            <p className="mt-3 text-sm leading-6 text-slate-600">
+              Compatible with the Request Network API {COMPATIBLE_WITH}: an integration written against it switches to Duebill by changing
+              its base URL. Every example below is generated from the same zod schemas that validate the requests. The machine-readable
+              OpenAPI 3.1 document is at{" "}
+              <a className="font-medium text-indigo-700 underline-offset-4 hover:underline" href="/v2/openapi.json">
+                /v2/openapi.json
               </a>
-            </li>
+              .
+            </p>
+            <div className="mt-5 grid gap-6 lg:grid-cols-2">
+              <div className="min-w-0 text-sm leading-6 text-slate-600">
+                <h2 className="text-base font-semibold text-slate-900">Base URL</h2>
+                <p className="mt-1">
+                  <code className={`${code} break-all`}>{baseUrl}</code> (the server&apos;s <code className={code}>APP_URL</code>).
+                </p>
+                <h2 className="mt-4 text-base font-semibold text-slate-900">Authentication</h2>
+                <p className="mt-1">
+                  Each endpoint lists the credentials it accepts. <code className={`${code} whitespace-nowrap`}>npm run dev</code> prints
+                  the demo account&apos;s API key and client IDs.
+                </p>
+                <ul className="mt-2 space-y-1">
+                  {Object.values(CREDENTIAL_HEADERS).map((c) => (
+                    <li key={c.header}>
+                      {c.label}: <code className={`${code} break-words`}>{`${c.header}: ${c.placeholder}`}</code>
+                    </li>
+                  ))}
+                </ul>
+                <h2 className="mt-4 text-base font-semibold text-slate-900">Errors and retries</h2>
+                <p className="mt-1">
+                  Every error has the shape shown here, and every answer echoes an <code className={code}>x-request-id</code> header. Writes
+                  that create something accept an <code className={code}>Idempotency-Key</code> header: a retry with the same key and body
+                  replays the first answer.
+                </p>
+              </div>
+              <div className="min-w-0 self-start">
+                <CodeBlock title="Error response" label="400 Bad Request" code={errorExample} data-example="error" />
+              </div>
+            </div>
+          </section>
+
+          <details className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 lg:hidden">
+            <summary className="cursor-pointer text-sm font-semibold text-slate-900">Endpoints ({operations.length})</summary>
+            <nav aria-label="Endpoints (compact)" className="mt-3">
+              {endpointList}
+            </nav>
+          </details>
+
+          {tags.map((tag) => (
+            <section key={tag} aria-label={tag} className="space-y-4">
+              <h2 className="pt-2 text-xl font-semibold tracking-tight text-slate-900">{tag}</h2>
+              {operations
+                .filter((o) => o.tag === tag)
+                .map((o) => (
+                  <OperationCard key={o.operationId} operation={o} />
+                ))}
+            </section>
           ))}
-        </ul>
-      </nav>
-      <div className="mt-8 space-y-6">
-        {operations.map(({ path, method, operation }) => (
-          <OperationCard key={`${method} ${path}`} method={method} path={path} operation={operation} />
-        ))}
+        </main>
       </div>
-    </main>
+    </>
   );
 }

@@ -1,6 +1,6 @@
-import type { ReactNode } from "react";
+import { Fragment, type ReactNode } from "react";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { formatAmount, formatRelative, formatUtc } from "./format";
+import { formatAmount, formatRelative, formatUtc, safeHttpUrl, shortenAddress } from "./format";
 import { StatusBadge } from "./status-badge";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -9,6 +9,27 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       <dt className="text-sm font-medium text-slate-500">{label}</dt>
       <dd className="min-w-0 text-sm text-slate-900">{children}</dd>
     </div>
+  );
+}
+
+/**
+ * An address a payer compares with what their wallet shows: in groups of four characters that
+ * wrap between groups (never inside one), so a narrow screen shows it on two even lines.
+ */
+function Address({ value }: { value: string }) {
+  const head = value.startsWith("0x") ? "0x" : "";
+  const groups = value.slice(head.length).match(/.{1,4}/g) ?? [];
+  return (
+    <span className="font-mono text-[13px]" title={value}>
+      {head}
+      {groups.map((g, i) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one fixed string, never reordered
+        <Fragment key={i}>
+          {i > 0 ? <wbr /> : null}
+          {g}
+        </Fragment>
+      ))}
+    </span>
   );
 }
 
@@ -41,8 +62,21 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
             <span className="ml-2 rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">Testnet</span>
           ) : null}
         </Row>
+        <Row label="Token">
+          {symbol}{" "}
+          <span className="font-mono text-xs text-slate-500" title={data.currency.address}>
+            {shortenAddress(data.currency.address, 6)}
+          </span>
+          {data.currency.official ? (
+            <span className="ml-2 inline-flex items-center gap-1 rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-medium text-emerald-800">
+              <span aria-hidden="true">✓</span> Official {symbol} on {data.network.name}
+            </span>
+          ) : (
+            <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">Test token</span>
+          )}
+        </Row>
         <Row label={data.direction === "outgoing" ? "Recipient" : "Pay to"}>
-          <span className="break-all font-mono text-[13px]">{data.payee.display}</span>
+          <Address value={data.payee.display} />
           {data.payee.masked ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
         </Row>
         {data.reference ? (
@@ -50,11 +84,28 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
             <span className="break-words">{data.reference}</span>
           </Row>
         ) : null}
-        <Row label={expired ? "Expired" : "Expires"}>
-          <time dateTime={data.expiresAt}>{formatUtc(data.expiresAt)}</time>
-          <span className="text-slate-500"> · {formatRelative(data.expiresAt, now)}</span>
-        </Row>
+        {data.status === "completed" && data.completedAt ? (
+          <Row label="Paid">
+            <time dateTime={data.completedAt}>{formatUtc(data.completedAt)}</time>
+          </Row>
+        ) : data.status === "pending" || data.status === "expired" ? (
+          <Row label={expired ? "Expired" : "Expires"}>
+            <time dateTime={data.expiresAt}>{formatUtc(data.expiresAt)}</time>
+            <span className="text-slate-500"> · {formatRelative(data.expiresAt, now)}</span>
+          </Row>
+        ) : null}
       </dl>
+      {data.status === "pending" && safeHttpUrl(data.redirectUrl) ? (
+        <p className="mt-3 text-sm">
+          <a
+            href={safeHttpUrl(data.redirectUrl) ?? undefined}
+            rel="noopener noreferrer"
+            className="rounded font-medium text-indigo-700 underline-offset-2 hover:underline focus-visible:outline-2 focus-visible:outline-indigo-600"
+          >
+            ← Back to {data.merchant?.name ?? "the merchant"} without paying
+          </a>
+        </p>
+      ) : null}
       {data.paymentType === "batch" ? (
         <details className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm">
           <summary className="cursor-pointer rounded font-medium text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">

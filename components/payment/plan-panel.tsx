@@ -30,7 +30,7 @@ function statusMessage(p: PlanPanelProps): string {
       : `${active.label}: submitted, waiting for confirmation.`;
   }
   if (phase === "payment_submitted") return "Payment submitted. Waiting for it to be confirmed on chain…";
-  if (phase === "payment_confirmed") return "Payment mined. Waiting for Duebill to confirm it…";
+  if (phase === "payment_confirmed") return `Payment mined. Confirming it for ${p.data.merchant?.name ?? "the recipient"}…`;
   if (phase === "rejected" || phase === "failed") return p.runner.error ?? "";
   if (p.planLoading && !p.plan) return "Preparing your payment…";
   return "";

@@ -1,6 +1,7 @@
 import { asHex, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
@@ -19,9 +20,23 @@ import { linkStatus } from "@/lib/secure-payments/status";
  */
 const TOKEN = /^[0-9A-Z]{26}$/;
 
-async function loadLink(token: string): Promise<{ sp: SecurePayment; requests: PaymentRequest[] } | null> {
+/** An account named after its wallet (wallet sign-in names new accounts so) has no name to show a payer. */
+const ADDRESS_LIKE = /^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/;
+
+/** Who the payer deals with: the orchestrator's branding of a linked platform's link, else the account's name. */
+function merchantOf(sp: SecurePayment & { account: { name: string } }): PaymentPageData["merchant"] {
+  const brand = brandOf(sp);
+  if (brand) return { name: brand.displayName, logoUrl: brand.logoUrl, accentColor: brand.accentColor, supportUrl: brand.supportUrl };
+  const name = sp.account.name.trim();
+  return name && !ADDRESS_LIKE.test(name) ? { name, logoUrl: null, accentColor: null, supportUrl: null } : null;
+}
+
+async function loadLink(token: string): Promise<{ sp: SecurePayment & { account: { name: string } }; requests: PaymentRequest[] } | null> {
   if (!TOKEN.test(token)) return null;
-  const sp = await db().securePayment.findUnique({ where: { token }, include: { requests: { orderBy: { position: "asc" } } } });
+  const sp = await db().securePayment.findUnique({
+    where: { token },
+    include: { requests: { orderBy: { position: "asc" } }, account: { select: { name: true } } },
+  });
   if (!sp) return null;
   const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
@@ -56,11 +71,21 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
       name: rt.network.name,
       chainId: rt.network.chainId,
       kind: rt.network.kind,
-      explorerTxUrl: rt.network.explorerTxUrl,
+      // A local devnet's transactions are on no public explorer: no link rather than a wrong one.
+      explorerTxUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? "" : rt.network.explorerTxUrl,
       testnet: rt.network.testnet,
     },
     rpcUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null,
-    currency: { id: currency.id, symbol: currency.token.symbol, decimals, address: currency.token.address },
+    currency: {
+      id: currency.id,
+      symbol: currency.token.symbol,
+      decimals,
+      address: currency.token.address,
+      // The network's official token (chain-data.md), not a configured stand-in such as a devnet's.
+      official: TOKENS.some(
+        (t) => t.network === rt.network.id && t.symbol === currency.token.symbol && sameAddress(t.address, currency.token.address),
+      ),
+    },
     totalAmount: formatAmount(toPayees + fees, decimals),
     payerFees: formatAmount(fees, decimals),
     items: requests.map((r) => ({
@@ -78,6 +103,7 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
     payerAddress: sp.payerAddress,
     txHash: last?.txHash ?? null,
     branding: brandOf(sp),
+    merchant: merchantOf(sp),
   };
 }
 

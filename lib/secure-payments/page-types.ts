@@ -24,7 +24,8 @@ export interface PaymentPageData {
   network: { id: string; name: string; chainId: number; kind: "evm" | "tron"; explorerTxUrl: string; testnet: boolean };
   /** RPC URL the browser wallet may use for this chain (set for local devnets; null otherwise). */
   rpcUrl: string | null;
-  currency: { id: string; symbol: string; decimals: number; address: string };
+  /** `official`: the network's official token contract (shown with a verified mark), not a stand-in. */
+  currency: { id: string; symbol: string; decimals: number; address: string; official: boolean };
   /** Total the payer sends, fees included (human decimal). */
   totalAmount: string;
   /** Fees the payer pays on top (human decimal; "0" when none). */
@@ -41,6 +42,8 @@ export interface PaymentPageData {
   txHash: string | null;
   /** The orchestrator's branding of a linked client ID's link; null: Duebill's own look. */
   branding: { displayName: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
+  /** Who is paid, as the payer should read it: the orchestrator's brand, else the account's name; null when unnamed. */
+  merchant: { name: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
 }
 
 /** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order (the plan of lib/payments). */

@@ -69,7 +69,7 @@ export default async function PaymentPage({ params }: Props) {
 
   return (
     <>
-      {data.branding ? <BrandHeader brand={data.branding} /> : null}
+      {data.merchant ? <BrandHeader brand={{ displayName: data.merchant.name, ...data.merchant }} /> : null}
       <PaymentSummary data={data} now={nowMs()} />
       {panel}
     </>

@@ -1,0 +1,108 @@
+/**
+ * The public pages a newcomer sees first (issue 13): home, the API reference, and the styled
+ * 404 (an unknown URL and /dashboard, not built yet), at desktop and phone widths. No page
+ * scrolls sideways, descriptions are rendered Markdown (no literal backticks), the reference
+ * shows Duebill's own version and an example request and response for every operation.
+ */
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import pkg from "../package.json";
+import { expect, test } from "./support/fixtures";
+
+const WIDTHS = [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+] as const;
+
+async function expectNoHorizontalOverflow(page: Page) {
+  const { scrollWidth, clientWidth } = await page.evaluate(() => ({
+    scrollWidth: document.documentElement.scrollWidth,
+    clientWidth: document.documentElement.clientWidth,
+  }));
+  expect(scrollWidth, `page is ${scrollWidth - clientWidth}px wider than the viewport`).toBeLessThanOrEqual(clientWidth);
+}
+
+async function expectFavicon(page: Page) {
+  const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
+  expect(href).toMatch(/icon/);
+  const res = await page.request.get(href!);
+  expect(res.status()).toBe(200);
+  expect(res.headers()["content-type"]).toContain("image/svg+xml");
+}
+
+for (const vp of WIDTHS) {
+  test.describe(`at ${vp.width} px`, () => {
+    test.use({ viewport: { width: vp.width, height: vp.height } });
+
+    test("home says what Duebill is and how to start", async ({ page, shot }) => {
+      await page.goto("/");
+      await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+      await expect(page.getByText("drop-in compatible with the Request Network API 0.13.0", { exact: false })).toBeVisible();
+      await expect(page.getByText("npm run dev", { exact: false }).first()).toBeVisible();
+      await expect(page.locator('main a[href="/docs"]').first()).toBeVisible();
+      await expect(page.locator('main a[href="/v2/openapi.json"]').first()).toBeVisible();
+      await expectFavicon(page);
+      await expectNoHorizontalOverflow(page);
+      await shot(`home-${vp.name}`);
+    });
+
+    test("the API reference renders every operation with examples", async ({ page, shot }) => {
+      const doc = (await (await page.request.get("/v2/openapi.json")).json()) as {
+        paths: Record<string, Record<string, { operationId: string; requestBody?: unknown; security: Record<string, unknown>[] }>>;
+      };
+      const operations = Object.values(doc.paths).flatMap((methods) => Object.values(methods));
+      await page.goto("/docs");
+      await expect(page.getByTestId("docs-version")).toHaveText(`Duebill ${pkg.version}`);
+      await expect(page.getByText("Compatible with the Request Network API 0.13.0", { exact: false })).toBeVisible();
+      await expect(page.locator("[data-operation]")).toHaveCount(operations.length);
+
+      const markdown = await page.locator("[data-markdown]").allTextContents();
+      expect(markdown.length).toBeGreaterThan(10);
+      expect(markdown.filter((t) => t.includes("`") || t.includes("**"))).toEqual([]);
+      await expect(page.locator("[data-markdown] code").first()).toBeAttached();
+      // Nor anywhere else outside the code panels (labels, tables, the sidebar).
+      const prose = await page.evaluate(() => {
+        const main = document.querySelector("main")!.cloneNode(true) as HTMLElement;
+        for (const pre of main.querySelectorAll("pre")) pre.remove();
+        return main.textContent ?? "";
+      });
+      expect([...prose.matchAll(/.{0,40}`.{0,40}/g)].map((m) => m[0])).toEqual([]);
+
+      for (const op of operations) {
+        const card = page.locator(`[data-operation="${op.operationId}"]`);
+        const request = (await card.locator('[data-example="request"] pre').textContent()) ?? "";
+        const response = (await card.locator('[data-example="response"] pre').textContent()) ?? "";
+        expect(request, op.operationId).toContain("curl");
+        if (Object.keys(op.security[0] ?? {})[0] === "ApiKey") expect(request, op.operationId).toContain("x-api-key: <your API key>");
+        if (op.requestBody) {
+          await expect(card).toHaveAttribute("data-has-body", "true");
+          const body = request.slice(request.indexOf("-d '") + 4, request.lastIndexOf("'"));
+          expect(() => JSON.parse(body.replaceAll(`'\\''`, "'")), `${op.operationId} request body`).not.toThrow();
+        }
+        expect(response.trim().length, `${op.operationId} response`).toBeGreaterThan(0);
+      }
+
+      await expectFavicon(page);
+      await expectNoHorizontalOverflow(page);
+      await shot(`docs-${vp.name}`);
+      // The first operation up close, as a reader lands on it.
+      await page.locator('[data-operation="createRequest"]').scrollIntoViewIfNeeded();
+      await page
+        .locator('[data-operation="createRequest"]')
+        .screenshot({ path: path.join(__dirname, "screenshots", `docs-${vp.name}-create-request.png`) });
+    });
+
+    for (const path of ["/no-such-page", "/dashboard"]) {
+      test(`${path} answers the styled 404`, async ({ page, shot }) => {
+        const res = await page.goto(path);
+        expect(res?.status()).toBe(404);
+        await expect(page.getByRole("heading", { name: "Page not found" })).toBeVisible();
+        await expect(page.locator('main a[href="/"]')).toBeVisible();
+        await expect(page.locator('main a[href="/docs"]')).toBeVisible();
+        await expectFavicon(page);
+        await expectNoHorizontalOverflow(page);
+        await shot(`not-found-${path === "/dashboard" ? "dashboard" : "unknown"}-${vp.name}`);
+      });
+    }
+  });
+}
