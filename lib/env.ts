@@ -79,6 +79,13 @@ const envSchema = z.object({
   RELAYER_PRIVATE_KEY_MATIC: hexKey.optional(),
   RELAYER_PRIVATE_KEY_BSC: hexKey.optional(),
   RELAYER_PRIVATE_KEY_SEPOLIA: hexKey.optional(),
+  /**
+   * Key of the deposit relayer (lib/deposits): deploys a request's deposit address (a SingleRequestProxy)
+   * and forwards what is sent to it. Pays gas only; its own account, apart from the recurring relayer's nonces.
+   */
+  DEPOSIT_RELAYER_PRIVATE_KEY: hexKey.optional(),
+  /** Pause between deposit sweeps of the worker. */
+  DEPOSIT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   /** Pause between recurring sweeps of the worker. */
   RECURRING_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   /** The relayer is "low on gas" (an operator alert) below this many payments' worth of gas. */

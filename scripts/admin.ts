@@ -20,7 +20,7 @@ import { bindClientIdDestination } from "@/lib/destinations/destinations";
 import { AppError } from "@/lib/errors";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import type { RateTier } from "@/lib/generated/prisma/enums";
-import { useRunningApp } from "./runtime-file";
+import { adoptRunningApp } from "./runtime-file";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 
@@ -142,7 +142,7 @@ async function run(argv: string[]): Promise<unknown> {
 
 const argv = process.argv.slice(2);
 const asJson = argv.includes("--json");
-const taken = useRunningApp();
+const taken = adoptRunningApp();
 if (taken.length > 0 && !asJson) console.error(`[admin] using the running app's ${taken.join(" and ")}`);
 run(argv)
   .then((result) => {

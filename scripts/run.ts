@@ -64,6 +64,7 @@ async function main(): Promise<void> {
     env.CHAIN_CONFIG_FILE = file;
     // The devnet's funded relayer triggers recurring payments (DuebillRecurringPayments grants it RELAYER_ROLE).
     env.RELAYER_PRIVATE_KEY ??= devnet.accounts.relayer.privateKey;
+    env.DEPOSIT_RELAYER_PRIVATE_KEY ??= devnet.accounts.depositRelayer.privateKey;
     console.log(describeDevnet(devnet, path.relative(root, file)));
   }
   // Dev and embedded runs detect payments inside the web server; production runs `npm run worker` or cron.

@@ -1,7 +1,7 @@
 /**
  * How the CLIs find a running `npm run dev` / `npm start`: run.ts writes `.data/runtime.json`
  * (the embedded database's URL, the devnet's chain config file, the app URL, its pid) and removes
- * it on exit. `useRunningApp()` fills in what the caller's environment leaves unset, so
+ * it on exit. `adoptRunningApp()` fills in what the caller's environment leaves unset, so
  * `npm run seed`, `npm run admin …` and the devnet helpers work beside a running app exactly as
  * the README shows, without copying URLs around. Only an embedded database's URL is written
  * (it has no password); a configured DATABASE_URL stays in the environment it came from.
@@ -54,7 +54,7 @@ export function readRuntimeFile(): RuntimeInfo | null {
  * environment says nothing (an explicit DATABASE_URL / CHAIN_CONFIG / RPC_URL_* always wins).
  * Call before anything reads lib/env. Returns what was taken, for a one-line notice.
  */
-export function useRunningApp(env: NodeJS.ProcessEnv = process.env): string[] {
+export function adoptRunningApp(env: NodeJS.ProcessEnv = process.env): string[] {
   const info = readRuntimeFile();
   if (!info) return [];
   const taken: string[] = [];

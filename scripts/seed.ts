@@ -10,7 +10,7 @@ import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db";
 import { destinationIdOf } from "@/lib/destinations/erc7828";
 import { env } from "@/lib/env";
-import { useRunningApp } from "./runtime-file";
+import { adoptRunningApp } from "./runtime-file";
 
 const ACCOUNT_ID = "acc_demo";
 const API_KEY_ID = "key_demo";
@@ -80,7 +80,7 @@ export async function seedDemo(): Promise<{
 }
 
 if (process.argv[1]?.endsWith("seed.ts")) {
-  const taken = useRunningApp();
+  const taken = adoptRunningApp();
   if (taken.length > 0 && !process.argv.includes("--json")) console.error(`[seed] using the running app's ${taken.join(" and ")}`);
   if (env().NODE_ENV === "production" && !process.argv.includes("--force")) {
     console.error("Refusing to seed a production database (pass --force to override).");

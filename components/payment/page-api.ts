@@ -1,3 +1,4 @@
+import type { LinkDeposit } from "@/lib/secure-payments/deposit";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 
 /** An error answer of the public API (`{statusCode, error, message, code, errors?, requestId}`). */
@@ -12,10 +13,10 @@ export class PageApiError extends Error {
   }
 }
 
-async function getJson<T>(path: string, signal?: AbortSignal): Promise<T> {
+async function getJson<T>(path: string, signal?: AbortSignal, method: "GET" | "POST" = "GET"): Promise<T> {
   let res: Response;
   try {
-    res = await fetch(path, { headers: { accept: "application/json" }, cache: "no-store", signal });
+    res = await fetch(path, { method, headers: { accept: "application/json" }, cache: "no-store", signal });
   } catch (err) {
     if (signal?.aborted) throw err;
     throw new PageApiError("Could not reach Duebill. Check your connection and try again.", 0, null);
@@ -41,4 +42,9 @@ export function fetchPlan(token: string, wallet: string, signal?: AbortSignal): 
 /** The link as the page sees it, for live status polling. */
 export function fetchPageData(token: string, signal?: AbortSignal): Promise<PaymentPageData> {
   return getJson(tokenPath(token), signal);
+}
+
+/** The link's deposit address (created on first call), the exact amount and the QR code; `received` is what it holds now. */
+export function fetchDeposit(token: string, signal?: AbortSignal): Promise<LinkDeposit> {
+  return getJson(`${tokenPath(token)}/deposit-address`, signal, "POST");
 }

@@ -16,7 +16,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  * An address a payer compares with what their wallet shows: in groups of four characters that
  * wrap between groups (never inside one), so a narrow screen shows it on two even lines.
  */
-function Address({ value }: { value: string }) {
+export function Address({ value }: { value: string }) {
   const head = value.startsWith("0x") ? "0x" : "";
   const groups = value.slice(head.length).match(/.{1,4}/g) ?? [];
   return (
@@ -54,6 +54,44 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
         <p className="mt-1 text-sm text-slate-600">
           Includes {formatAmount(data.payerFees)} {symbol} in fees
         </p>
+      ) : null}
+      {data.description ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-700">{data.description}</p> : null}
+      {data.lineItems.length > 0 ? (
+        <table className="mt-4 w-full table-fixed text-sm">
+          <caption className="sr-only">What you pay for</caption>
+          <thead className="sr-only">
+            <tr>
+              <th scope="col">Item</th>
+              <th scope="col">Amount</th>
+            </tr>
+          </thead>
+          <tbody className="divide-y divide-slate-100 border-t border-slate-100">
+            {data.lineItems.map((item, i) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: the link's fixed list, never reordered
+              <tr key={i}>
+                <td className="py-2 pr-3 align-top text-slate-700">
+                  <span className="break-words">{item.description}</span>
+                  {item.quantity > 1 ? (
+                    <span className="block text-xs text-slate-500">
+                      {item.quantity} × {formatAmount(item.unitAmount)} {symbol}
+                    </span>
+                  ) : null}
+                </td>
+                <td className="w-32 py-2 text-right align-top font-medium tabular-nums text-slate-900">
+                  {formatAmount(item.total)} {symbol}
+                </td>
+              </tr>
+            ))}
+            {hasFees ? (
+              <tr>
+                <td className="py-2 pr-3 text-slate-500">Fees</td>
+                <td className="py-2 text-right tabular-nums text-slate-700">
+                  {formatAmount(data.payerFees)} {symbol}
+                </td>
+              </tr>
+            ) : null}
+          </tbody>
+        </table>
       ) : null}
       <dl className="mt-4 divide-y divide-slate-100 border-t border-slate-100">
         <Row label="Network">

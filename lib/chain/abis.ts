@@ -215,3 +215,46 @@ export const erc20BatchPaymentsAbi = [
     type: "function",
   },
 ] as const;
+
+/**
+ * Request Network's SingleRequestProxyFactory 0.1.0 (the part Duebill calls): one
+ * ERC20SingleRequestProxy per request, a deposit address that forwards through the ERC20FeeProxy.
+ */
+export const singleRequestProxyFactoryAbi = [
+  {
+    type: "function",
+    name: "createERC20SingleRequestProxy",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "_payee", type: "address" },
+      { name: "_tokenAddress", type: "address" },
+      { name: "_paymentReference", type: "bytes" },
+      { name: "_feeAddress", type: "address" },
+      { name: "_feeAmount", type: "uint256" },
+    ],
+    outputs: [{ name: "", type: "address" }],
+  },
+  {
+    type: "event",
+    name: "ERC20SingleRequestProxyCreated",
+    anonymous: false,
+    inputs: [
+      { name: "proxyAddress", type: "address", indexed: false },
+      { name: "payee", type: "address", indexed: false },
+      { name: "tokenAddress", type: "address", indexed: false },
+      { name: "paymentReference", type: "bytes", indexed: true },
+      { name: "feeAddress", type: "address", indexed: false },
+      { name: "feeAmount", type: "uint256", indexed: false },
+      { name: "feeProxyUsed", type: "address", indexed: false },
+    ],
+  },
+] as const;
+
+/** ERC20SingleRequestProxy: anyone may trigger the forward of its whole token balance. */
+export const erc20SingleRequestProxyAbi = [
+  { type: "function", name: "triggerERC20Payment", stateMutability: "nonpayable", inputs: [], outputs: [] },
+  { type: "function", name: "payee", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "address" }] },
+  { type: "function", name: "tokenAddress", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "address" }] },
+  { type: "function", name: "paymentReference", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "bytes" }] },
+  { type: "function", name: "feeAmount", stateMutability: "view", inputs: [], outputs: [{ name: "", type: "uint256" }] },
+] as const;

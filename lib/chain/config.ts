@@ -45,6 +45,7 @@ const overrideSchema = z.partialRecord(
         batchPayments: z.string().optional(),
         recurringPaymentProxy: z.string().nullable().optional(),
         recurringPayments: z.string().nullable().optional(),
+        singleRequestProxyFactory: z.string().nullable().optional(),
       })
       .optional(),
     tokens: z.record(z.string(), z.string()).optional(),

@@ -30,6 +30,24 @@ export const createSecurePaymentBodySchema = z.strictObject({
   accessPolicy: accessPolicySchema.optional(),
   feePercentage: z.string().max(20).optional().meta({ description: "Accepted and ignored: fees come from the fee plan" }),
   feeAddress: z.string().max(100).optional().meta({ description: "Accepted and ignored" }),
+  description: z
+    .string()
+    .min(1)
+    .max(500)
+    .optional()
+    .meta({ description: "Duebill extension: what the payer pays for, shown on the hosted page" }),
+  lineItems: z
+    .array(
+      z.strictObject({
+        description: z.string().min(1).max(120),
+        quantity: z.number().int().min(1).max(10_000).optional().meta({ description: "Default 1" }),
+        unitAmount: z.string().max(80).meta({ example: "12.50" }),
+      }),
+    )
+    .min(1)
+    .max(50)
+    .optional()
+    .meta({ description: "Duebill extension: shown on the hosted page; quantity × unitAmount must add up to the requests' amounts" }),
 });
 
 export const createPayoutLinkBodySchema = z.strictObject({

@@ -123,3 +123,36 @@ export const payLinkOp = defineOperation({
     ...errorResponses(400, 403, 404, 409, 429),
   },
 });
+
+export const linkDepositOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/{token}/deposit-address",
+  operationId: "securePaymentDepositAddress",
+  summary: "A deposit address that pays the link with a plain token transfer (Duebill extension)",
+  description:
+    "For a payer without a browser wallet: the request's own deposit address (Request Network's ERC20SingleRequestProxy, " +
+    "created on first call through the network's SingleRequestProxyFactory), the exact amount to send, an EIP-681 URI and its QR " +
+    "code as SVG. Any wallet or exchange can pay with a plain `transfer`; Duebill forwards it through the ERC20FeeProxy with the " +
+    "request's payment reference, so it is detected and attributed to the sender like any payment. Repeated calls return the same " +
+    "address. Single incoming EVM links only; 409 says why otherwise.",
+  tags,
+  auth: [],
+  params: z.object({ token: z.string().max(64) }),
+  responses: {
+    200: {
+      description: "Where and what to send",
+      schema: z.object({
+        address: z.string(),
+        network: z.object({ id: z.string(), name: z.string(), chainId: z.number() }),
+        token: z.object({ symbol: z.string(), address: z.string(), decimals: z.number() }),
+        amount: z.string(),
+        amountUnits: z.string(),
+        received: z.string(),
+        remaining: z.string(),
+        uri: z.string(),
+        qrSvg: z.string(),
+      }),
+    },
+    ...errorResponses(404, 409, 429, 503),
+  },
+});

@@ -19,7 +19,7 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
   const addresses = [rt.contracts.erc20FeeProxy, rt.contracts.erc20ConversionProxy].filter((a): a is string => !!a).map(asEvmAddress);
   // Keyed by block hash: a restarted devnet reuses block numbers with other times.
   const blockTimes = new Map<string, Date>();
-  const senders = new Map<string, string>();
+  const senders = new Map<string, { from: string; to: string | null }>();
 
   return {
     network,
@@ -56,11 +56,12 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
           if (blockTimes.size > 1000) blockTimes.clear();
           blockTimes.set(log.blockHash, blockTime);
         }
-        let from = senders.get(log.transactionHash);
-        if (!from) {
-          from = getAddress((await client.getTransaction({ hash: log.transactionHash })).from);
+        let sender = senders.get(log.transactionHash);
+        if (!sender) {
+          const tx = await client.getTransaction({ hash: log.transactionHash });
+          sender = { from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null };
           if (senders.size > 1000) senders.clear();
-          senders.set(log.transactionHash, from);
+          senders.set(log.transactionHash, sender);
         }
         out.push({
           txHash: log.transactionHash,
@@ -75,7 +76,8 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
           referenceHash: a.paymentReference,
           feeAmount: a.feeAmount ?? 0n,
           feeAddress: a.feeAddress && !/^0x0{40}$/i.test(a.feeAddress) ? a.feeAddress : null,
-          from,
+          from: sender.from,
+          txTo: sender.to,
         });
       }
       return out;

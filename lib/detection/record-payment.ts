@@ -18,6 +18,13 @@ export type RecordResult = "recorded" | "duplicate" | "ignored";
 export async function recordTransfer(request: PaymentRequest, ev: TransferEvent): Promise<RecordResult> {
   if (!sameAddress(ev.tokenAddress, request.tokenAddress) || !sameAddress(ev.to, request.payee)) return "ignored";
   return db().$transaction(async (tx) => {
+    // A forward from the request's deposit address was sent by whoever triggered it (the deposit
+    // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
+    let payer = ev.from;
+    if (ev.txTo) {
+      const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
+      if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = deposit.depositors[0] ?? ev.from;
+    }
     const paymentId = ulid();
     const inserted = await tx.payment.createMany({
       data: [
@@ -29,7 +36,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent)
           logIndex: ev.logIndex,
           blockNumber: ev.blockNumber,
           blockHash: ev.blockHash,
-          payer: ev.from,
+          payer,
           payee: ev.to,
           tokenAddress: ev.tokenAddress,
           amount: ev.amount.toString(),
@@ -48,7 +55,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent)
     const status = paidNow ? "paid" : "partially_paid";
     const updated = await tx.paymentRequest.update({
       where: { id: request.id },
-      data: { status, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? ev.from },
+      data: { status, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? payer },
     });
     if (paidNow && bumped.status !== "paid") {
       const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });

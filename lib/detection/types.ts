@@ -17,6 +17,8 @@ export interface TransferEvent {
   feeAddress: string | null;
   /** Transaction sender, when the source knows it. */
   from: string | null;
+  /** The contract the transaction called, when the source knows it (a deposit address's forward calls the address). */
+  txTo?: string | null;
 }
 
 /** Where a network's payment events come from: an EVM JSON-RPC, or a Tron event API. */

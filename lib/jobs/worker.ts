@@ -1,3 +1,4 @@
+import { depositSweep } from "@/lib/deposits/sweep";
 import { runDetectionSweep } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
 import { expireSweep } from "@/lib/jobs/expire";
@@ -61,5 +62,6 @@ export function defaultJobs(): Job[] {
     { name: "webhook-delivery", intervalMs: env().WEBHOOK_INTERVAL_MS, run: () => webhookSweep() },
     { name: "expiry", intervalMs: 60_000, run: expireSweep },
     { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: () => runRecurringSweep() },
+    { name: "deposits", intervalMs: env().DEPOSIT_INTERVAL_MS, run: depositSweep },
   ];
 }

@@ -11,7 +11,7 @@ import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { screenWallet } from "@/lib/kyt/screen";
-import { parseAmount } from "@/lib/money";
+import { formatAmount, parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
 import { assertNotTronBatch } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
@@ -39,6 +39,8 @@ export interface CreateSecurePaymentInput {
   accessPolicy?: AccessPolicyInput;
   feePercentage?: string;
   feeAddress?: string;
+  description?: string;
+  lineItems?: { description: string; quantity?: number; unitAmount: string }[];
 }
 
 export interface CreatePayoutLinkInput {
@@ -117,6 +119,23 @@ function linkData(principal: Principal, orchestrated: Orchestrated, token: strin
   } satisfies Prisma.SecurePaymentUncheckedCreateInput;
 }
 
+/** Line items are what the payer reads the amount as: they must add up to it exactly (the requests' amounts). */
+function checkLineItems(items: CreateSecurePaymentInput["lineItems"], decimals: number, total: bigint) {
+  if (!items) return undefined;
+  let sum = 0n;
+  const out = items.map((item, i) => {
+    const quantity = item.quantity ?? 1;
+    sum += parseAmount(item.unitAmount, decimals, `lineItems.${i}.unitAmount`) * BigInt(quantity);
+    return { description: item.description, quantity, unitAmount: item.unitAmount };
+  });
+  if (sum !== total)
+    throw invalidField(
+      "lineItems",
+      `add up to ${formatAmount(sum, decimals)}, but the requests' amounts add up to ${formatAmount(total, decimals)}`,
+    );
+  return out;
+}
+
 export async function createSecurePayment(
   principal: Principal,
   body: CreateSecurePaymentInput,
@@ -144,6 +163,7 @@ export async function createSecurePayment(
 
   const grossUnits = body.requests.map((r, i) => parseAmount(r.amount, token.decimals, `requests.${i}.amount`));
   const total = grossUnits.reduce((a, b) => a + b, 0n);
+  const lineItems = checkLineItems(body.lineItems, token.decimals, total);
   const fee = await feePlanFor(principal, orchestrated, "get_paid", token, total);
   const secureToken = ulid();
   const rows = grossUnits.map((gross, i) => {
@@ -175,6 +195,8 @@ export async function createSecurePayment(
       data: {
         ...link,
         accessPolicy: (body.accessPolicy ?? undefined) as Prisma.InputJsonValue | undefined,
+        description: body.description ?? null,
+        lineItems: lineItems as Prisma.InputJsonValue | undefined,
         destination: toDestinationDto(destination) as unknown as Prisma.InputJsonValue,
       },
     });

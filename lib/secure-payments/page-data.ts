@@ -4,6 +4,7 @@ import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
 import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
+import { depositUnavailableReason } from "@/lib/deposits/relayer";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import type { AccessPolicy } from "@/lib/kyt/screen";
@@ -24,23 +25,48 @@ const TOKEN = /^[0-9A-Z]{26}$/;
 const ADDRESS_LIKE = /^(0x[0-9a-fA-F]{40}|T[1-9A-HJ-NP-Za-km-z]{33})$/;
 
 /** Who the payer deals with: the orchestrator's branding of a linked platform's link, else the account's name. */
-function merchantOf(sp: SecurePayment & { account: { name: string } }): PaymentPageData["merchant"] {
+function merchantOf(sp: LinkRow): PaymentPageData["merchant"] {
   const brand = brandOf(sp);
   if (brand) return { name: brand.displayName, logoUrl: brand.logoUrl, accentColor: brand.accentColor, supportUrl: brand.supportUrl };
   const name = sp.account.name.trim();
-  return name && !ADDRESS_LIKE.test(name) ? { name, logoUrl: null, accentColor: null, supportUrl: null } : null;
+  const logoUrl = sp.account.logoUrl?.startsWith("https://") ? sp.account.logoUrl : null;
+  return name && !ADDRESS_LIKE.test(name) ? { name, logoUrl, accentColor: null, supportUrl: null } : null;
 }
 
-async function loadLink(token: string): Promise<{ sp: SecurePayment & { account: { name: string } }; requests: PaymentRequest[] } | null> {
+type LinkRow = SecurePayment & { account: { name: string; logoUrl: string | null } };
+
+/** The stored line items ({description, quantity, unitAmount}), with each line's total for display. */
+function lineItemsOf(value: unknown, decimals: number): PaymentPageData["lineItems"] {
+  if (!Array.isArray(value)) return [];
+  return value.flatMap((v: { description?: unknown; quantity?: unknown; unitAmount?: unknown }) => {
+    if (typeof v?.description !== "string" || typeof v.unitAmount !== "string" || typeof v.quantity !== "number") return [];
+    const total = parseUnitsSafe(v.unitAmount, decimals) * BigInt(v.quantity);
+    return [{ description: v.description, quantity: v.quantity, unitAmount: v.unitAmount, total: formatAmount(total, decimals) }];
+  });
+}
+
+function parseUnitsSafe(amount: string, decimals: number): bigint {
+  const [whole = "0", frac = ""] = amount.split(".");
+  return BigInt(whole + frac.padEnd(decimals, "0").slice(0, decimals));
+}
+
+export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: PaymentRequest[] } | null> {
   if (!TOKEN.test(token)) return null;
   const sp = await db().securePayment.findUnique({
     where: { token },
-    include: { requests: { orderBy: { position: "asc" } }, account: { select: { name: true } } },
+    include: { requests: { orderBy: { position: "asc" } }, account: { select: { name: true, logoUrl: true } } },
   });
   if (!sp) return null;
   const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
   return { sp, requests: requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)) };
+}
+
+/** Why a link cannot be paid by a plain transfer to a deposit address, or null when it can (the page offers it only then). */
+export function linkDepositUnavailable(link: { network: string; paymentType: string; direction: string }): string | null {
+  if (link.direction !== "incoming") return "A payout link is paid from the creator's wallet";
+  if (link.paymentType !== "single") return "A link of several payments is paid with a wallet";
+  return isNetworkId(link.network) ? depositUnavailableReason(link.network) : "Unknown network";
 }
 
 const mask = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
@@ -104,6 +130,9 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
     txHash: last?.txHash ?? null,
     branding: brandOf(sp),
     merchant: merchantOf(sp),
+    description: sp.description,
+    lineItems: lineItemsOf(sp.lineItems, decimals),
+    payByTransfer: linkDepositUnavailable(sp) === null,
   };
 }
 

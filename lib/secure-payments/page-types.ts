@@ -44,6 +44,12 @@ export interface PaymentPageData {
   branding: { displayName: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
   /** Who is paid, as the payer should read it: the orchestrator's brand, else the account's name; null when unnamed. */
   merchant: { name: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
+  /** What the payer pays for, as the link's creator described it. */
+  description: string | null;
+  /** The link's line items (human decimals; they add up to the amount to the payee). */
+  lineItems: { description: string; quantity: number; unitAmount: string; total: string }[];
+  /** The payer may pay with a plain transfer to the request's deposit address (EVM, single incoming link, configured). */
+  payByTransfer: boolean;
 }
 
 /** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order (the plan of lib/payments). */

@@ -54,6 +54,19 @@ const batchConstructorAbi = [
   },
 ] as const;
 
+/** Constructor of SingleRequestProxyFactory 0.1.0: the fee proxies its deposit addresses pay through, and its owner. */
+const factoryConstructorAbi = [
+  {
+    type: "constructor",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "_ethereumFeeProxy", type: "address" },
+      { name: "_erc20FeeProxy", type: "address" },
+      { name: "_owner", type: "address" },
+    ],
+  },
+] as const;
+
 const noArgsAbi = [] as const satisfies Abi;
 
 export const TEST_TOKENS = {
@@ -73,6 +86,8 @@ export interface Deployment {
   batchPayments: Address;
   /** DuebillRecurringPayments: the deployer is its admin, `relayer` its only relayer. */
   recurringPayments: Address;
+  /** Request Network's SingleRequestProxyFactory: per-request deposit addresses (lib/deposits). */
+  singleRequestProxyFactory: Address;
   tokens: Record<TestTokenSymbol, Address>;
 }
 
@@ -128,6 +143,13 @@ export async function deployAll(params: {
     pollingInterval: 20,
   });
 
+  // Last, so every address deployed before it stays where it was.
+  const factory = await deploy(requestNetworkBytecode("SingleRequestProxyFactory"), factoryConstructorAbi, [
+    ethFeeProxy.address,
+    feeProxy.address,
+    deployer.address,
+  ]);
+
   const hashes: Hex[] = [];
   for (const to of params.fund) {
     for (const [symbol, t] of Object.entries(TEST_TOKENS) as [TestTokenSymbol, (typeof TEST_TOKENS)[TestTokenSymbol]][]) {
@@ -153,6 +175,7 @@ export async function deployAll(params: {
     ethereumFeeProxy: ethFeeProxy.address,
     batchPayments: batch.address,
     recurringPayments: recurring.address,
+    singleRequestProxyFactory: factory.address,
     tokens,
   };
 }

@@ -40,9 +40,18 @@ export interface Devnet {
     erc20FeeProxyCreationBlock: number;
     /** DuebillRecurringPayments (contracts/), admin = deployer, relayer = accounts.relayer. */
     recurringPayments: `0x${string}`;
+    /** Request Network's SingleRequestProxyFactory: deposit addresses, deployed and forwarded by accounts.depositRelayer. */
+    singleRequestProxyFactory: `0x${string}`;
   };
   tokens: Record<TestTokenSymbol, `0x${string}`>;
-  accounts: { deployer: DevnetAccount; payer: DevnetAccount; payee: DevnetAccount; feeRecipient: DevnetAccount; relayer: DevnetAccount };
+  accounts: {
+    deployer: DevnetAccount;
+    payer: DevnetAccount;
+    payee: DevnetAccount;
+    feeRecipient: DevnetAccount;
+    relayer: DevnetAccount;
+    depositRelayer: DevnetAccount;
+  };
   /** Milliseconds spent starting anvil and deploying, for logs and benchmarks. */
   timings: { anvilMs: number; deployMs: number };
   /** JSON for the app's chain config override (CHAIN_CONFIG / CHAIN_CONFIG_FILE, lib/chain/config.ts). */
@@ -62,7 +71,7 @@ export interface DevnetOptions {
 }
 
 /** Anvil's well-known dev accounts by role (index into its default mnemonic). */
-const ROLES = { deployer: 0, payer: 1, payee: 2, feeRecipient: 3, relayer: 4 } as const;
+const ROLES = { deployer: 0, payer: 1, payee: 2, feeRecipient: 3, relayer: 4, depositRelayer: 5 } as const;
 
 /**
  * BIP-39 seed computed once: viem's mnemonicToAccount redoes the 2048-round PBKDF2 per account
@@ -100,6 +109,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       payee: devAccount(ROLES.payee),
       feeRecipient: devAccount(ROLES.feeRecipient),
       relayer: devAccount(ROLES.relayer),
+      depositRelayer: devAccount(ROLES.depositRelayer),
     };
     const t1 = Date.now();
     const deployed = await deployAll({
@@ -118,6 +128,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       erc20FeeProxyCreationBlock: deployed.erc20FeeProxyCreationBlock,
       batchPayments: deployed.batchPayments,
       recurringPayments: deployed.recurringPayments,
+      singleRequestProxyFactory: deployed.singleRequestProxyFactory,
     };
     return {
       rpcUrl: anvil.rpcUrl,

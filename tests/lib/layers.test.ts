@@ -11,7 +11,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["chain"],
   ["currencies", "auth", "kyt", "events", "idempotency"],
   ["payments", "fees", "accounts"],
-  ["destinations", "requests", "payouts", "secure-payments", "detection", "webhooks", "recurring", "orchestrators"],
+  ["destinations", "requests", "payouts", "secure-payments", "deposits", "detection", "webhooks", "recurring", "orchestrators"],
   ["jobs"],
   ["http"],
   ["contracts"],

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { RUNTIME_FILE, removeRuntimeFile, useRunningApp, writeRuntimeFile } from "@/scripts/runtime-file";
+import { adoptRunningApp, RUNTIME_FILE, removeRuntimeFile, writeRuntimeFile } from "@/scripts/runtime-file";
 
 /** The CLIs find a running app (`.data/runtime.json`, written by scripts/run.ts) for what their environment leaves unset. */
 const backup = existsSync(RUNTIME_FILE) ? readFileSync(RUNTIME_FILE, "utf8") : null;
@@ -22,14 +22,14 @@ describe("runtime file", () => {
       chainConfigFile: CHAIN_FILE,
     });
     const empty = {} as NodeJS.ProcessEnv;
-    expect(useRunningApp(empty)).toEqual(["its embedded database", "its devnet"]);
+    expect(adoptRunningApp(empty)).toEqual(["its embedded database", "its devnet"]);
     expect(empty).toEqual({
       DATABASE_URL: "postgresql://x@127.0.0.1:1/p",
       CHAIN_CONFIG_FILE: CHAIN_FILE,
       APP_URL: "http://localhost:3001",
     });
     const explicit = { DATABASE_URL: "postgresql://mine", RPC_URL_BASE: "https://rpc.example" } as unknown as NodeJS.ProcessEnv;
-    expect(useRunningApp(explicit)).toEqual([]);
+    expect(adoptRunningApp(explicit)).toEqual([]);
     expect(explicit.DATABASE_URL).toBe("postgresql://mine");
     expect(explicit.CHAIN_CONFIG_FILE).toBeUndefined();
   });
@@ -38,7 +38,7 @@ describe("runtime file", () => {
     mkdirSync(path.dirname(RUNTIME_FILE), { recursive: true });
     writeRuntimeFile({ pid: 2_147_483_646, appUrl: "http://localhost:3000", embeddedDatabaseUrl: "postgresql://stale" });
     const env = {} as NodeJS.ProcessEnv;
-    expect(useRunningApp(env)).toEqual([]);
+    expect(adoptRunningApp(env)).toEqual([]);
     expect(env.DATABASE_URL).toBeUndefined();
     writeRuntimeFile({ pid: process.pid, appUrl: "http://localhost:3000" });
     removeRuntimeFile(process.pid + 1);

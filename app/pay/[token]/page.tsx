@@ -6,6 +6,7 @@ import { BrandHeader } from "@/components/payment/brand-header";
 import { formatAmount } from "@/components/payment/format";
 import { LinkOutcome } from "@/components/payment/link-outcome";
 import { PaidPanel } from "@/components/payment/paid-panel";
+import { PayByTransfer } from "@/components/payment/pay-by-transfer";
 import { PayPanelLoader } from "@/components/payment/pay-panel-loader";
 import { PaymentSummary } from "@/components/payment/payment-summary";
 import { nowMs } from "@/lib/clock";
@@ -51,7 +52,12 @@ export default async function PaymentPage({ params }: Props) {
   let panel: ReactNode;
   if (status === "pending") {
     const cookie = data.network.kind === "evm" ? wagmiCookie((await headers()).get("cookie")) : null;
-    panel = <PayPanelLoader data={data} cookie={cookie} />;
+    panel = (
+      <>
+        <PayPanelLoader data={data} cookie={cookie} />
+        {data.payByTransfer ? <PayByTransfer data={data} /> : null}
+      </>
+    );
   } else if (status === "completed") {
     panel = (
       <PaidPanel

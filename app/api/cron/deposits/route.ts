@@ -1,0 +1,8 @@
+import { depositSweep } from "@/lib/deposits/sweep";
+import { cronRoute } from "@/lib/http/cron";
+
+export const dynamic = "force-dynamic";
+
+const handler = cronRoute("deposits", depositSweep);
+export const GET = handler;
+export const POST = handler;

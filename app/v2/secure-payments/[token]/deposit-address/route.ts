@@ -1,0 +1,7 @@
+import { linkDepositOp } from "@/lib/contracts/secure-payments";
+import { json, withApi } from "@/lib/http/handler";
+import { linkDeposit } from "@/lib/secure-payments/deposit";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(linkDepositOp, async ({ params }) => json(await linkDeposit(params.token)));

@@ -1,0 +1,44 @@
+import { createWalletClient, type Hex, http, type WalletClient } from "viem";
+import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
+import { networkRuntime } from "@/lib/chain/config";
+import { NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
+import { env } from "@/lib/env";
+
+/**
+ * The deposit relayer: deploys deposit addresses and forwards what reaches them. It pays gas only
+ * (the tokens go from the deposit address to the payee through the fee proxy) and has its own
+ * account, so its nonces never interleave with the recurring relayer's bookkeeping.
+ */
+export function depositRelayer(): PrivateKeyAccount | null {
+  const key = env().DEPOSIT_RELAYER_PRIVATE_KEY;
+  return key ? privateKeyToAccount(key as Hex) : null;
+}
+
+/** Why a network has no deposit addresses; null when it has them. */
+export function depositUnavailableReason(network: NetworkId): string | null {
+  const rt = networkRuntime(network);
+  if (rt.network.kind !== "evm") return `Deposit addresses are not available on ${rt.network.name}`;
+  if (!rt.contracts.singleRequestProxyFactory) return `No deposit address factory is configured on ${rt.network.name}`;
+  if (!rt.rpcUrl) return `No RPC is configured for ${rt.network.name}`;
+  if (!depositRelayer()) return "Deposit addresses are not enabled on this server (DEPOSIT_RELAYER_PRIVATE_KEY)";
+  return null;
+}
+
+export function depositNetworks(): NetworkId[] {
+  return NETWORK_IDS.filter((id) => depositUnavailableReason(id) === null);
+}
+
+const wallets = new Map<string, WalletClient>();
+
+export function depositWalletFor(network: NetworkId): { wallet: WalletClient; account: PrivateKeyAccount } | null {
+  const account = depositRelayer();
+  const rt = networkRuntime(network);
+  if (!account || !rt.rpcUrl) return null;
+  const key = `${network}:${rt.rpcUrl}:${account.address}`;
+  let wallet = wallets.get(key);
+  if (!wallet) {
+    wallet = createWalletClient({ account, transport: http(rt.rpcUrl, { timeout: 15_000, retryCount: 1 }) });
+    wallets.set(key, wallet);
+  }
+  return { wallet, account };
+}
