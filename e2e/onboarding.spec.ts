@@ -6,15 +6,14 @@
  * makes a payment link for the platform (both headers), the page shows its branding, and a payer
  * pays it on anvil with the orchestrator's fee leg in the transaction.
  */
-import { createHash, createHmac, randomBytes } from "node:crypto";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { decodeFunctionData, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { hexToTron, tronToHex } from "@/lib/chain/address";
 import { type E2eState, withDb } from "./support/api";
 import { expect, test } from "./support/fixtures";
+import { startReceiver } from "./support/receiver";
 import { TestWallet } from "./support/test-wallet";
 import { exposeTronSigner, installTronStub, tronStubCalls } from "./support/tron-stub";
 
@@ -53,29 +52,6 @@ async function api(state: E2eState, orch: Orchestrator, method: string, path: st
   });
   const text = await res.text();
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-/** The orchestrator's webhook receiver: checks x-duebill-signature over the raw bytes. */
-async function startReceiver() {
-  const received: { body: Record<string, unknown>; valid: boolean }[] = [];
-  const secret = { value: "" };
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const raw = Buffer.concat(chunks);
-      const expected = createHmac("sha256", secret.value).update(raw).digest("hex");
-      received.push({ body: JSON.parse(raw.toString("utf8")), valid: expected === req.headers["x-duebill-signature"] });
-      res.writeHead(200).end();
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
-    received,
-    secret,
-    close: () => new Promise<void>((r) => server.close(() => r())),
-  };
 }
 
 async function openInvite(state: E2eState, orch: Orchestrator, clientIdName: string) {

@@ -12,6 +12,7 @@ import {
   RATE_TIERS,
   revokeApiKey,
   revokeOrchestratorKey,
+  setAccountBrand,
   setClientIdStatus,
   setRateTier,
 } from "@/lib/accounts/issue-credentials";
@@ -27,6 +28,7 @@ const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 Commands:
   account:create --name <name>
   account:list
+  account:brand <acc_id> [--name <name>] [--logo <https url>|none]      (what payers see on hosted pages)
   credentials:list --account <acc_id>
   api-key:create --account <acc_id> [--name <name>] [--tier <tier>]
   api-key:revoke <key_id>
@@ -74,6 +76,7 @@ async function run(argv: string[]): Promise<unknown> {
       evm: { type: "string" },
       tron: { type: "string" },
       label: { type: "string" },
+      logo: { type: "string" },
       json: { type: "boolean", default: false },
       help: { type: "boolean", short: "h", default: false },
     },
@@ -83,6 +86,11 @@ async function run(argv: string[]): Promise<unknown> {
   switch (command) {
     case "account:create":
       return createAccount(need(values.name, "--name"));
+    case "account:brand":
+      return setAccountBrand(need(args[0], "<acc_id>"), {
+        name: values.name,
+        logoUrl: values.logo === "none" ? null : values.logo,
+      });
     case "account:list":
       return db().account.findMany({ select: { id: true, name: true, createdAt: true }, orderBy: { createdAt: "asc" } });
     case "credentials:list":

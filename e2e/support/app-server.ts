@@ -127,6 +127,8 @@ export async function startAppServer(): Promise<AppServer> {
       CHAIN_CONFIG: JSON.stringify(devnet.chainConfig()),
       WORKER_INLINE: "true",
       DETECTION_INTERVAL_MS: "500",
+      DEPOSIT_INTERVAL_MS: "500",
+      DEPOSIT_RELAYER_PRIVATE_KEY: devnet.accounts.depositRelayer.privateKey,
       APP_URL: baseUrl,
       APP_SECRET: E2E_APP_SECRET,
       RATE_LIMIT_MULTIPLIER: "1000",

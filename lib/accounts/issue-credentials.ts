@@ -17,6 +17,19 @@ export async function createAccount(name: string): Promise<{ id: string; name: s
   return db().account.create({ data: { id: prefixedId(idPrefix.account), name: name.trim() }, select: { id: true, name: true } });
 }
 
+/** How the account appears to payers on its hosted pages: its name and an HTTPS logo (null clears it). */
+export async function setAccountBrand(accountId: string, brand: { name?: string; logoUrl?: string | null }) {
+  await assertAccount(accountId);
+  if (brand.name !== undefined && (!brand.name.trim() || brand.name.length > 200)) throw invalidField("name", "must be 1–200 characters");
+  if (brand.logoUrl != null && !(/^https:\/\//.test(brand.logoUrl) && URL.canParse(brand.logoUrl) && brand.logoUrl.length <= 2048))
+    throw invalidField("logoUrl", "must be an https URL");
+  return db().account.update({
+    where: { id: accountId },
+    data: { name: brand.name?.trim(), logoUrl: brand.logoUrl },
+    select: { id: true, name: true, logoUrl: true },
+  });
+}
+
 async function assertAccount(accountId: string): Promise<void> {
   const found = await db().account.findUnique({ where: { id: accountId }, select: { id: true } });
   if (!found) throw notFound(`Account ${accountId} not found`);

@@ -12,6 +12,7 @@ import { POST as depositAddress } from "@/app/v2/secure-payments/[token]/deposit
 import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
 import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route";
 import { POST as createLink } from "@/app/v2/secure-payments/route";
+import { setAccountBrand } from "@/lib/accounts/issue-credentials";
 import { db } from "@/lib/db";
 import { depositSweep } from "@/lib/deposits/sweep";
 import { evmEventSource } from "@/lib/detection/evm-source";
@@ -189,6 +190,16 @@ describe("deposit addresses", () => {
       process.env.DEPOSIT_RELAYER_PRIVATE_KEY = key;
       reloadEnv();
     }
+  });
+
+  it("the page names the merchant with the account's logo; only https logos are accepted", async () => {
+    await setAccountBrand(a.account.id, { name: "Acme Studio", logoUrl: "https://cdn.acme.example/logo.png" });
+    const created = await link({ requests: [{ amount: "1" }] });
+    expect((await view(created.body.token)).body.merchant).toMatchObject({
+      name: "Acme Studio",
+      logoUrl: "https://cdn.acme.example/logo.png",
+    });
+    await expect(setAccountBrand(a.account.id, { logoUrl: "http://cdn.acme.example/logo.png" })).rejects.toThrow(/https/);
   });
 
   it("line items must add up to the link's amount", async () => {
