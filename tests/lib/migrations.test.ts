@@ -41,7 +41,15 @@ describe("migrations", () => {
          WHERE n.nspname = 'public' AND c.contype = 'c' AND pg_get_constraintdef(c.oid) LIKE '%network%'`,
       );
       const tables = columns.rows.map((c) => c.table).sort();
-      expect(tables).toEqual(["ChainCursor", "PayeeDestination", "Payment", "PaymentRequest", "RecurringSchedule", "SecurePayment"]);
+      expect(tables).toEqual([
+        "ChainCursor",
+        "DepositAddress",
+        "PayeeDestination",
+        "Payment",
+        "PaymentRequest",
+        "RecurringSchedule",
+        "SecurePayment",
+      ]);
       expect(checks.rows.map((c) => c.table).sort()).toEqual(tables);
       for (const { table, def } of checks.rows) {
         // CHECK ((network = ANY (ARRAY['mainnet'::text, 'arbitrum-one'::text, ...])))
