@@ -4,10 +4,10 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import type { LinkDeposit } from "@/lib/secure-payments/deposit";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { Address } from "./address";
 import { formatAmount } from "./format";
 import { fetchDeposit } from "./page-api";
 import { PaidPanel, secondaryButtonClass } from "./paid-panel";
-import { Address } from "./payment-summary";
 import { useLinkSettled } from "./use-link-settled";
 
 const POLL_MS = 3_000;

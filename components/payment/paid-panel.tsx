@@ -1,3 +1,4 @@
+import { Address } from "./address";
 import { explorerTxUrl, formatUtc, safeHttpUrl } from "./format";
 
 export interface PaidPanelProps {
@@ -47,13 +48,15 @@ export function PaidPanel(props: PaidPanelProps) {
         {props.payerAddress ? (
           <div>
             <dt className="font-medium text-slate-500">Paid from</dt>
-            <dd className="break-all font-mono text-[13px] text-slate-900">{props.payerAddress}</dd>
+            <dd className="text-slate-900">
+              <Address value={props.payerAddress} />
+            </dd>
           </div>
         ) : null}
         {props.txHash ? (
           <div>
             <dt className="font-medium text-slate-500">Transaction</dt>
-            <dd className="break-all font-mono text-[13px]">
+            <dd className="font-mono text-[13px]">
               {txUrl ? (
                 <a
                   href={txUrl}
@@ -61,11 +64,11 @@ export function PaidPanel(props: PaidPanelProps) {
                   rel="noopener noreferrer"
                   className="rounded text-indigo-700 underline underline-offset-2 focus-visible:outline-2 focus-visible:outline-indigo-600"
                 >
-                  {props.txHash}
+                  <Address value={props.txHash} className="" />
                   <span className="sr-only"> (opens the block explorer in a new tab)</span>
                 </a>
               ) : (
-                props.txHash
+                <Address value={props.txHash} className="" />
               )}
             </dd>
           </div>

@@ -1,6 +1,7 @@
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect } from "react";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { Address } from "./address";
 import { isClosedStatus, LinkOutcome } from "./link-outcome";
 import { PaidPanel } from "./paid-panel";
 import { useLinkSettled } from "./use-link-settled";
@@ -68,8 +69,8 @@ export function ConnectedWallet({
           Disconnect
         </button>
       </div>
-      <p className="break-all font-mono text-[13px] text-slate-900" data-testid="connected-address">
-        {address}
+      <p className="text-slate-900" data-testid="connected-address">
+        <Address value={address} />
       </p>
     </div>
   );

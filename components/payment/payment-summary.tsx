@@ -1,5 +1,6 @@
-import { Fragment, type ReactNode } from "react";
+import type { ReactNode } from "react";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { Address } from "./address";
 import { formatAmount, formatRelative, formatUtc, safeHttpUrl, shortenAddress } from "./format";
 import { StatusBadge } from "./status-badge";
 
@@ -9,27 +10,6 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
       <dt className="text-sm font-medium text-slate-500">{label}</dt>
       <dd className="min-w-0 text-sm text-slate-900">{children}</dd>
     </div>
-  );
-}
-
-/**
- * An address a payer compares with what their wallet shows: in groups of four characters that
- * wrap between groups (never inside one), so a narrow screen shows it on two even lines.
- */
-export function Address({ value }: { value: string }) {
-  const head = value.startsWith("0x") ? "0x" : "";
-  const groups = value.slice(head.length).match(/.{1,4}/g) ?? [];
-  return (
-    <span className="font-mono text-[13px]" title={value}>
-      {head}
-      {groups.map((g, i) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: the groups of one fixed string, never reordered
-        <Fragment key={i}>
-          {i > 0 ? <wbr /> : null}
-          {g}
-        </Fragment>
-      ))}
-    </span>
   );
 }
 
