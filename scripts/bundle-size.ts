@@ -69,6 +69,7 @@ function total(files: Iterable<string>): { raw: number; gz: number } {
 /** Names a lazy chunk group by what it contains, for the report only. */
 function describe(files: string[]): string {
   const text = files.map((f) => readFileSync(path.join(NEXT, f), "utf8")).join("\n");
+  if (text.includes("Send exactly")) return "Deposit view (pay by transfer, QR code)";
   if (text.includes("TronLink")) return "Tron wallet panel (TronLink adapter)";
   if (text.includes("RainbowKit") || text.includes("wagmi")) return "EVM wallet panel (wagmi + RainbowKit + react-query)";
   return "dynamic import";

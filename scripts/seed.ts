@@ -4,7 +4,7 @@
  * The demo API key is derived from DEMO_SEED (default: a fixed development value) so every
  * run prints the same working key. Refuses to run with NODE_ENV=production.
  */
-import { createHash } from "node:crypto";
+import { DEMO, demoApiKey } from "@/lib/accounts/demo";
 import { hashSecret } from "@/lib/auth/secrets";
 import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db";
@@ -12,10 +12,7 @@ import { destinationIdOf } from "@/lib/destinations/erc7828";
 import { env } from "@/lib/env";
 import { adoptRunningApp } from "./runtime-file";
 
-const ACCOUNT_ID = "acc_demo";
-const API_KEY_ID = "key_demo";
-const BACKEND_CLIENT_ID = "cli_demo_backend";
-const BROWSER_CLIENT_ID = "cli_demo_browser";
+const { accountId: ACCOUNT_ID, apiKeyId: API_KEY_ID, backendClientId: BACKEND_CLIENT_ID, browserClientId: BROWSER_CLIENT_ID } = DEMO;
 
 /** The demo payee (anvil's account 2) receives USDC on sepolia — the devnet when one runs. */
 async function seedDestination(client: ReturnType<typeof db>): Promise<string> {
@@ -49,8 +46,7 @@ export async function seedDemo(): Promise<{
   destinationId: string;
   appUrl: string;
 }> {
-  const seed = process.env.DEMO_SEED ?? "duebill-local-demo";
-  const apiKey = `dbk_demo_${createHash("sha256").update(`duebill-demo-key:${seed}`).digest("base64url").slice(0, 32)}`;
+  const apiKey = demoApiKey();
   const client = db();
   await client.account.upsert({ where: { id: ACCOUNT_ID }, create: { id: ACCOUNT_ID, name: "Demo platform" }, update: {} });
   await client.apiKey.upsert({

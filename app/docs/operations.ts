@@ -1,6 +1,8 @@
 import { type DocField, type DocOperation, typeLabel } from "@/components/docs/operation-card";
+import { DEMO, demoApiKey } from "@/lib/accounts/demo";
 import { OPERATIONS } from "@/lib/contracts/index";
 import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { env } from "@/lib/env";
 import { errorBodySchema } from "@/lib/http/openapi/common";
 import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/http/openapi/examples";
 import { CREDENTIAL_HEADERS, curlSnippet } from "@/lib/http/openapi/snippets";
@@ -48,7 +50,10 @@ function json(value: unknown): string {
  * Everything /docs shows, per operation: its OpenAPI entry (parameters with descriptions), the
  * credentials, and examples generated from the operation's own zod schemas.
  */
-export function docOperations(): { baseUrl: string; operations: DocOperation[]; errorExample: string } {
+export function docOperations(): { baseUrl: string; operations: DocOperation[]; errorExample: string; demo: boolean } {
+  // In development the examples carry the demo account's credentials (`npm run dev` seeds it), so they run as pasted.
+  const demo = env().NODE_ENV === "development";
+  const credentials = demo ? { apiKey: demoApiKey(), clientId: DEMO.backendClientId } : undefined;
   const doc = buildOpenApiDocument() as {
     paths: Record<string, Record<string, OpenApiOperation>>;
     servers: { url: string }[];
@@ -97,6 +102,7 @@ export function docOperations(): { baseUrl: string; operations: DocOperation[]; 
         query,
         body: requestBody,
         idempotent: op.idempotent,
+        credentials,
       }),
     };
   });
@@ -110,5 +116,5 @@ export function docOperations(): { baseUrl: string; operations: DocOperation[]; 
     errors: [{ field: "amount", message: "Expected a decimal string" }],
     requestId: "req_01JH3Q8Z6X9V2M4N7P5R8T1W3Y",
   });
-  return { baseUrl, operations, errorExample: json(errorExample) };
+  return { baseUrl, operations, errorExample: json(errorExample), demo };
 }

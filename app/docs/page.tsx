@@ -18,7 +18,7 @@ const COMPATIBLE_WITH = "0.13.0";
 const code = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 ring-1 ring-slate-200";
 
 export default function DocsPage() {
-  const { baseUrl, operations, errorExample } = docOperations();
+  const { baseUrl, operations, errorExample, demo } = docOperations();
   const tags = [...new Set(operations.map((o) => o.tag))];
   const endpointList = (
     <ul className="space-y-4">
@@ -88,6 +88,7 @@ export default function DocsPage() {
                 <p className="mt-1">
                   Each endpoint lists the credentials it accepts. <code className={`${code} whitespace-nowrap`}>npm run dev</code> prints
                   the demo account&apos;s API key and client IDs.
+                  {demo ? " In development the curl examples below already carry them, so they run as pasted." : null}
                 </p>
                 <ul className="mt-2 space-y-1">
                   {Object.values(CREDENTIAL_HEADERS).map((c) => (

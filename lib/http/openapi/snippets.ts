@@ -21,6 +21,8 @@ export interface CurlInput {
   query?: Record<string, string>;
   body?: unknown;
   idempotent?: boolean;
+  /** Real credential values to show instead of the placeholders (the demo account's, in development). */
+  credentials?: Partial<Record<AuthMode, string>>;
 }
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
@@ -34,7 +36,7 @@ export function curlSnippet(input: CurlInput): string {
   const mode = input.auth[0];
   if (mode) {
     const { header, placeholder } = CREDENTIAL_HEADERS[mode];
-    lines.push(`-H ${shellQuote(`${header}: ${placeholder}`)}`);
+    lines.push(`-H ${shellQuote(`${header}: ${input.credentials?.[mode] ?? placeholder}`)}`);
   }
   if (input.idempotent) lines.push(`-H 'Idempotency-Key: <unique key>'`);
   if (input.body !== undefined) {

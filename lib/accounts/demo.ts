@@ -1,0 +1,14 @@
+import { createHash } from "node:crypto";
+
+/** The demo account `npm run seed` creates (and `npm run dev` on an embedded database). */
+export const DEMO = {
+  accountId: "acc_demo",
+  apiKeyId: "key_demo",
+  backendClientId: "cli_demo_backend",
+  browserClientId: "cli_demo_browser",
+} as const;
+
+/** The demo API key: derived from DEMO_SEED (a fixed development value by default), so every run prints the same working key. */
+export function demoApiKey(seed: string = process.env.DEMO_SEED ?? "duebill-local-demo"): string {
+  return `dbk_demo_${createHash("sha256").update(`duebill-demo-key:${seed}`).digest("base64url").slice(0, 32)}`;
+}
