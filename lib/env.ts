@@ -84,6 +84,11 @@ const envSchema = z.object({
    * and forwards what is sent to it. Pays gas only; its own account, apart from the recurring relayer's nonces.
    */
   DEPOSIT_RELAYER_PRIVATE_KEY: hexKey.optional(),
+  /**
+   * Networks that offer deposit addresses, comma-separated. Default: every configured EVM network but
+   * Ethereum mainnet, where each address's deployment (~1.2 M gas) costs the operator real money.
+   */
+  DEPOSIT_NETWORKS: z.string().optional(),
   /** Pause between deposit sweeps of the worker. */
   DEPOSIT_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(2_000),
   /** Pause between recurring sweeps of the worker. */
