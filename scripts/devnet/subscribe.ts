@@ -6,19 +6,26 @@
  * the schedule with `POST /v2/payouts/recurring/{id}`. A wallet does the same in production.
  */
 import { readFileSync } from "node:fs";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { createPublicClient, createWalletClient, defineChain, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
+import { readRuntimeFile } from "../runtime-file";
 import { ANVIL_MNEMONIC } from "./anvil";
+import { devnetRpcUrl } from "./time";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     key: { type: "string" },
-    app: { type: "string", default: "http://localhost:3000" },
-    rpc: { type: "string", default: "http://127.0.0.1:8545" },
+    app: { type: "string" },
+    rpc: { type: "string" },
   },
 });
+// A running `npm run dev` says where it is (.data/runtime.json and its devnet's chain config), whatever its ports.
+const running = readRuntimeFile();
+const app = values.app ?? running?.appUrl ?? "http://localhost:3000";
+const rpcUrl = devnetRpcUrl(values.rpc, running?.chainConfigFile ?? path.join(".data", "devnet.json"));
 
 interface Created {
   id?: string;
@@ -42,14 +49,14 @@ async function main(): Promise<void> {
   const permit = created.recurringPaymentPermit;
   if (String(permit.values.subscriber).toLowerCase() !== account.address.toLowerCase())
     throw new Error(`the permit's payer is ${permit.values.subscriber}; this script signs as the devnet payer ${account.address}`);
-  const rpc = createPublicClient({ transport: http(values.rpc) });
+  const rpc = createPublicClient({ transport: http(rpcUrl) });
   const chain = defineChain({
     id: await rpc.getChainId(),
     name: "devnet",
     nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: { default: { http: [values.rpc] } },
+    rpcUrls: { default: { http: [rpcUrl] } },
   });
-  const wallet = createWalletClient({ account, chain, transport: http(values.rpc) });
+  const wallet = createWalletClient({ account, chain, transport: http(rpcUrl) });
   for (const [i, tx] of created.transactions.entries()) {
     const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data, value: BigInt(tx.value.hex) });
     const receipt = await rpc.waitForTransactionReceipt({ hash });
@@ -62,15 +69,14 @@ async function main(): Promise<void> {
     message: permit.values,
   } as Parameters<typeof account.signTypedData>[0]);
   console.log(`permit signed by ${account.address}: ${signature}`);
-  const res = await fetch(`${values.app}/v2/payouts/recurring/${created.id}`, {
+  const res = await fetch(`${app}/v2/payouts/recurring/${created.id}`, {
     method: "POST",
     headers: { "x-api-key": values.key, "content-type": "application/json" },
     body: JSON.stringify({ permitSignature: signature }),
   });
   console.log(`POST /v2/payouts/recurring/${created.id} → ${res.status} ${await res.text()}`);
   if (!res.ok) process.exitCode = 1;
-  else
-    console.log(`move the devnet clock to run it: npm run devnet -- time +1d; then GET ${values.app}/v2/payouts/recurring/${created.id}`);
+  else console.log(`move the devnet clock to run it: npm run devnet -- time +1d; then GET ${app}/v2/payouts/recurring/${created.id}`);
 }
 
 main().catch((err: unknown) => {
