@@ -60,12 +60,12 @@ export function adoptRunningApp(env: NodeJS.ProcessEnv = process.env): string[] 
   const taken: string[] = [];
   if (!env.DATABASE_URL && info.embeddedDatabaseUrl) {
     env.DATABASE_URL = info.embeddedDatabaseUrl;
-    taken.push("its embedded database");
+    taken.push("embedded database");
   }
   const chainConfigured = env.CHAIN_CONFIG || env.CHAIN_CONFIG_FILE || Object.keys(env).some((k) => k.startsWith("RPC_URL_") && env[k]);
   if (!chainConfigured && info.chainConfigFile && existsSync(info.chainConfigFile)) {
     env.CHAIN_CONFIG_FILE = info.chainConfigFile;
-    taken.push("its devnet");
+    taken.push("devnet");
   }
   if (!env.APP_URL) env.APP_URL = info.appUrl;
   return taken;

@@ -22,7 +22,7 @@ describe("runtime file", () => {
       chainConfigFile: CHAIN_FILE,
     });
     const empty = {} as NodeJS.ProcessEnv;
-    expect(adoptRunningApp(empty)).toEqual(["its embedded database", "its devnet"]);
+    expect(adoptRunningApp(empty)).toEqual(["embedded database", "devnet"]);
     expect(empty).toEqual({
       DATABASE_URL: "postgresql://x@127.0.0.1:1/p",
       CHAIN_CONFIG_FILE: CHAIN_FILE,
