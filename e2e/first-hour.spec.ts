@@ -94,7 +94,12 @@ test("a fresh clone: npm run dev and the README's walkthrough as written; after 
     const bash = (script: string, vars: Record<string, string> = {}) => {
       let s = script.replaceAll("localhost:3000", `localhost:${port}`);
       for (const [k, v] of Object.entries(vars)) s = s.replaceAll(k, v);
-      return execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", s], { cwd: dir, env, encoding: "utf8", timeout: 120_000 });
+      return execFileSync("bash", ["--noprofile", "--norc", "-eo", "pipefail", "-c", s], {
+        cwd: dir,
+        env,
+        encoding: "utf8",
+        timeout: 120_000,
+      });
     };
 
     dev = startDev(dir, env);

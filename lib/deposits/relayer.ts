@@ -18,7 +18,9 @@ export function depositRelayer(): PrivateKeyAccount | null {
 export function depositUnavailableReason(network: NetworkId): string | null {
   const rt = networkRuntime(network);
   if (rt.network.kind !== "evm") return `Deposit addresses are not available on ${rt.network.name}`;
-  const enabled = env().DEPOSIT_NETWORKS?.split(",").map((n) => n.trim());
+  const enabled = env()
+    .DEPOSIT_NETWORKS?.split(",")
+    .map((n) => n.trim());
   if (enabled ? !enabled.includes(network) : network === "mainnet") return `Deposit addresses are not enabled on ${rt.network.name}`;
   if (!rt.contracts.singleRequestProxyFactory) return `No deposit address factory is configured on ${rt.network.name}`;
   if (!rt.rpcUrl) return `No RPC is configured for ${rt.network.name}`;
