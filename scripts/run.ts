@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     const out = await run([path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json"], env, true);
     const demo = JSON.parse(out.trim().split("\n").pop() ?? "{}");
     console.log(
-      `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})`,
+      `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})\n` +
+        `  Dashboard: http://localhost:${port}/sign-in as ${demo.signIn?.email} / ${demo.signIn?.password}`,
     );
   }
   // The CLIs (npm run seed / admin / devnet:*) find this run's embedded database and devnet here.

@@ -5,6 +5,7 @@
  * run prints the same working key. Refuses to run with NODE_ENV=production.
  */
 import { DEMO, demoApiKey } from "@/lib/accounts/demo";
+import { hashPassword } from "@/lib/auth/passwords";
 import { hashSecret } from "@/lib/auth/secrets";
 import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db";
@@ -45,6 +46,7 @@ export async function seedDemo(): Promise<{
   browserClientId: string;
   destinationId: string;
   appUrl: string;
+  signIn: { url: string; email: string; password: string };
 }> {
   const apiKey = demoApiKey();
   const client = db();
@@ -65,6 +67,18 @@ export async function seedDemo(): Promise<{
     update: { status: "active" },
   });
   const destinationId = await seedDestination(client);
+  // A person to sign in to the dashboard with: email/password and the payee's wallet, both in the demo account.
+  const passwordHash = await hashPassword(DEMO.password);
+  await client.user.upsert({
+    where: { id: DEMO.userId },
+    create: { id: DEMO.userId, accountId: ACCOUNT_ID, email: DEMO.email, passwordHash },
+    update: { passwordHash, failedLogins: 0, lockedUntil: null },
+  });
+  await client.user.upsert({
+    where: { id: DEMO.walletUserId },
+    create: { id: DEMO.walletUserId, accountId: ACCOUNT_ID, walletAddress: DEMO.wallet },
+    update: {},
+  });
   return {
     accountId: ACCOUNT_ID,
     apiKey,
@@ -72,6 +86,7 @@ export async function seedDemo(): Promise<{
     browserClientId: BROWSER_CLIENT_ID,
     destinationId,
     appUrl: env().APP_URL,
+    signIn: { url: `${env().APP_URL.replace(/\/$/, "")}/sign-in`, email: DEMO.email, password: DEMO.password },
   };
 }
 

@@ -1,0 +1,41 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { createSecurePaymentBodySchema } from "@/lib/contracts/secure-payments-schemas";
+import { AppError } from "@/lib/errors";
+import { userForAction } from "@/lib/http/page-session";
+import { parseWith } from "@/lib/http/parse";
+import { createSecurePayment } from "@/lib/secure-payments/create-secure-payment";
+
+export interface LinkFormState {
+  error: string | null;
+  field?: string;
+  created?: { url: string; token: string };
+}
+
+/**
+ * Creates a link from the dashboard: the same zod schema and domain function as
+ * POST /v2/secure-payments, as the signed-in account (identity mode manual_dashboard).
+ */
+export async function createLinkAction(_prev: LinkFormState, form: FormData): Promise<LinkFormState> {
+  try {
+    const me = await userForAction();
+    const text = (k: string) => {
+      const v = String(form.get(k) ?? "").trim();
+      return v === "" ? undefined : v;
+    };
+    const body = parseWith(createSecurePaymentBodySchema, {
+      requests: [{ amount: text("amount") ?? "" }],
+      reference: text("reference"),
+      description: text("description"),
+      redirectUrl: text("redirectUrl"),
+    });
+    const link = await createSecurePayment(me.session, body);
+    revalidatePath("/dashboard/links");
+    return { error: null, created: { url: link.securePaymentUrl, token: link.token } };
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    const first = err.errors?.[0];
+    return first ? { error: `${first.field}: ${first.message}`, field: first.field } : { error: err.message };
+  }
+}

@@ -1,0 +1,63 @@
+import type { Metadata } from "next";
+import { LinkForm } from "@/components/dashboard/link-form";
+import { Panel } from "@/components/dashboard/shell";
+import { formatUtc } from "@/components/payment/format";
+import { StatusBadge } from "@/components/payment/status-badge";
+import { db } from "@/lib/db";
+import { requireUser } from "@/lib/http/page-session";
+import type { SecurePaymentStatus } from "@/lib/secure-payments/page-types";
+import { linkStatus } from "@/lib/secure-payments/status";
+import { createLinkAction } from "./actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Payment links", robots: { index: false } };
+
+export default async function LinksPage() {
+  const me = await requireUser("/dashboard/links");
+  const [destination, links] = await Promise.all([
+    db().payeeDestination.findFirst({ where: { accountId: me.account.id, active: true } }),
+    db().securePayment.findMany({
+      where: { accountId: me.account.id },
+      orderBy: { createdAt: "desc" },
+      take: 50,
+      include: { requests: { include: { request: { select: { amount: true, paymentCurrency: true } } } } },
+    }),
+  ]);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Payment links</h1>
+      <Panel title="New payment link">
+        {destination ? (
+          <LinkForm action={createLinkAction} currency={`${destination.tokenSymbol} on ${destination.network}`} />
+        ) : (
+          <p className="text-sm text-slate-600">
+            Register where you receive payments first (POST /v2/payee-destination, or the hosted onboarding).
+          </p>
+        )}
+      </Panel>
+      <Panel title="Recent links">
+        {links.length === 0 ? (
+          <p className="text-sm text-slate-600">No links yet.</p>
+        ) : (
+          <ul className="divide-y divide-slate-100 text-sm">
+            {links.map((l) => {
+              const first = l.requests[0]?.request;
+              const status = linkStatus(l) as SecurePaymentStatus;
+              return (
+                <li key={l.token} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid="link-row">
+                  <a href={`/pay/${l.token}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+                    {first ? `${first.amount} ${first.paymentCurrency.split("-")[0]}` : l.token}
+                    {l.requests.length > 1 ? ` + ${l.requests.length - 1} more` : ""}
+                  </a>
+                  <span className="text-slate-600">{l.reference ?? l.description ?? ""}</span>
+                  <span className="text-slate-500">{formatUtc(l.createdAt.toISOString())}</span>
+                  <StatusBadge status={status} />
+                </li>
+              );
+            })}
+          </ul>
+        )}
+      </Panel>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+"use server";
+
+import { redirect } from "next/navigation";
+import { revokeSession } from "@/lib/auth/sessions";
+import { login, register } from "@/lib/auth/sign-in/email";
+import { credentialsBodySchema } from "@/lib/contracts/auth";
+import { AppError } from "@/lib/errors";
+import { clearSessionCookie, currentUser, safeNext, setSessionCookie } from "@/lib/http/page-session";
+import { parseWith } from "@/lib/http/parse";
+
+export interface FormState {
+  error: string | null;
+  /** The field at fault, as the API names it. */
+  field?: string;
+  email?: string;
+}
+
+/** The API's words for an error: the field's message when it names one. */
+function failure(err: unknown, email: string): FormState {
+  if (err instanceof AppError) {
+    const first = err.errors?.[0];
+    return first ? { error: `${first.field}: ${first.message}`, field: first.field, email } : { error: err.message, email };
+  }
+  throw err;
+}
+
+const fields = (form: FormData) => ({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
+
+/** Email/password sign-in: the same lib call, validation and lockout as POST /v1/auth/login. */
+export async function signInWithPassword(_prev: FormState, form: FormData): Promise<FormState> {
+  const input = fields(form);
+  try {
+    const body = parseWith(credentialsBodySchema, input);
+    const session = await login(body.email, body.password);
+    await setSessionCookie(session.token, session.expiresAt);
+  } catch (err) {
+    return failure(err, input.email);
+  }
+  redirect(safeNext(String(form.get("next") ?? "")));
+}
+
+/** Registration as POST /v1/auth/register, then signed in. */
+export async function registerWithPassword(_prev: FormState, form: FormData): Promise<FormState> {
+  const input = fields(form);
+  try {
+    const body = parseWith(credentialsBodySchema, input);
+    await register(body.email, body.password);
+    const session = await login(body.email, body.password);
+    await setSessionCookie(session.token, session.expiresAt);
+  } catch (err) {
+    return failure(err, input.email);
+  }
+  redirect("/dashboard");
+}
+
+/** Sign-out revokes the session on the server (as POST /v1/auth/logout), then drops the cookie. */
+export async function signOut(): Promise<void> {
+  const user = await currentUser();
+  if (user) await revokeSession(user.session.sessionId);
+  await clearSessionCookie();
+  redirect("/sign-in");
+}

@@ -1,0 +1,103 @@
+"use client";
+
+import { useState } from "react";
+import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
+
+/** What signing in needs of a wallet: EVM through wagmi/RainbowKit, Tron through the TronLink adapter. */
+export interface SignInWallet {
+  kind: "evm" | "tron";
+  address: string | undefined;
+  name: string | undefined;
+  chainId?: number;
+  connecting: boolean;
+  notFound?: boolean;
+  connectError?: string | null;
+  connect(): void;
+  disconnect(): void;
+  signMessage(message: string): Promise<string>;
+}
+
+async function postJson(path: string, body: unknown) {
+  const res = await fetch(path, {
+    method: "POST",
+    credentials: "same-origin",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(body),
+  });
+  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
+  if (!res.ok) {
+    const errors = json.errors as { field: string; message: string }[] | undefined;
+    throw new Error(errors?.[0] ? `${errors[0].field}: ${errors[0].message}` : String(json.message ?? `Request failed (${res.status})`));
+  }
+  return json;
+}
+
+/**
+ * Connect, then sign the `/v1` wallet challenge (SIWE for EVM, TRON message v2 for Tron): the
+ * verify call sets the same httpOnly session cookie the API uses, then the page moves on.
+ */
+export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next: string }) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const signIn = async () => {
+    if (!wallet.address) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const challenge = await postJson("/v1/auth/wallet/challenge", {
+        address: wallet.address,
+        ...(wallet.kind === "evm" && wallet.chainId ? { chainId: wallet.chainId } : {}),
+      });
+      const message = String(challenge.message);
+      const signature = await wallet.signMessage(message);
+      await postJson("/v1/auth/wallet/verify", { challengeId: challenge.challengeId, nonce: challenge.nonce, message, signature });
+      window.location.assign(next);
+    } catch (err) {
+      setError(isUserRejection(err) ? REJECTED_MESSAGE : describeError(err));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="space-y-3">
+      {!wallet.address ? (
+        <>
+          {wallet.notFound ? (
+            <p className="text-sm text-slate-600">TronLink is not installed in this browser.</p>
+          ) : (
+            <p className="text-sm text-slate-600">Connect your wallet, then sign a message to prove it is yours. Signing costs nothing.</p>
+          )}
+          <button type="button" className={`${primaryButtonClass} sm:w-full`} disabled={wallet.connecting} onClick={wallet.connect}>
+            {wallet.connecting ? "Connecting…" : wallet.kind === "tron" ? "Connect TronLink" : "Connect wallet"}
+          </button>
+        </>
+      ) : (
+        <>
+          <div className="flex items-center justify-between gap-2 rounded-xl bg-slate-50 px-3 py-2 text-sm">
+            <p className="min-w-0 truncate font-mono text-[13px]" data-testid="sign-in-address" title={wallet.address}>
+              {wallet.address}
+            </p>
+            <button
+              type="button"
+              onClick={wallet.disconnect}
+              disabled={busy}
+              className={`${secondaryButtonClass} !min-h-9 !w-auto !px-3 !py-1 text-sm`}
+            >
+              Disconnect
+            </button>
+          </div>
+          <button type="button" className={`${primaryButtonClass} sm:w-full`} disabled={busy} onClick={() => void signIn()}>
+            {busy ? "Confirm in your wallet…" : "Sign in with this wallet"}
+          </button>
+        </>
+      )}
+      {error || wallet.connectError ? (
+        <p role="alert" className="text-sm text-rose-700">
+          {error ?? wallet.connectError}
+        </p>
+      ) : null}
+    </div>
+  );
+}

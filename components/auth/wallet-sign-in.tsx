@@ -1,0 +1,31 @@
+"use client";
+
+import dynamic from "next/dynamic";
+import { useState } from "react";
+import { secondaryButtonClass } from "@/components/payment/paid-panel";
+import type { PaymentNetwork } from "@/components/wallet/evm-config";
+
+const loading = () => (
+  <p role="status" className="text-sm text-slate-600">
+    Loading wallet options…
+  </p>
+);
+// The wallet stacks load only when a wallet sign-in is chosen: the dashboards carry no wallet code.
+const EvmSignInPanel = dynamic(() => import("./evm-sign-in-panel").then((m) => m.EvmSignInPanel), { ssr: false, loading });
+const TronSignInPanel = dynamic(() => import("./tron-sign-in-panel").then((m) => m.TronSignInPanel), { ssr: false, loading });
+
+export function WalletSignIn({ network, next }: { network: PaymentNetwork; next: string }) {
+  const [kind, setKind] = useState<"evm" | "tron" | null>(null);
+  if (kind === "evm") return <EvmSignInPanel network={network} next={next} />;
+  if (kind === "tron") return <TronSignInPanel next={next} />;
+  return (
+    <div className="grid gap-2 sm:grid-cols-2">
+      <button type="button" className={secondaryButtonClass} onClick={() => setKind("evm")}>
+        EVM wallet
+      </button>
+      <button type="button" className={secondaryButtonClass} onClick={() => setKind("tron")}>
+        TronLink
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import Link from "next/link";
+import type { ReactNode } from "react";
+import { signOut } from "@/app/sign-in/actions";
+import { Mark } from "@/components/docs/site-header";
+
+const NAV = [
+  { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/links", label: "Payment links" },
+] as const;
+
+/** The signed-in frame: who is signed in, the sections, sign-out (revokes the session on the server). */
+export function DashboardShell({ account, who, children }: { account: string; who: string; children: ReactNode }) {
+  return (
+    <>
+      <header className="border-b border-slate-200 bg-white">
+        <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
+          <Link href="/dashboard" className="flex min-w-0 items-center gap-2 text-base font-semibold text-slate-900">
+            <Mark />
+            <span className="truncate">{account}</span>
+          </Link>
+          <div className="flex min-w-0 items-center gap-3 text-sm">
+            <span className="hidden max-w-56 truncate text-slate-500 sm:inline" title={who}>
+              {who}
+            </span>
+            <form action={signOut}>
+              <button
+                type="submit"
+                className="rounded-md px-2 py-1 font-medium text-slate-700 ring-1 ring-slate-300 hover:bg-slate-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              >
+                Sign out
+              </button>
+            </form>
+          </div>
+        </div>
+        <nav aria-label="Dashboard" className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-3 pb-2 sm:px-5">
+          {NAV.map((n) => (
+            <Link
+              key={n.href}
+              href={n.href}
+              className="shrink-0 rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
+            >
+              {n.label}
+            </Link>
+          ))}
+        </nav>
+      </header>
+      <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">{children}</main>
+    </>
+  );
+}
+
+export function Panel({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
+  return (
+    <section aria-label={title} className="min-w-0 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+      <div className="mb-3 flex items-center justify-between gap-2">
+        <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+        {action}
+      </div>
+      {children}
+    </section>
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Signing in to the dashboard and using it as a platform would: email/password (the demo
+ * account), a wallet through RainbowKit (the EIP-6963 test wallet signs the /v1 SIWE challenge),
+ * making a payment link and seeing it paid, and signing out (the session is revoked on the server).
+ */
+import { createWalletClient, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { activateDestination } from "./support/api";
+import { expect, test } from "./support/fixtures";
+
+const DEMO = { email: "demo@duebill.local", password: "duebill-demo" };
+
+for (const vp of [
+  { name: "desktop", width: 1280, height: 900 },
+  { name: "phone", width: 390, height: 844 },
+]) {
+  test(`${vp.name}: sign in with email, make a link, see it paid, sign out`, async ({ page, state, shot }) => {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await activateDestination(state, state.demo.destinationId);
+
+    // Signed out, the dashboard asks to sign in and comes back afterwards.
+    await page.goto("/dashboard/links");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fdashboard%2Flinks$/);
+    await shot(`dashboard-${vp.name}-01-sign-in`);
+    const email = page.getByRole("region", { name: "With email" });
+    await email.getByLabel("Email").fill(DEMO.email);
+    await email.getByLabel("Password").fill("short");
+    await email.getByRole("button", { name: "Sign in" }).click();
+    await expect(email.getByRole("alert")).toHaveText("password: must be 8 to 100 characters");
+    await email.getByLabel("Password").fill("wrong-password");
+    await email.getByRole("button", { name: "Sign in" }).click();
+    await expect(email.getByRole("alert")).toHaveText("Invalid email or password");
+    await email.getByLabel("Password").fill(DEMO.password);
+    await email.getByRole("button", { name: "Sign in" }).click();
+    await expect(page).toHaveURL(/\/dashboard\/links$/);
+
+    // A link from the form; the payer pays it; the list shows it paid.
+    const amount = vp.name === "desktop" ? "7.25" : "3.5";
+    await page.getByLabel(/^Amount/).fill("12,5");
+    await page.getByRole("button", { name: "Create payment link" }).click();
+    await expect(page.getByRole("region", { name: "New payment link" }).getByRole("alert")).toContainText("requests.0.amount");
+    await page.getByLabel(/^Amount/).fill(amount);
+    await page.getByLabel("Reference (optional)").fill(`DASH-${vp.name}`);
+    await page.getByRole("button", { name: "Create payment link" }).click();
+    const created = page.getByTestId("created-link");
+    await expect(created).toContainText("/pay/");
+    await shot(`dashboard-${vp.name}-02-link-created`);
+    const token = ((await created.textContent()) ?? "").split("/pay/")[1]!;
+    const payer = privateKeyToAccount(state.devnet.payer.privateKey);
+    const plan = (await (await fetch(`${state.baseUrl}/v2/secure-payments/${token}/pay?wallet=${payer.address}`)).json()) as {
+      transactions: { to: `0x${string}`; data: `0x${string}` }[];
+    };
+    const wallet = createWalletClient({ account: payer, transport: http(state.devnet.rpcUrl) });
+    for (const tx of plan.transactions) await wallet.sendTransaction({ chain: null, to: tx.to, data: tx.data });
+    await expect
+      .poll(
+        async () => {
+          await page.reload();
+          return page
+            .getByTestId("link-row")
+            .filter({ hasText: `DASH-${vp.name}` })
+            .textContent();
+        },
+        { timeout: 20_000 },
+      )
+      .toContain("Paid");
+    await shot(`dashboard-${vp.name}-03-links`);
+
+    await page.getByRole("link", { name: "Overview" }).click();
+    await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
+    await expect(page.getByRole("region", { name: "Received, by currency and network" })).toContainText("USDC");
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(`dashboard-${vp.name}-04-overview`);
+
+    // Sign-out revokes the session on the server: the old cookie no longer works anywhere.
+    const cookie = (await page.context().cookies()).find((c) => c.name === "session_token")!.value;
+    await page.getByRole("button", { name: "Sign out" }).click();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    const after = await fetch(`${state.baseUrl}/v1/auth/session`, { headers: { authorization: `Bearer ${cookie}` } });
+    expect(after.status).toBe(401);
+    await page.goto("/dashboard");
+    await expect(page).toHaveURL(/\/sign-in\?next=%2Fdashboard$/);
+  });
+}
+
+test("sign in with a browser wallet through RainbowKit: the test wallet signs the SIWE challenge", async ({ page, wallet, shot }) => {
+  await page.goto("/sign-in");
+  const card = page.getByRole("region", { name: "With a wallet" });
+  await card.getByRole("button", { name: "EVM wallet" }).click();
+  await card.getByRole("button", { name: "Connect wallet" }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Duebill Test Wallet/ })
+    .click();
+  await expect(page.getByTestId("sign-in-address")).toHaveText(wallet.address);
+  await shot("dashboard-desktop-05-wallet-connected");
+  await card.getByRole("button", { name: "Sign in with this wallet" }).click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(wallet.calls.some((c) => c.method === "personal_sign")).toBe(true);
+  await expect(page.getByRole("banner")).toContainText(wallet.address.toLowerCase().slice(0, 10));
+});

@@ -1,0 +1,69 @@
+import { cookies } from "next/headers";
+import { redirect } from "next/navigation";
+import { SESSION_COOKIE, type SessionPrincipal, verifySessionToken } from "@/lib/auth/sessions";
+import { db } from "@/lib/db";
+import { env } from "@/lib/env";
+import { AppError } from "@/lib/errors";
+
+/**
+ * Pages and server actions use the `/v1` session itself: the httpOnly `session_token` cookie,
+ * checked against the Session table on every request (15 minutes idle for wallet sessions,
+ * 30 days for email ones, revoked by sign-out or by an admin). One session store, one set of
+ * rules for the API and the pages.
+ */
+export interface PageUser {
+  session: SessionPrincipal;
+  user: { id: string; email: string | null; walletAddress: string | null };
+  account: { id: string; name: string };
+}
+
+export async function currentUser(): Promise<PageUser | null> {
+  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+  if (!token) return null;
+  let session: SessionPrincipal;
+  try {
+    session = await verifySessionToken(token, true);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "unauthorized") return null;
+    throw err;
+  }
+  const user = await db().user.findUnique({
+    where: { id: session.userId },
+    select: { id: true, email: true, walletAddress: true, account: { select: { id: true, name: true } } },
+  });
+  if (!user) return null;
+  return { session, user: { id: user.id, email: user.email, walletAddress: user.walletAddress }, account: user.account };
+}
+
+/** The signed-in user, or a redirect to /sign-in that comes back to `next`. */
+export async function requireUser(next: string): Promise<PageUser> {
+  const user = await currentUser();
+  if (!user) redirect(`/sign-in?next=${encodeURIComponent(next)}`);
+  return user;
+}
+
+/** For server actions: a signed-out or expired session is refused, never redirected mid-action. */
+export async function userForAction(): Promise<PageUser> {
+  const user = await currentUser();
+  if (!user) throw new AppError("unauthorized", "Your session has ended. Sign in again.");
+  return user;
+}
+
+export async function setSessionCookie(token: string, expiresAt: Date): Promise<void> {
+  (await cookies()).set(SESSION_COOKIE, token, {
+    httpOnly: true,
+    sameSite: "lax",
+    secure: env().NODE_ENV === "production",
+    path: "/",
+    expires: expiresAt,
+  });
+}
+
+export async function clearSessionCookie(): Promise<void> {
+  (await cookies()).delete(SESSION_COOKIE);
+}
+
+/** Only same-site relative paths: `next` comes from the URL. */
+export function safeNext(next: string | null | undefined, fallback = "/dashboard"): string {
+  return next && /^\/(?!\/)[\w\-/?=&%.]*$/.test(next) ? next : fallback;
+}

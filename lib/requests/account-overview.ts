@@ -1,0 +1,104 @@
+import { tokenOf } from "@/lib/chain/stored";
+import { nowMs } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { formatAmount } from "@/lib/money";
+
+/**
+ * The dashboard overview of one account: what it received, per currency and network (never one
+ * sum across tokens), and per day for the last `days` days. Every query is scoped to the account
+ * in its WHERE and joins payments through the account's requests.
+ */
+export interface OverviewTotals {
+  network: string;
+  currency: string;
+  symbol: string;
+  count: number;
+  amount: string;
+}
+
+export interface OverviewDay {
+  day: string;
+  count: number;
+  /** Per currency id: the human amount received that day. */
+  amounts: Record<string, string>;
+}
+
+export interface AccountOverview {
+  totals: OverviewTotals[];
+  days: OverviewDay[];
+  requests: { pending: number; partiallyPaid: number; paid: number };
+  links: { pending: number; completed: number };
+}
+
+const decimalsOf = (network: string, currency: string) => {
+  try {
+    return tokenOf({ network, paymentCurrency: currency }).decimals;
+  } catch {
+    return 18;
+  }
+};
+const symbolOf = (currency: string) => currency.slice(0, currency.lastIndexOf("-")) || currency;
+
+export async function accountOverview(accountId: string, days = 30): Promise<AccountOverview> {
+  const since = new Date(nowMs() - days * 86_400_000);
+  const [totals, daily, requests, links] = await Promise.all([
+    db().$queryRaw<{ network: string; currency: string; count: bigint; amount: string }[]>`
+      SELECT pr."network", pr."paymentCurrency" AS currency, count(*) AS count, sum(p."amount")::text AS amount
+      FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId"
+      WHERE pr."accountId" = ${accountId}
+      GROUP BY 1, 2 ORDER BY 1, 2`,
+    db().$queryRaw<{ day: Date; network: string; currency: string; count: bigint; amount: string }[]>`
+      SELECT date_trunc('day', p."blockTime") AS day, pr."network", pr."paymentCurrency" AS currency,
+             count(*) AS count, sum(p."amount")::text AS amount
+      FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId"
+      WHERE pr."accountId" = ${accountId} AND p."blockTime" >= ${since}
+      GROUP BY 1, 2, 3`,
+    db().paymentRequest.groupBy({ by: ["status"], where: { accountId }, _count: { _all: true } }),
+    db().securePayment.groupBy({ by: ["status"], where: { accountId }, _count: { _all: true } }),
+  ]);
+  const byDay = new Map<string, OverviewDay>();
+  for (let i = days - 1; i >= 0; i--) {
+    const day = new Date(nowMs() - i * 86_400_000).toISOString().slice(0, 10);
+    byDay.set(day, { day, count: 0, amounts: {} });
+  }
+  for (const row of daily) {
+    const entry = byDay.get(row.day.toISOString().slice(0, 10));
+    if (!entry) continue;
+    entry.count += Number(row.count);
+    entry.amounts[row.currency] = formatAmount(BigInt(row.amount), decimalsOf(row.network, row.currency));
+  }
+  const count = (rows: { status: string; _count: { _all: number } }[], s: string) => rows.find((r) => r.status === s)?._count._all ?? 0;
+  return {
+    totals: totals.map((t) => ({
+      network: t.network,
+      currency: t.currency,
+      symbol: symbolOf(t.currency),
+      count: Number(t.count),
+      amount: formatAmount(BigInt(t.amount), decimalsOf(t.network, t.currency)),
+    })),
+    days: [...byDay.values()],
+    requests: { pending: count(requests, "pending"), partiallyPaid: count(requests, "partially_paid"), paid: count(requests, "paid") },
+    links: { pending: count(links, "pending"), completed: count(links, "completed") },
+  };
+}
+
+/** The account's most recent payments, for the overview. */
+export async function recentPayments(accountId: string, take = 8) {
+  const rows = await db().payment.findMany({
+    where: { request: { accountId } },
+    orderBy: { blockTime: "desc" },
+    take,
+    include: { request: { select: { paymentCurrency: true, network: true, reference: true } } },
+  });
+  return rows.map((p) => ({
+    id: p.id,
+    requestId: p.requestId,
+    txHash: p.txHash,
+    network: p.network,
+    payer: p.payer,
+    blockTime: p.blockTime.toISOString(),
+    symbol: symbolOf(p.request.paymentCurrency),
+    amount: formatAmount(BigInt(p.amount.toFixed()), decimalsOf(p.request.network, p.request.paymentCurrency)),
+    reference: p.request.reference,
+  }));
+}
