@@ -1,5 +1,6 @@
 import type { Operation } from "@/lib/http/operation";
 import * as auth from "./auth";
+import * as clientIds from "./client-ids";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as orchestratorSetup from "./orchestrator-setup";
@@ -25,6 +26,7 @@ const MODULES = [
   orchestrators,
   orchestratorSetup,
   auth,
+  clientIds,
   webhooks,
 ] as const;
 

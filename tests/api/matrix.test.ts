@@ -322,6 +322,7 @@ describe("cross-account access", () => {
   const ORCHESTRATOR_SETUP_CLIENT = ["/v2/orchestrators/fee-configs", "/v2/orchestrators/branding"];
   const valuesOf = (o: Operation, slot: Slot) => {
     if (slot.name === "id" && o.path.startsWith("/v2/payouts/recurring/")) return objects.recurringId ?? [];
+    if (slot.name === "id" && o.path.startsWith("/v2/client-ids/")) return objects.clientId ?? [];
     if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/webhooks/")) return objects.orchestratorWebhookId ?? [];
     if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/fee-configs/")) return objects.feeConfigId ?? [];
     if (slot.name === "clientId" && ORCHESTRATOR_SETUP_CLIENT.some((p) => o.path.startsWith(p))) return objects.linkedClientId ?? [];
@@ -523,6 +524,9 @@ describe("cross-account access", () => {
         "GET /v2/orchestrators/branding",
         "PATCH /v2/orchestrators/branding",
         "DELETE /v2/orchestrators/branding",
+        "GET /v2/client-ids/{id}",
+        "PUT /v2/client-ids/{id}",
+        "DELETE /v2/client-ids/{id}",
       ]),
     );
   });

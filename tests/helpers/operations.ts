@@ -175,6 +175,8 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   testWebhook: { eventType: "payment.confirmed" },
   activateRecurringPayout: { permitSignature: `0x${"11".repeat(65)}` },
   linkClientId: { clientId: "cli_plausible_client" },
+  createClientId: { label: "Shop frontend", allowedDomains: ["https://shop.example"] },
+  updateClientId: { label: "Shop frontend", allowedDomains: ["https://shop.example"], status: "active" },
   createClientIdLinkIntent: { clientIdName: "Acme shop", domains: ["https://shop.acme.test"], externalId: "acme-1" },
   completeOnboarding: { token: "plausible-onboarding-token-0123456789" },
   manageRecurringPayout: { action: "cancel" },

@@ -1,0 +1,103 @@
+import { z } from "zod";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
+
+const tags = ["Client IDs"];
+/** The reference takes x-api-key; the interface's dashboards manage them with a session. */
+const auth = ["session", "apiKey"] as const;
+const label = z.string().trim().min(1).max(100);
+const domains = z.array(z.string().max(300)).max(10).meta({ description: "Allowed origins (https; http only for localhost), at most 10" });
+
+const clientIdSchema = z
+  .object({
+    id: z.string(),
+    clientId: z.string(),
+    label: z.string(),
+    allowedDomains: z.array(z.string()),
+    feePercentage: z.string().nullable(),
+    feeAddress: z.string().nullable(),
+    operatorWalletAddress: z.string().nullable(),
+    defaultPreApprovalExpiry: z.number().nullable(),
+    defaultAuthorizationExpiry: z.number().nullable(),
+    status: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    lastUsedAt: z.string().nullable(),
+  })
+  .meta({ id: "ClientId" });
+const params = z.object({ id: z.string().min(1).max(100) });
+
+export const createClientIdOp = defineOperation({
+  method: "POST",
+  path: "/v2/client-ids",
+  operationId: "createClientId",
+  summary: "Create a client ID",
+  description: "For browser integrations: `allowedDomains` are the origins it may be used from (none: a backend client ID).",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  body: z.strictObject({ label, allowedDomains: domains.optional() }),
+  responses: { 201: { description: "Created", schema: clientIdSchema }, ...errorResponses(400, 401, 403, 409, 429) },
+});
+
+export const listClientIdsOp = defineOperation({
+  method: "GET",
+  path: "/v2/client-ids",
+  operationId: "listClientIds",
+  summary: "The account's client IDs",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  responses: { 200: { description: "Client IDs", schema: z.array(clientIdSchema) }, ...errorResponses(401, 403, 429) },
+});
+
+export const getClientIdOp = defineOperation({
+  method: "GET",
+  path: "/v2/client-ids/{id}",
+  operationId: "getClientId",
+  summary: "One client ID",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  params,
+  responses: { 200: { description: "Client ID", schema: clientIdSchema }, ...errorResponses(401, 403, 404, 429) },
+});
+
+export const updateClientIdOp = defineOperation({
+  method: "PUT",
+  path: "/v2/client-ids/{id}",
+  operationId: "updateClientId",
+  summary: "Update a client ID's label, domains or status",
+  description:
+    "`status`: `inactive` pauses it, `active` resumes it, `revoked` ends it for good (a revoked client ID cannot be reactivated: 400).",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  params,
+  body: z.strictObject({
+    label: label.optional(),
+    allowedDomains: domains.optional(),
+    status: z.enum(["active", "inactive", "revoked"]).optional(),
+  }),
+  responses: { 200: { description: "Updated", schema: clientIdSchema }, ...errorResponses(400, 401, 403, 404, 429) },
+});
+
+export const revokeClientIdOp = defineOperation({
+  method: "DELETE",
+  path: "/v2/client-ids/{id}",
+  operationId: "revokeClientId",
+  summary: "Revoke a client ID (cannot be reactivated)",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  params,
+  responses: {
+    200: { description: "Revoked", schema: z.object({ id: z.string(), status: z.literal("revoked") }) },
+    ...errorResponses(401, 403, 404, 429),
+  },
+});
