@@ -5,6 +5,7 @@ import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
+import * as payments from "./payments";
 import * as payouts from "./payouts";
 import * as recurring from "./recurring";
 import * as requests from "./requests";
@@ -19,6 +20,7 @@ import * as webhooks from "./webhooks";
 const MODULES = [
   currencies,
   requests,
+  payments,
   payouts,
   recurring,
   securePayments,

@@ -76,3 +76,54 @@ export async function recurringScheduleOf(accountId: string, requestId: string):
   await db().paymentRequest.update({ where: { id: requestId }, data: { recurringScheduleId: id, recurringIndex: 1 } });
   return id;
 }
+
+/** A paid request with one detected payment, written directly (no chain): for lists, searches and dashboards. */
+export async function insertPaidRequest(
+  accountId: string,
+  currency: string,
+  units: bigint,
+  daysAgo: number,
+  extra: { payer?: string; reference?: string; feeAmount?: bigint } = {},
+) {
+  const id = `01${ulid().toLowerCase().padEnd(64, "0")}`;
+  await db().paymentRequest.create({
+    data: {
+      id,
+      accountId,
+      kind: "request",
+      network: "base",
+      invoiceCurrency: currency,
+      paymentCurrency: currency,
+      tokenAddress: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      amount: "1",
+      expectedAmount: units.toString(),
+      amountPaid: units.toString(),
+      payee: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+      salt: "00",
+      paymentReference: `0x${id.slice(2, 18)}`,
+      referenceHash: `0x${id.slice(2)}`,
+      status: "paid",
+      reference: extra.reference ?? `R-${accountId}`,
+    },
+  });
+  await db().payment.create({
+    data: {
+      id: ulid(),
+      requestId: id,
+      network: "base",
+      txHash: `0x${id.slice(2)}`,
+      logIndex: 0,
+      blockNumber: 1n,
+      blockHash: `0x${"0".repeat(64)}`,
+      payer: extra.payer ?? null,
+      payee: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+      tokenAddress: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+      amount: units.toString(),
+      feeAmount: (extra.feeAmount ?? 0n).toString(),
+      feeAddress: extra.feeAmount ? "0x90F79bf6EB2c4f870365E785982E1f101E93b906" : null,
+      proxyAddress: "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814",
+      blockTime: new Date(Date.now() - daysAgo * 86_400_000),
+    },
+  });
+  return id;
+}

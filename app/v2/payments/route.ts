@@ -1,0 +1,7 @@
+import { searchPaymentsOp } from "@/lib/contracts/payments";
+import { json, withApi } from "@/lib/http/handler";
+import { searchPayments } from "@/lib/requests/search-payments";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(searchPaymentsOp, async ({ principal, query }) => json(await searchPayments(principal.accountId, query)));

@@ -1,0 +1,84 @@
+import { z } from "zod";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
+
+const text = (max: number, description: string) => z.string().min(1).max(max).optional().meta({ description });
+
+const paymentSchema = z
+  .object({
+    id: z.string(),
+    amount: z.string(),
+    sourceNetwork: z.string(),
+    destinationNetwork: z.string(),
+    sourceTxHash: z.string().nullable(),
+    destinationTxHash: z.string().nullable(),
+    timestamp: z.string(),
+    type: z.enum(["direct", "conversion", "crosschain", "recurring"]),
+    conversionRateSource: z.string().nullable(),
+    conversionRateDestination: z.string().nullable(),
+    convertedAmountSource: z.string().nullable(),
+    convertedAmountDestination: z.string().nullable(),
+    currency: z.string(),
+    paymentCurrency: z.string(),
+    fees: z
+      .array(
+        z.object({
+          type: z.string(),
+          stage: z.string(),
+          provider: z.string(),
+          amount: z.string(),
+          currency: z.string(),
+          receiverAddress: z.string(),
+          network: z.string(),
+        }),
+      )
+      .nullable(),
+    recurringPaymentId: z.string().nullable(),
+    rateProvider: z.string().nullable(),
+    request: z.object({
+      requestId: z.string(),
+      paymentReference: z.string(),
+      hasBeenPaid: z.boolean(),
+      customerInfo: z.record(z.string(), z.unknown()).nullable(),
+      reference: z.string().nullable(),
+    }),
+    payer: z.string().nullable(),
+    payee: z.string(),
+  })
+  .meta({ id: "Payment" });
+
+export const searchPaymentsOp = defineOperation({
+  method: "GET",
+  path: "/v2/payments",
+  operationId: "searchPayments",
+  summary: "Search the account's payments",
+  description:
+    "Filters are ANDed: `txHash`, `walletAddress` (payer or payee), `paymentReference`, `requestId`, `reference` (your merchant reference), `type`, `invoiceCurrency`, `paymentCurrency`, `network` (Duebill extension), `fromDate`/`toDate` (ISO 8601 UTC, inclusive). Newest first; `limit` (1–100, default 20) and `offset`. Without a filter, every payment of the account (Duebill extension).",
+  tags: ["Payments"],
+  auth: ["apiKey", "session"],
+  query: z.object({
+    txHash: text(100, "Transaction hash"),
+    walletAddress: text(100, "Payer or payee wallet"),
+    paymentReference: text(40, "The on-chain payment reference (0x + 16 hex)"),
+    requestId: text(100, "Request ID"),
+    reference: text(255, "Your merchant reference"),
+    type: z.enum(["direct", "conversion", "crosschain", "recurring"]).optional(),
+    invoiceCurrency: text(96, "Invoice currency, e.g. USD or USDC-base"),
+    paymentCurrency: text(96, "Payment currency, e.g. USDC or USDC-base"),
+    network: text(32, "Network ID (Duebill extension)"),
+    fromDate: text(40, "From (inclusive), ISO 8601 UTC"),
+    toDate: text(40, "Until (inclusive), ISO 8601 UTC"),
+    limit: text(4, "Page size, 1–100 (default 20)"),
+    offset: text(9, "Results to skip (default 0)"),
+  }),
+  responses: {
+    200: {
+      description: "Matching payments and pagination",
+      schema: z.object({
+        payments: z.array(paymentSchema),
+        pagination: z.object({ total: z.number(), limit: z.number(), offset: z.number(), hasMore: z.boolean() }),
+      }),
+    },
+    ...errorResponses(400, 401, 403, 429),
+  },
+});

@@ -1,0 +1,94 @@
+/** GET /v2/payments: the reference's search over the caller's account only, each filter ANDed, limit/offset pagination. */
+import { beforeAll, describe, expect, it } from "vitest";
+import { GET as search } from "@/app/v2/payments/route";
+import { resetDb } from "@/tests/helpers/db";
+import { insertPaidRequest, makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
+import { call } from "@/tests/helpers/http";
+
+let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let b: Awaited<ReturnType<typeof makeIntegrator>>;
+const PAYER = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+const ids: string[] = [];
+
+beforeAll(async () => {
+  await resetDb();
+  [a, b] = await Promise.all([makeIntegrator(), makeIntegrator()]);
+  // Oldest first: days ago 5, 4, 3, 2, 1.
+  for (let i = 0; i < 5; i++)
+    ids.push(
+      await insertPaidRequest(a.account.id, i % 2 ? "USDT-base" : "USDC-base", BigInt((i + 1) * 1_000_000), 5 - i, {
+        reference: `INV-${i}`,
+        payer: i === 4 ? PAYER : undefined,
+        feeAmount: i === 0 ? 10_000n : 0n,
+      }),
+    );
+  await insertPaidRequest(b.account.id, "USDC-base", 9_000_000n, 1, { reference: "INV-0", payer: PAYER });
+});
+
+const get = (query: string, headers: Record<string, string> = { "x-api-key": a.apiKey }) =>
+  call(search, `/v2/payments${query}`, { headers });
+
+describe("GET /v2/payments", () => {
+  it("lists the account's payments newest first with the reference's shape and pagination", async () => {
+    const r = await get("?limit=2");
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    expect(r.body.pagination).toEqual({ total: 5, limit: 2, offset: 0, hasMore: true });
+    expect(r.body.payments.map((p: { request: { reference: string } }) => p.request.reference)).toEqual(["INV-4", "INV-3"]);
+    expect(r.body.payments[0]).toMatchObject({
+      amount: "5",
+      sourceNetwork: "base",
+      destinationNetwork: "base",
+      type: "direct",
+      currency: "USDC",
+      paymentCurrency: "USDC",
+      fees: [],
+      request: { requestId: ids[4], hasBeenPaid: true, reference: "INV-4" },
+      payer: PAYER,
+    });
+    const last = await get("?limit=2&offset=4");
+    expect(last.body.pagination).toEqual({ total: 5, limit: 2, offset: 4, hasMore: false });
+    expect(last.body.payments[0].fees).toEqual([expect.objectContaining({ type: "platform", amount: "0.01", currency: "USDC" })]);
+  });
+
+  it("filters: reference, requestId, wallet, currency, network, dates — and never another account's", async () => {
+    const refs = async (q: string) => (await get(q)).body.payments.map((p: { request: { reference: string } }) => p.request.reference);
+    expect(await refs("?reference=INV-0")).toEqual(["INV-0"]);
+    expect(await refs(`?requestId=${ids[2]}`)).toEqual(["INV-2"]);
+    expect(await refs(`?walletAddress=${PAYER.toLowerCase()}`)).toEqual(["INV-4"]);
+    expect(await refs("?paymentCurrency=USDT")).toEqual(["INV-3", "INV-1"]);
+    expect(await refs("?network=base&invoiceCurrency=USDC-base")).toEqual(["INV-4", "INV-2", "INV-0"]);
+    const from = new Date(Date.now() - 3.5 * 86_400_000).toISOString();
+    const to = new Date(Date.now() - 1.5 * 86_400_000).toISOString();
+    expect(await refs(`?fromDate=${from}&toDate=${to}`)).toEqual(["INV-3", "INV-2"]);
+    expect(await refs("?type=crosschain")).toEqual([]);
+    const asB = await get("?reference=INV-0", { "x-api-key": b.apiKey });
+    expect(asB.body.payments).toHaveLength(1);
+    expect(asB.body.payments[0].amount).toBe("9");
+  });
+
+  it("a session sees its account's payments; client IDs and no credential are refused", async () => {
+    const session = await walletSessionToken(a.account.id, "0x90F79bf6EB2c4f870365E785982E1f101E93b906");
+    expect((await get("", { authorization: `Bearer ${session}` })).body.pagination.total).toBe(5);
+    expect((await get("", {})).status).toBe(401);
+    expect((await get("", { "x-client-id": a.clientId })).status).toBe(403);
+  });
+
+  it("bad input is a 400 naming the field", async () => {
+    const cases: [string, string][] = [
+      ["?limit=0", "limit"],
+      ["?limit=101", "limit"],
+      ["?limit=abc", "limit"],
+      ["?offset=-1", "offset"],
+      ["?fromDate=2024-01-01", "fromDate"],
+      ["?fromDate=2024-02-01T00:00:00Z&toDate=2024-01-01T00:00:00Z", "toDate"],
+      ["?walletAddress=nope", "walletAddress"],
+      ["?network=mars", "network"],
+      ["?type=teleport", "type"],
+    ];
+    for (const [q, field] of cases) {
+      const r = await get(q);
+      expect(r.status, q).toBe(400);
+      expect(r.body.errors[0].field, q).toBe(field);
+    }
+  });
+});
