@@ -73,6 +73,18 @@ for (const vp of [
     expect(overflow).toBeLessThanOrEqual(0);
     await shot(`dashboard-${vp.name}-04-overview`);
 
+    // The payments list: the API's search, filtered by the link's reference.
+    await page.getByRole("link", { name: "Payments" }).click();
+    await page.getByLabel("reference").fill(`DASH-${vp.name}`);
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByTestId("payments")).toContainText(`${amount} USDC`);
+    await expect(page.getByRole("region", { name: "1 payment" })).toBeVisible();
+    await page.getByLabel("fromDate").fill("yesterday");
+    await page.getByRole("button", { name: "Search" }).click();
+    await expect(page.getByRole("alert").filter({ hasText: "fromDate" })).toBeVisible();
+    await page.getByRole("link", { name: "Clear" }).click();
+    await shot(`dashboard-${vp.name}-05-payments`);
+
     // Sign-out revokes the session on the server: the old cookie no longer works anywhere.
     const cookie = (await page.context().cookies()).find((c) => c.name === "session_token")!.value;
     await page.getByRole("button", { name: "Sign out" }).click();

@@ -5,6 +5,7 @@ import { Mark } from "@/components/docs/site-header";
 
 const NAV = [
   { href: "/dashboard", label: "Overview" },
+  { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/links", label: "Payment links" },
 ] as const;
 

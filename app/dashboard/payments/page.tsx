@@ -1,0 +1,117 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { Panel } from "@/components/dashboard/shell";
+import { formatAmount, formatUtc } from "@/components/payment/format";
+import { explorerUrl } from "@/lib/chain/stored";
+import { AppError } from "@/lib/errors";
+import { requireUser } from "@/lib/http/page-session";
+import { type PaymentSearch, searchPayments } from "@/lib/requests/search-payments";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Payments", robots: { index: false } };
+
+type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
+const FILTERS = ["walletAddress", "reference", "requestId", "txHash", "paymentCurrency", "network", "fromDate", "toDate"] as const;
+const PAGE = 20;
+const input =
+  "mt-1 block min-h-10 w-full rounded-lg border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600";
+
+export default async function PaymentsPage({ searchParams }: Props) {
+  const me = await requireUser("/dashboard/payments");
+  const raw = await searchParams;
+  const q: PaymentSearch = {};
+  for (const f of FILTERS) {
+    const v = raw[f];
+    if (typeof v === "string" && v.trim()) q[f] = v.trim();
+  }
+  const page = Math.max(0, Number.parseInt(String(raw.page ?? "0"), 10) || 0);
+  let result: Awaited<ReturnType<typeof searchPayments>> | null = null;
+  let error: string | null = null;
+  try {
+    // The API's own search (GET /v2/payments): same validation, the same account scoping.
+    result = await searchPayments(me.account.id, { ...q, limit: String(PAGE), offset: String(page * PAGE) });
+  } catch (err) {
+    if (!(err instanceof AppError)) throw err;
+    error = err.errors?.[0] ? `${err.errors[0].field}: ${err.errors[0].message}` : err.message;
+  }
+  const link = (p: number) => `/dashboard/payments?${new URLSearchParams({ ...q, page: String(p) } as Record<string, string>)}`;
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Payments</h1>
+      <Panel title="Filter">
+        <form method="get" className="grid gap-3 sm:grid-cols-4">
+          {FILTERS.map((f) => (
+            <label key={f} className="text-xs font-medium text-slate-600">
+              {f}
+              <input name={f} defaultValue={q[f] ?? ""} className={input} placeholder={f.endsWith("Date") ? "2026-11-01T00:00:00Z" : ""} />
+            </label>
+          ))}
+          <div className="flex items-end gap-2 sm:col-span-4">
+            <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-500">
+              Search
+            </button>
+            <Link href="/dashboard/payments" className="rounded-lg px-3 py-2 text-sm font-medium text-slate-700 ring-1 ring-slate-300">
+              Clear
+            </Link>
+          </div>
+        </form>
+        {error ? (
+          <p role="alert" className="mt-3 rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+            {error}
+          </p>
+        ) : null}
+      </Panel>
+      {result ? (
+        <Panel title={`${result.pagination.total} payment${result.pagination.total === 1 ? "" : "s"}`}>
+          {result.payments.length === 0 ? (
+            <p className="text-sm text-slate-600">Nothing matches.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 text-sm" data-testid="payments">
+              {result.payments.map((p) => (
+                <li key={p.id} className="grid gap-1 py-3 sm:grid-cols-[10rem_minmax(0,1fr)_12rem] sm:gap-4">
+                  <span className="font-semibold tabular-nums">
+                    {formatAmount(p.amount)} {p.paymentCurrency}
+                    <span className="block text-xs font-normal text-slate-500">on {p.destinationNetwork}</span>
+                  </span>
+                  <span className="min-w-0">
+                    <span className="block truncate">{p.request.reference ?? p.request.requestId}</span>
+                    <span className="block truncate font-mono text-xs text-slate-500" title={p.payer ?? ""}>
+                      from {p.payer ?? "unknown"}
+                    </span>
+                  </span>
+                  <span className="text-slate-500 sm:text-right">
+                    {formatUtc(p.timestamp)}
+                    {p.destinationTxHash ? (
+                      <a
+                        href={explorerUrl(p.destinationNetwork, p.destinationTxHash)}
+                        target="_blank"
+                        rel="noopener noreferrer"
+                        className="block text-xs text-indigo-700 underline-offset-2 hover:underline"
+                      >
+                        Transaction ↗
+                      </a>
+                    ) : null}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+          <nav aria-label="Pages" className="mt-4 flex justify-between text-sm">
+            {page > 0 ? (
+              <Link href={link(page - 1)} className="font-medium text-indigo-700">
+                ← Newer
+              </Link>
+            ) : (
+              <span />
+            )}
+            {result.pagination.hasMore ? (
+              <Link href={link(page + 1)} className="font-medium text-indigo-700">
+                Older →
+              </Link>
+            ) : null}
+          </nav>
+        </Panel>
+      ) : null}
+    </div>
+  );
+}
