@@ -112,3 +112,49 @@ test("sign in with a browser wallet through RainbowKit: the test wallet signs th
   expect(wallet.calls.some((c) => c.method === "personal_sign")).toBe(true);
   await expect(page.getByRole("banner")).toContainText(wallet.address.toLowerCase().slice(0, 10));
 });
+
+test("API keys and client IDs: created (the key shown once), revoked; a revoked key gets 401 from the API", async ({
+  page,
+  state,
+  shot,
+}) => {
+  await page.goto("/sign-in?next=%2Fdashboard%2Fkeys");
+  const email = page.getByRole("region", { name: "With email" });
+  await email.getByLabel("Email").fill(DEMO.email);
+  await email.getByLabel("Password").fill(DEMO.password);
+  await email.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/dashboard\/keys$/);
+
+  const keys = page.getByRole("region", { name: "API keys" });
+  await keys.getByLabel("Name").fill("e2e server");
+  await keys.getByRole("button", { name: "Create API key" }).click();
+  const secret = ((await page.getByTestId("new-api-key").textContent()) ?? "").trim();
+  expect(secret).toMatch(/^dbk_/);
+  expect((await fetch(`${state.baseUrl}/v2/currencies`, { headers: { "x-api-key": secret } })).status).toBe(200);
+  await keys.getByRole("button", { name: /Revoke API key e2e server/ }).click();
+  await expect(keys.getByTestId("api-keys")).toContainText("revoked");
+  await expect
+    .poll(async () => (await fetch(`${state.baseUrl}/v2/currencies`, { headers: { "x-api-key": secret } })).status, { timeout: 10_000 })
+    .toBe(401);
+
+  const clients = page.getByRole("region", { name: "Client IDs" });
+  await clients.getByLabel("Label").fill("Shop frontend");
+  await clients.getByLabel(/Allowed origins/).fill("http://shop.example");
+  await clients.getByRole("button", { name: "Create client ID" }).click();
+  await expect(clients.getByRole("alert")).toContainText("allowedDomains");
+  await clients.getByLabel(/Allowed origins/).fill("https://shop.example");
+  await clients.getByRole("button", { name: "Create client ID" }).click();
+  await expect(clients.getByTestId("client-ids")).toContainText("https://shop.example");
+  await shot("dashboard-desktop-06-keys");
+  await clients.getByRole("button", { name: "Revoke client ID Shop frontend" }).first().click();
+  await expect(
+    clients
+      .getByTestId("client-ids")
+      .getByText(/^revoked · https:\/\/shop\.example/)
+      .first(),
+  ).toBeVisible();
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await shot("dashboard-phone-06-keys");
+});

@@ -7,6 +7,7 @@ const NAV = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/links", label: "Payment links" },
+  { href: "/dashboard/keys", label: "Keys" },
 ] as const;
 
 /** The signed-in frame: who is signed in, the sections, sign-out (revokes the session on the server). */

@@ -488,7 +488,9 @@ describe("secrets and signatures", () => {
     expect(enc).not.toContain(SECRET);
     expect(decryptSecret(enc)).toBe(SECRET);
     const [v, iv, tag, ct] = enc.split(".");
-    expect(() => decryptSecret([v, iv, tag, `${ct?.slice(0, -2)}AA`].join("."))).toThrow(/Cannot decrypt/);
+    // Tamper with the first ciphertext character (always a change: replacing the last two with "AA" was a no-op when they were "AA").
+    const tampered = `${ct?.[0] === "A" ? "B" : "A"}${ct?.slice(1)}`;
+    expect(() => decryptSecret([v, iv, tag, tampered].join("."))).toThrow(/Cannot decrypt/);
     vi.stubEnv("APP_SECRET", "b".repeat(40));
     reloadEnv();
     expect(() => decryptSecret(enc)).toThrow(/APP_SECRET changed/);
