@@ -5,7 +5,7 @@ import { revokeSession } from "@/lib/auth/sessions";
 import { login, register } from "@/lib/auth/sign-in/email";
 import { credentialsBodySchema } from "@/lib/contracts/auth";
 import { AppError } from "@/lib/errors";
-import { clearSessionCookie, currentUser, safeNext, setSessionCookie } from "@/lib/http/page-session";
+import { clearSessionCookie, currentUser, limitAnonymousAction, safeNext, setSessionCookie } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 
 export interface FormState {
@@ -30,6 +30,7 @@ const fields = (form: FormData) => ({ email: String(form.get("email") ?? ""), pa
 export async function signInWithPassword(_prev: FormState, form: FormData): Promise<FormState> {
   const input = fields(form);
   try {
+    await limitAnonymousAction();
     const body = parseWith(credentialsBodySchema, input);
     const session = await login(body.email, body.password);
     await setSessionCookie(session.token, session.expiresAt);
@@ -43,6 +44,7 @@ export async function signInWithPassword(_prev: FormState, form: FormData): Prom
 export async function registerWithPassword(_prev: FormState, form: FormData): Promise<FormState> {
   const input = fields(form);
   try {
+    await limitAnonymousAction();
     const body = parseWith(credentialsBodySchema, input);
     await register(body.email, body.password);
     const session = await login(body.email, body.password);

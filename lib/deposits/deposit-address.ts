@@ -96,7 +96,11 @@ async function deploy(row: DepositAddress, request: PaymentRequest): Promise<Dep
       await db().depositAddress.update({ where: { requestId: row.requestId }, data: { deployTxHash: hash } });
     }
     const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000, pollingInterval: 250 });
-    if (receipt.status !== "success") throw new Error(`deployment reverted (${hash})`);
+    if (receipt.status !== "success") {
+      // A reverted deployment is final: forget it so the next call sends a new one.
+      await db().depositAddress.update({ where: { requestId: row.requestId }, data: { deployTxHash: null } });
+      throw new Error(`deployment reverted (${hash})`);
+    }
     let proxy: Address | null = null;
     for (const l of receipt.logs) {
       try {

@@ -1,9 +1,10 @@
-import { cookies } from "next/headers";
+import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { SESSION_COOKIE, type SessionPrincipal, verifySessionToken } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { enforceRateLimit } from "@/lib/http/rate-limit/enforce";
 
 /**
  * Pages and server actions use the `/v1` session itself: the httpOnly `session_token` cookie,
@@ -66,4 +67,12 @@ export async function clearSessionCookie(): Promise<void> {
 /** Only same-site relative paths: `next` comes from the URL. */
 export function safeNext(next: string | null | undefined, fallback = "/dashboard"): string {
   return next && /^\/(?!\/)[\w\-/?=&%.]*$/.test(next) ? next : fallback;
+}
+
+/**
+ * Sign-in and registration actions count against the same per-IP anonymous limit as
+ * POST /v1/auth/login and /register, so a form is no way around the API's throttling.
+ */
+export async function limitAnonymousAction(): Promise<void> {
+  await enforceRateLimit(new Request("http://action.invalid/", { headers: await headers() }), null);
 }

@@ -88,3 +88,90 @@ describe("/v2/client-ids", () => {
     expect((await call(getOne, `/v2/client-ids/${a.clientId}`, { headers: asA(), params: { id: a.clientId } })).body.status).toBe("active");
   });
 });
+
+describe("/v2/client-ids: edges", () => {
+  const REFERENCE_FIELDS = [
+    "allowedDomains",
+    "clientId",
+    "createdAt",
+    "defaultAuthorizationExpiry",
+    "defaultPreApprovalExpiry",
+    "feeAddress",
+    "feePercentage",
+    "id",
+    "label",
+    "lastUsedAt",
+    "operatorWalletAddress",
+    "status",
+    "updatedAt",
+  ];
+
+  it("answers exactly the reference's fields (no secret, no hash) and runs under the relaxed limit", async () => {
+    const { createClientIdOp, getClientIdOp, listClientIdsOp, revokeClientIdOp, updateClientIdOp } = await import(
+      "@/lib/contracts/client-ids"
+    );
+    for (const op of [createClientIdOp, listClientIdsOp, getClientIdOp, updateClientIdOp, revokeClientIdOp])
+      expect(op.rateLimit, op.operationId).toBe("relaxed");
+    const created = await post({ label: "Keys", allowedDomains: ["https://keys.example"] });
+    expect(Object.keys(created.body).sort()).toEqual(REFERENCE_FIELDS);
+    const listed = await call(list, "/v2/client-ids", { headers: asA() });
+    for (const item of listed.body) expect(Object.keys(item).sort()).toEqual(REFERENCE_FIELDS);
+    expect(JSON.stringify(listed.body)).not.toMatch(/hash|secret/i);
+  });
+
+  it("accepts the session_token cookie (writes from our own Origin)", async () => {
+    const cookie = { cookie: `session_token=${session}`, origin: "http://localhost:3000" };
+    const created = await post({ label: "Cookie" }, cookie);
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    expect(created.body.allowedDomains).toEqual([]);
+    expect((await call(list, "/v2/client-ids", { headers: cookie })).status).toBe(200);
+  });
+
+  it("refuses bad updates naming the field", async () => {
+    const cases: [unknown, string][] = [
+      [{ label: "" }, "label"],
+      [{ label: 7 }, "label"],
+      [{ allowedDomains: ["https://shop.example?x=1"] }, "allowedDomains"],
+      [{ allowedDomains: "https://shop.example" }, "allowedDomains"],
+      [{ allowedDomains: Array.from({ length: 11 }, (_, i) => `https://s${i}.example`) }, "allowedDomains"],
+      [{ allowedDomains: ["https://twice.example", "https://twice.example"] }, "allowedDomains"],
+      [{ status: "deleted" }, "status"],
+      [{ operatorWalletAddress: "0x1234567890123456789012345678901234567890" }, "operatorWalletAddress"],
+    ];
+    for (const [body, field] of cases) {
+      const r = await put(a.clientId, body);
+      expect(r.status, JSON.stringify(body)).toBe(400);
+      expect(r.body.errors[0].field, JSON.stringify(body)).toBe(field);
+    }
+    const ok = await put(a.clientId, { allowedDomains: ["https://new.example", "http://127.0.0.1:8080"] });
+    expect(ok.status, JSON.stringify(ok.body)).toBe(200);
+    expect(ok.body.allowedDomains).toEqual(["https://new.example", "http://127.0.0.1:8080"]);
+  });
+
+  it("another account's client ID answers exactly like a missing one", async () => {
+    const asB = { "x-api-key": b.apiKey };
+    const strip = (r: { status: number; body: Record<string, unknown> }) => ({
+      status: r.status,
+      body: { ...r.body, requestId: undefined },
+    });
+    const missing = "cli_doesnotexist";
+    for (const id of [a.clientId, missing]) {
+      const got = strip(await call(getOne, `/v2/client-ids/${id}`, { headers: asB, params: { id } }));
+      const missingGot = strip(await call(getOne, `/v2/client-ids/${missing}`, { headers: asB, params: { id: missing } }));
+      expect(got).toEqual(missingGot);
+      expect(got.status).toBe(404);
+    }
+    expect(strip(await put(a.clientId, { label: "x" }, asB))).toEqual(strip(await put(missing, { label: "x" }, asB)));
+    const del = (id: string) => call(revoke, `/v2/client-ids/${id}`, { method: "DELETE", headers: asB, params: { id } });
+    expect(strip(await del(a.clientId))).toEqual(strip(await del(missing)));
+    expect((await call(getOne, `/v2/client-ids/${a.clientId}`, { headers: asA(), params: { id: a.clientId } })).body.status).toBe("active");
+  });
+
+  it("revoking twice is idempotent; an invalid or expired session is 401", async () => {
+    const id = (await post({ label: "Twice" })).body.id as string;
+    const del = () => call(revoke, `/v2/client-ids/${id}`, { method: "DELETE", headers: asA(), params: { id } });
+    expect((await del()).body).toEqual({ id, status: "revoked" });
+    expect((await del()).body).toEqual({ id, status: "revoked" });
+    expect((await call(list, "/v2/client-ids", { headers: { authorization: "Bearer nope" } })).status).toBe(401);
+  });
+});

@@ -92,3 +92,72 @@ describe("GET /v2/payments", () => {
     }
   });
 });
+
+describe("GET /v2/payments: edges", () => {
+  type Item = { sourceTxHash: string; request: { reference: string; paymentReference: string; requestId: string } };
+  const refs = async (q: string) => (await get(q)).body.payments.map((p: Item) => p.request.reference);
+
+  it("defaults to limit 20 offset 0; limit 100 is allowed; an offset past the end is an empty last page", async () => {
+    expect((await get("")).body.pagination).toEqual({ total: 5, limit: 20, offset: 0, hasMore: false });
+    expect((await get("?limit=100")).body.pagination).toEqual({ total: 5, limit: 100, offset: 0, hasMore: false });
+    const exact = await get("?limit=4&offset=0");
+    expect(exact.body.pagination.hasMore).toBe(true);
+    expect((await get("?limit=1&offset=4")).body.pagination).toEqual({ total: 5, limit: 1, offset: 4, hasMore: false });
+    const past = await get("?offset=50");
+    expect(past.status).toBe(200);
+    expect(past.body).toEqual({ payments: [], pagination: { total: 5, limit: 20, offset: 50, hasMore: false } });
+  });
+
+  it("filters by txHash, paymentReference and type; fromDate equal to toDate is allowed", async () => {
+    const all = (await get("")).body.payments as Item[];
+    const third = all.find((p) => p.request.reference === "INV-2") as Item;
+    expect(await refs(`?txHash=${third.sourceTxHash.toUpperCase().replace("0X", "0x")}`)).toEqual(["INV-2"]);
+    expect(await refs(`?paymentReference=${third.request.paymentReference}`)).toEqual(["INV-2"]);
+    expect(await refs(`?requestId=${third.request.requestId}&reference=INV-3`)).toEqual([]);
+    expect(await refs("?type=direct")).toHaveLength(5);
+    expect(await refs("?type=recurring")).toEqual([]);
+    const day = new Date(Date.now() - 86_400_000 * 10).toISOString();
+    expect((await get(`?fromDate=${day}&toDate=${day}`)).status).toBe(200);
+    expect(await refs(`?walletAddress=0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC`)).toHaveLength(5);
+  });
+
+  it("another account's identifiers find nothing (never a 404 oracle, never its rows)", async () => {
+    const theirs = (await get("", { "x-api-key": b.apiKey })).body.payments[0] as Item;
+    for (const q of [
+      `?requestId=${theirs.request.requestId}`,
+      `?paymentReference=${theirs.request.paymentReference}`,
+      `?txHash=${theirs.sourceTxHash}`,
+    ]) {
+      const r = await get(q);
+      expect(r.status, q).toBe(200);
+      expect(r.body.pagination.total, q).toBe(0);
+    }
+  });
+
+  it("credentials: the session cookie works; an orchestrator key or a bad bearer does not", async () => {
+    const session = await walletSessionToken(a.account.id, "0x90F79bf6EB2c4f870365E785982E1f101E93b906");
+    expect((await get("", { cookie: `session_token=${session}` })).body.pagination.total).toBe(5);
+    expect((await get("", { "x-orchestrator-key": a.orchestratorKey })).status).toBe(403);
+    expect((await get("", { authorization: "Bearer nope" })).status).toBe(401);
+    expect((await get("", { "x-api-key": "rk_nope" })).status).toBe(401);
+  });
+
+  it("more bad input is a 400 naming the field, never a 500", async () => {
+    const cases: [string, string][] = [
+      ["?limit=1.5", "limit"],
+      ["?limit=", "limit"],
+      ["?offset=abc", "offset"],
+      ["?offset=99999999999", "offset"],
+      ["?toDate=2024-13-01T00:00:00Z", "toDate"],
+      ["?fromDate=2024-01-01T00:00:00%2B02:00", "fromDate"],
+      [`?reference=${"x".repeat(256)}`, "reference"],
+      ["?walletAddress=0x1234", "walletAddress"],
+      ["?paymentCurrency=", "paymentCurrency"],
+    ];
+    for (const [q, field] of cases) {
+      const r = await get(q);
+      expect(r.status, q).toBe(400);
+      expect(r.body.errors[0].field, q).toBe(field);
+    }
+  });
+});
