@@ -63,6 +63,10 @@ const envSchema = z.object({
   TRUSTED_PROXY_HOPS: z.coerce.number().int().min(0).max(10).default(0),
   /** Folder of sanctioned_addresses_<ASSET>.txt files (default: the bundled data/ofac-sdn). */
   KYT_SANCTIONS_DIR: z.string().optional(),
+  /** Operators who may open /admin, by sign-in email (comma-separated); also User.isAdmin. */
+  ADMIN_EMAILS: z.string().optional(),
+  /** Operators by sign-in wallet address (comma-separated, EVM case-insensitive). */
+  ADMIN_WALLETS: z.string().optional(),
   /** Extra blocked addresses, comma-separated. */
   KYT_DENY_LIST: z.string().optional(),
   /** File of extra blocked addresses, one per line. */

@@ -2,6 +2,7 @@
  * Admin CLI: `npm run admin -- <command> [options] [--json]`.
  * Creates accounts, API keys, client IDs and orchestrator keys, revokes them and sets tiers.
  */
+import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import {
   createAccount,
@@ -16,6 +17,7 @@ import {
   setClientIdStatus,
   setRateTier,
 } from "@/lib/accounts/issue-credentials";
+import { recordAdminAction } from "@/lib/admin/audit";
 import { db, disconnectDb } from "@/lib/db";
 import { bindClientIdDestination } from "@/lib/destinations/destinations";
 import { AppError } from "@/lib/errors";
@@ -40,8 +42,10 @@ Commands:
   client-id:bind <cli_id> <destinationId|none>        (payment links of the client ID pay there)
   fee:set --account <acc_id> --flow get_paid|pay --bps <n> [--cap <usd>] [--bearer payer|payee] [--evm 0x..] [--tron T..] [--label <text>]
   fee:clear --account <acc_id> --flow get_paid|pay
+  user:grant-admin <email|wallet>    user:revoke-admin <email|wallet>    (operators may open /admin)
 
-Tiers: ${RATE_TIERS.join(", ")}. Secrets are printed once and stored hashed.`;
+Tiers: ${RATE_TIERS.join(", ")}. Secrets are printed once and stored hashed.
+Every command that changes something is recorded in the audit log shown at /admin/audit.`;
 
 function tierOf(value: string | undefined): RateTier | undefined {
   if (value === undefined) return undefined;
@@ -138,6 +142,18 @@ async function run(argv: string[]): Promise<unknown> {
         tronAddress: values.tron,
         label: values.label,
       });
+    case "user:grant-admin":
+    case "user:revoke-admin": {
+      const who = need(args[0], "<email|wallet>");
+      const isAdmin = command === "user:grant-admin";
+      const user = await db().user.findFirst({
+        where: { OR: [{ email: who.toLowerCase() }, { walletAddress: who.toLowerCase() }, { walletAddress: who }] },
+        select: { id: true },
+      });
+      if (!user) throw new AppError("not_found", `No user signs in as ${who}`);
+      await db().user.update({ where: { id: user.id }, data: { isAdmin } });
+      return { userId: user.id, isAdmin };
+    }
     case "fee:clear":
       return db().feeConfig.updateMany({
         where: { accountId: need(values.account, "--account"), flow: flowOf(values.flow) },
@@ -152,7 +168,27 @@ const argv = process.argv.slice(2);
 const asJson = argv.includes("--json");
 const taken = adoptRunningApp();
 if (taken.length > 0 && !asJson) console.error(`[admin] using the running app's ${taken.join(" and ")}`);
-run(argv)
+/** Commands that change nothing are not audited. */
+const READ_ONLY = new Set(["account:list", "credentials:list"]);
+
+async function runAudited(argv: string[]): Promise<unknown> {
+  const result = await run(argv);
+  const positionals = argv.filter((a) => !a.startsWith("-"));
+  const command = positionals[0];
+  if (command && !READ_ONLY.has(command) && typeof result !== "string") {
+    const accountIdx = argv.indexOf("--account");
+    await recordAdminAction({
+      actor: `cli ${userInfo().username}`,
+      action: command,
+      target: positionals[1] ?? (accountIdx >= 0 ? (argv[accountIdx + 1] ?? "") : ""),
+      accountId: accountIdx >= 0 ? argv[accountIdx + 1] : null,
+      details: { argv: argv.filter((a) => a !== "--json") },
+    });
+  }
+  return result;
+}
+
+runAudited(argv)
   .then((result) => {
     if (typeof result === "string") console.log(result);
     else console.log(asJson ? JSON.stringify(result) : JSON.stringify(result, null, 2));

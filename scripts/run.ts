@@ -76,7 +76,8 @@ async function main(): Promise<void> {
     const demo = JSON.parse(out.trim().split("\n").pop() ?? "{}");
     console.log(
       `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})\n` +
-        `  Dashboard: http://localhost:${port}/sign-in as ${demo.signIn?.email} / ${demo.signIn?.password}`,
+        `  Dashboard: http://localhost:${port}/sign-in as ${demo.signIn?.email} / ${demo.signIn?.password}\n` +
+        `  Operations: http://localhost:${port}/admin (the demo user is the local operator)`,
     );
   }
   // The CLIs (npm run seed / admin / devnet:*) find this run's embedded database and devnet here.

@@ -71,8 +71,9 @@ export async function seedDemo(): Promise<{
   const passwordHash = await hashPassword(DEMO.password);
   await client.user.upsert({
     where: { id: DEMO.userId },
-    create: { id: DEMO.userId, accountId: ACCOUNT_ID, email: DEMO.email, passwordHash },
-    update: { passwordHash, failedLogins: 0, lockedUntil: null },
+    // Locally the demo user is also the operator (/admin); production never runs this seed.
+    create: { id: DEMO.userId, accountId: ACCOUNT_ID, email: DEMO.email, passwordHash, isAdmin: true },
+    update: { passwordHash, failedLogins: 0, lockedUntil: null, isAdmin: true },
   });
   await client.user.upsert({
     where: { id: DEMO.walletUserId },

@@ -1,4 +1,5 @@
 import type { Metadata } from "next";
+import Link from "next/link";
 import { BarChart } from "@/components/dashboard/bar-chart";
 import { Panel } from "@/components/dashboard/shell";
 import { formatAmount, formatUtc } from "@/components/payment/format";
@@ -77,7 +78,9 @@ export default async function DashboardPage() {
                 <span className="font-medium tabular-nums">
                   {formatAmount(p.amount)} {p.symbol} <span className="font-normal text-slate-500">on {p.network}</span>
                 </span>
-                <span className="text-slate-600">{p.reference ?? `${p.requestId.slice(0, 10)}…`}</span>
+                <Link href={`/dashboard/requests/${p.requestId}`} className="text-indigo-700 underline-offset-2 hover:underline">
+                  {p.reference ?? `${p.requestId.slice(0, 10)}…`}
+                </Link>
                 <span className="text-slate-500">{formatUtc(p.blockTime)}</span>
               </li>
             ))}

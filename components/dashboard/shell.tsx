@@ -1,13 +1,17 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOut } from "@/app/sign-in/actions";
+import { NavLinks } from "@/components/dashboard/nav-links";
 import { Mark } from "@/components/docs/site-header";
 
 const NAV = [
   { href: "/dashboard", label: "Overview" },
   { href: "/dashboard/payments", label: "Payments" },
   { href: "/dashboard/links", label: "Payment links" },
+  { href: "/dashboard/recurring", label: "Recurring" },
+  { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/keys", label: "Keys" },
+  { href: "/dashboard/settings", label: "Settings" },
 ] as const;
 
 /** The signed-in frame: who is signed in, the sections, sign-out (revokes the session on the server). */
@@ -35,15 +39,7 @@ export function DashboardShell({ account, who, children }: { account: string; wh
           </div>
         </div>
         <nav aria-label="Dashboard" className="mx-auto flex max-w-6xl gap-1 overflow-x-auto px-3 pb-2 sm:px-5">
-          {NAV.map((n) => (
-            <Link
-              key={n.href}
-              href={n.href}
-              className="shrink-0 rounded-md px-3 py-1.5 text-sm font-medium text-slate-600 hover:bg-slate-100 hover:text-slate-900"
-            >
-              {n.label}
-            </Link>
-          ))}
+          <NavLinks items={NAV} tone="light" />
         </nav>
       </header>
       <main className="mx-auto max-w-6xl px-4 py-6 sm:px-6 sm:py-8">{children}</main>
@@ -55,7 +51,7 @@ export function Panel({ title, children, action }: { title: string; children: Re
   return (
     <section aria-label={title} className="min-w-0 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
       <div className="mb-3 flex items-center justify-between gap-2">
-        <h2 className="text-base font-semibold text-slate-900">{title}</h2>
+        <h2 className="min-w-0 text-base font-semibold text-slate-900 [overflow-wrap:anywhere]">{title}</h2>
         {action}
       </div>
       {children}

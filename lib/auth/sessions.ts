@@ -70,6 +70,12 @@ export async function revokeSession(sessionId: string): Promise<void> {
   await db().session.updateMany({ where: { id: sessionId, revokedAt: null }, data: { revokedAt: now() } });
 }
 
+/** Ends every live session of a user (an operator's "sign out everywhere"); returns how many. */
+export async function revokeUserSessions(userId: string): Promise<number> {
+  const { count } = await db().session.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: now() } });
+  return count;
+}
+
 /** The session token from `Authorization: Bearer` or the `session_token` cookie. */
 export function readSessionToken(req: Request): { token: string; viaCookie: boolean } | null {
   const auth = req.headers.get("authorization");

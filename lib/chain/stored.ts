@@ -18,3 +18,17 @@ export function tokenOf(row: { network: string; paymentCurrency: string }) {
 export function explorerUrl(network: string, txHash: string): string {
   return isNetworkId(network) ? `${NETWORKS[network].explorerTxUrl}${txHash}` : txHash;
 }
+
+const LOCAL_RPC = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/;
+
+/** True when the network is served by a local node (the devnet): no public explorer knows its transactions. */
+export function isLocalChain(network: NetworkId): boolean {
+  const rpc = networkRuntime(network).rpcUrl;
+  return Boolean(rpc && LOCAL_RPC.test(rpc));
+}
+
+/** The explorer page of a transaction for people to open, or null where no explorer has it (the devnet). */
+export function explorerLink(network: string, txHash: string): string | null {
+  if (!isNetworkId(network) || isLocalChain(network)) return null;
+  return `${NETWORKS[network].explorerTxUrl}${txHash}`;
+}

@@ -47,6 +47,21 @@ function current(): Lists {
   return lists.lists;
 }
 
+/** For operators: where the screening list comes from, how many addresses, and the extraction date. */
+export function screeningListInfo(): { source: string; sanctioned: number; denied: number; listDate: string | null } {
+  const dir = env().KYT_SANCTIONS_DIR ?? path.join(process.cwd(), "data", "ofac-sdn");
+  const { sanctioned, denied } = current();
+  let listDate: string | null = null;
+  const note = path.join(dir, "SOURCE.md");
+  if (existsSync(/*turbopackIgnore: true*/ note)) listDate = /\b(\d{4}-\d{2}-\d{2})\b/.exec(readFileSync(note, "utf8"))?.[1] ?? null;
+  return {
+    source: env().KYT_SANCTIONS_DIR ? dir : "Bundled OFAC SDN list (data/ofac-sdn)",
+    sanctioned: sanctioned.size,
+    denied: denied.size,
+    listDate,
+  };
+}
+
 export const sanctionsListProvider: KytProvider = {
   name: "duebill-sanctions-list",
   async screen(walletAddress) {

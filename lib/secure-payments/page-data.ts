@@ -1,6 +1,7 @@
 import { asHex, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import { isLocalChain } from "@/lib/chain/stored";
 import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
@@ -70,7 +71,6 @@ export function linkDepositUnavailable(link: { network: string; paymentType: str
 }
 
 const mask = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
-const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url);
 const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
 
 export async function getPaymentPage(token: string): Promise<PaymentPageData | null> {
@@ -98,10 +98,10 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
       chainId: rt.network.chainId,
       kind: rt.network.kind,
       // A local devnet's transactions are on no public explorer: no link rather than a wrong one.
-      explorerTxUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? "" : rt.network.explorerTxUrl,
+      explorerTxUrl: isLocalChain(rt.network.id) ? "" : rt.network.explorerTxUrl,
       testnet: rt.network.testnet,
     },
-    rpcUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null,
+    rpcUrl: isLocalChain(rt.network.id) ? rt.rpcUrl : null,
     currency: {
       id: currency.id,
       symbol: currency.token.symbol,

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { Panel } from "@/components/dashboard/shell";
 import { formatAmount, formatUtc } from "@/components/payment/format";
-import { explorerUrl } from "@/lib/chain/stored";
+import { explorerLink } from "@/lib/chain/stored";
 import { AppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";
 import { type PaymentSearch, searchPayments } from "@/lib/requests/search-payments";
@@ -74,16 +74,21 @@ export default async function PaymentsPage({ searchParams }: Props) {
                     <span className="block text-xs font-normal text-slate-500">on {p.destinationNetwork}</span>
                   </span>
                   <span className="min-w-0">
-                    <span className="block truncate">{p.request.reference ?? p.request.requestId}</span>
+                    <Link
+                      href={`/dashboard/requests/${p.request.requestId}`}
+                      className="block truncate font-medium text-indigo-700 underline-offset-2 hover:underline"
+                    >
+                      {p.request.reference ?? p.request.requestId}
+                    </Link>
                     <span className="block truncate font-mono text-xs text-slate-500" title={p.payer ?? ""}>
                       from {p.payer ?? "unknown"}
                     </span>
                   </span>
                   <span className="text-slate-500 sm:text-right">
                     {formatUtc(p.timestamp)}
-                    {p.destinationTxHash ? (
+                    {p.destinationTxHash && explorerLink(p.destinationNetwork, p.destinationTxHash) ? (
                       <a
-                        href={explorerUrl(p.destinationNetwork, p.destinationTxHash)}
+                        href={explorerLink(p.destinationNetwork, p.destinationTxHash) ?? undefined}
                         target="_blank"
                         rel="noopener noreferrer"
                         className="block text-xs text-indigo-700 underline-offset-2 hover:underline"

@@ -161,8 +161,40 @@ export class RateLimiter {
     // The second 429 of a window: the client did not wait its Retry-After. Counted once per window.
     if (res.consumedPoints === policy.rate + 2 && !(await consumed(this.breaches(policy.breach), key))) {
       res = await requests.set(key, BLOCKED, policy.blockMs / 1000);
+      await this.noteBlock(key, Date.now() + policy.blockMs);
     }
     return decide(false, res, policy.rate);
+  }
+
+  /** Blocks started here, for operators: in memory, and in a Redis sorted set shared by every instance. */
+  private readonly memoryBlocks = new Map<string, number>();
+
+  private async noteBlock(key: string, until: number): Promise<void> {
+    this.memoryBlocks.set(key, until);
+    if (this.redis?.client.status === "ready") {
+      const set = `${this.prefix}:blocks`;
+      await this.redis.client
+        .multi()
+        .zadd(set, until, key)
+        .zremrangebyscore(set, "-inf", Date.now())
+        .exec()
+        .catch(() => undefined);
+    }
+  }
+
+  /** The sustained-breach blocks in force now: key (credential|IP) and when each ends. */
+  async activeBlocks(): Promise<{ key: string; until: Date }[]> {
+    const now = Date.now();
+    const found = new Map<string, number>();
+    for (const [k, until] of this.memoryBlocks) {
+      if (until > now) found.set(k, until);
+      else this.memoryBlocks.delete(k);
+    }
+    if (this.redis?.client.status === "ready") {
+      const rows = await this.redis.client.zrangebyscore(`${this.prefix}:blocks`, now, "+inf", "WITHSCORES").catch(() => [] as string[]);
+      for (let i = 0; i + 1 < rows.length; i += 2) found.set(rows[i]!, Math.max(found.get(rows[i]!) ?? 0, Number(rows[i + 1])));
+    }
+    return [...found].map(([key, until]) => ({ key, until: new Date(until) })).sort((a, b) => a.until.getTime() - b.until.getTime());
   }
 
   async close(): Promise<void> {

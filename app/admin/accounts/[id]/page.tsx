@@ -1,0 +1,191 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { IssueKeyForm } from "@/components/admin/issue-key-form";
+import { Panel } from "@/components/dashboard/shell";
+import { formatUtc } from "@/components/payment/format";
+import { RATE_TIERS } from "@/lib/accounts/issue-credentials";
+import { requireAdmin } from "@/lib/admin/access";
+import { accountForAdmin } from "@/lib/admin/accounts";
+import { AppError } from "@/lib/errors";
+import {
+  issueOrchestratorKeyAction,
+  revokeApiKeyAdminAction,
+  revokeOrchestratorKeyAction,
+  revokeUserSessionsAction,
+  setClientIdStatusAction,
+  setTierAction,
+} from "../../actions";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Account", robots: { index: false } };
+
+const small = "rounded-md px-2 py-1 text-xs font-medium ring-1 ring-inset";
+const danger = `${small} text-rose-700 ring-rose-200 hover:bg-rose-50`;
+const plain = `${small} text-slate-700 ring-slate-300 hover:bg-slate-50`;
+
+function Hidden({ name, value }: { name: string; value: string }) {
+  return <input type="hidden" name={name} value={value} />;
+}
+
+function TierForm({ id, tier }: { id: string; tier: string }) {
+  return (
+    <form action={setTierAction} className="flex items-center gap-1">
+      <Hidden name="id" value={id} />
+      <select
+        name="tier"
+        defaultValue={tier}
+        aria-label={`Rate tier of ${id}`}
+        className="rounded-md border-0 py-0.5 pl-1.5 text-xs ring-1 ring-inset ring-slate-300"
+      >
+        {RATE_TIERS.map((t) => (
+          <option key={t}>{t}</option>
+        ))}
+      </select>
+      <button type="submit" className={plain}>
+        Set tier
+      </button>
+    </form>
+  );
+}
+
+export default async function AdminAccountPage({ params }: { params: Promise<{ id: string }> }) {
+  const { id } = await params;
+  await requireAdmin(`/admin/accounts/${encodeURIComponent(id)}`);
+  let a: Awaited<ReturnType<typeof accountForAdmin>>;
+  try {
+    a = await accountForAdmin(id);
+  } catch (err) {
+    if (err instanceof AppError && err.code === "not_found") notFound();
+    throw err;
+  }
+  return (
+    <div className="space-y-6">
+      <nav className="text-sm">
+        <Link href="/admin/accounts" className="font-medium text-indigo-700">
+          ← Accounts
+        </Link>
+      </nav>
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
+        {a.name} <span className="align-middle font-mono text-sm font-normal text-slate-500">{a.id}</span>
+      </h1>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Panel title="Orchestrator keys">
+          <IssueKeyForm accountId={a.id} action={issueOrchestratorKeyAction} />
+          <ul className="mt-4 divide-y divide-slate-100 text-sm" data-testid="orchestrator-keys">
+            {a.orchestratorKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
+            {a.orchestratorKeys.map((k) => (
+              <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span>
+                  <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
+                  <span className="block text-xs text-slate-500">
+                    {k.revokedAt
+                      ? `revoked ${formatUtc(k.revokedAt.toISOString())}`
+                      : `issued ${formatUtc(k.createdAt.toISOString())} · ${k.rateTier}`}
+                  </span>
+                </span>
+                {k.revokedAt ? null : (
+                  <span className="flex flex-wrap gap-2">
+                    <TierForm id={k.id} tier={k.rateTier} />
+                    <form action={revokeOrchestratorKeyAction}>
+                      <Hidden name="id" value={k.id} />
+                      <button type="submit" className={danger} aria-label={`Revoke orchestrator key ${k.prefix}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </Panel>
+        <Panel title="Client IDs">
+          <ul className="divide-y divide-slate-100 text-sm" data-testid="admin-client-ids">
+            {a.clientIds.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
+            {a.clientIds.map((c) => (
+              <li key={c.id} className="space-y-1 py-2" data-testid="admin-client-id">
+                <span className="block">
+                  <span className="font-medium">{c.name}</span> <span className="font-mono text-xs text-slate-500">{c.id}</span>
+                  <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium" data-testid="client-id-status">
+                    {c.status}
+                  </span>
+                </span>
+                <span className="block truncate text-xs text-slate-500">{c.allowedDomains.join(", ") || "backend (no origins)"}</span>
+                {c.status === "revoked" ? null : (
+                  <span className="flex flex-wrap items-center gap-2">
+                    <TierForm id={c.id} tier={c.rateTier} />
+                    <form action={setClientIdStatusAction} className="flex gap-2">
+                      <Hidden name="id" value={c.id} />
+                      {c.status === "restricted" ? (
+                        <button type="submit" name="op" value="activate" className={plain}>
+                          Activate
+                        </button>
+                      ) : (
+                        <button type="submit" name="op" value="restrict" className={plain} aria-label={`Restrict ${c.name}`}>
+                          Restrict
+                        </button>
+                      )}
+                      <button type="submit" name="op" value="revoke" className={danger} aria-label={`Revoke ${c.name}`}>
+                        Revoke
+                      </button>
+                    </form>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </Panel>
+        <Panel title="API keys">
+          <ul className="divide-y divide-slate-100 text-sm">
+            {a.apiKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
+            {a.apiKeys.map((k) => (
+              <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span>
+                  <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
+                  <span className="block text-xs text-slate-500">
+                    {k.revokedAt
+                      ? `revoked ${formatUtc(k.revokedAt.toISOString())}`
+                      : `${k.rateTier} · since ${formatUtc(k.createdAt.toISOString())}`}
+                  </span>
+                </span>
+                {k.revokedAt ? null : (
+                  <span className="flex flex-wrap gap-2">
+                    <TierForm id={k.id} tier={k.rateTier} />
+                    <form action={revokeApiKeyAdminAction}>
+                      <Hidden name="id" value={k.id} />
+                      <button type="submit" className={danger}>
+                        Revoke
+                      </button>
+                    </form>
+                  </span>
+                )}
+              </li>
+            ))}
+          </ul>
+        </Panel>
+        <Panel title="Users">
+          <ul className="divide-y divide-slate-100 text-sm">
+            {a.users.map((u) => (
+              <li key={u.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
+                <span className="min-w-0 break-all">
+                  {u.email ?? u.walletAddress}
+                  {u.isAdmin ? <span className="ml-2 text-xs font-medium text-indigo-700">operator</span> : null}
+                  <span className="block text-xs text-slate-500">
+                    {u._count.sessions} live session{u._count.sessions === 1 ? "" : "s"}
+                    {u.lockedUntil && u.lockedUntil > new Date() ? ` · locked until ${formatUtc(u.lockedUntil.toISOString())}` : ""}
+                  </span>
+                </span>
+                <form action={revokeUserSessionsAction}>
+                  <Hidden name="userId" value={u.id} />
+                  <button type="submit" className={danger} disabled={u._count.sessions === 0}>
+                    Sign out everywhere
+                  </button>
+                </form>
+              </li>
+            ))}
+          </ul>
+        </Panel>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import {
+  createOrchestratorKey,
+  RATE_TIERS,
+  revokeApiKey,
+  revokeOrchestratorKey,
+  setClientIdStatus,
+  setRateTier,
+} from "@/lib/accounts/issue-credentials";
+import { adminForAction } from "@/lib/admin/access";
+import { audited } from "@/lib/admin/audit";
+import { revokeUserSessions } from "@/lib/auth/sessions";
+import { db } from "@/lib/db";
+import { AppError, invalidField, notFound } from "@/lib/errors";
+import { idPrefix } from "@/lib/ids";
+
+export interface AdminFormState {
+  error: string | null;
+  /** A new orchestrator key's secret: shown once. */
+  secret?: string;
+  done?: string;
+}
+
+const field = (form: FormData, k: string) => String(form.get(k) ?? "").trim();
+
+function failure(err: unknown): AdminFormState {
+  if (!(err instanceof AppError)) throw err;
+  const first = err.errors?.[0];
+  return { error: first ? `${first.field}: ${first.message}` : err.message };
+}
+
+/** Issues an orchestrator key to an account (DECISIONS.md: admins only); the secret is shown once. */
+export async function issueOrchestratorKeyAction(_prev: AdminFormState, form: FormData): Promise<AdminFormState> {
+  try {
+    const admin = await adminForAction();
+    const accountId = field(form, "accountId");
+    const name = field(form, "name") || "orchestrator";
+    if (name.length > 100) throw invalidField("name", "must be at most 100 characters");
+    const key = await audited(
+      { actor: admin.actor, action: "orchestrator_key.issue", target: accountId, accountId, details: { name } },
+      () => createOrchestratorKey(accountId, name),
+    );
+    revalidatePath("/admin", "layout");
+    return { error: null, secret: key.secret, done: key.id };
+  } catch (err) {
+    return failure(err);
+  }
+}
+
+async function ownerOf(kind: "orchestratorKey" | "apiKey" | "clientId", id: string): Promise<string> {
+  const row =
+    kind === "orchestratorKey"
+      ? await db().orchestratorKey.findUnique({ where: { id }, select: { accountId: true } })
+      : kind === "apiKey"
+        ? await db().apiKey.findUnique({ where: { id }, select: { accountId: true } })
+        : await db().clientId.findUnique({ where: { id }, select: { accountId: true } });
+  if (!row) throw notFound("Not found");
+  return row.accountId;
+}
+
+export async function revokeOrchestratorKeyAction(form: FormData): Promise<void> {
+  const admin = await adminForAction();
+  const id = field(form, "id");
+  const accountId = await ownerOf("orchestratorKey", id);
+  await audited({ actor: admin.actor, action: "orchestrator_key.revoke", target: id, accountId }, () => revokeOrchestratorKey(id));
+  revalidatePath("/admin", "layout");
+}
+
+export async function revokeApiKeyAdminAction(form: FormData): Promise<void> {
+  const admin = await adminForAction();
+  const id = field(form, "id");
+  const accountId = await ownerOf("apiKey", id);
+  await audited({ actor: admin.actor, action: "api_key.revoke", target: id, accountId }, () => revokeApiKey(id));
+  revalidatePath("/admin", "layout");
+}
+
+const STATUSES = { restrict: "restricted", activate: "active", revoke: "revoked" } as const;
+
+/** Restrict (read-only for its holder), activate again, or revoke a client ID. */
+export async function setClientIdStatusAction(form: FormData): Promise<void> {
+  const admin = await adminForAction();
+  const id = field(form, "id");
+  const op = field(form, "op") as keyof typeof STATUSES;
+  if (!(op in STATUSES)) throw invalidField("op", "must be restrict, activate or revoke");
+  const accountId = await ownerOf("clientId", id);
+  await audited({ actor: admin.actor, action: `client_id.${op}`, target: id, accountId }, () => setClientIdStatus(id, STATUSES[op]));
+  revalidatePath("/admin", "layout");
+}
+
+/** The rate-limit tier of a client ID, API key or orchestrator key. */
+export async function setTierAction(form: FormData): Promise<void> {
+  const admin = await adminForAction();
+  const id = field(form, "id");
+  const tier = field(form, "tier");
+  if (!(RATE_TIERS as readonly string[]).includes(tier)) throw invalidField("tier", `must be one of ${RATE_TIERS.join(", ")}`);
+  const kind = id.startsWith(idPrefix.clientId) ? "clientId" : id.startsWith(idPrefix.orchestratorKey) ? "orchestratorKey" : "apiKey";
+  const accountId = await ownerOf(kind, id);
+  await audited({ actor: admin.actor, action: "rate_tier.set", target: id, accountId, details: { tier } }, () =>
+    setRateTier(id, tier as (typeof RATE_TIERS)[number]),
+  );
+  revalidatePath("/admin", "layout");
+}
+
+/** Signs a user out everywhere (every live session revoked on the server). */
+export async function revokeUserSessionsAction(form: FormData): Promise<void> {
+  const admin = await adminForAction();
+  const userId = field(form, "userId");
+  const user = await db().user.findUnique({ where: { id: userId }, select: { accountId: true } });
+  if (!user) throw notFound("User not found");
+  await audited({ actor: admin.actor, action: "user.revoke_sessions", target: userId, accountId: user.accountId }, async () => ({
+    revoked: await revokeUserSessions(userId),
+  }));
+  revalidatePath("/admin", "layout");
+}

@@ -1,0 +1,117 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { AuditList } from "@/components/admin/audit-list";
+import { Panel } from "@/components/dashboard/shell";
+import { formatUtc } from "@/components/payment/format";
+import { requireAdmin } from "@/lib/admin/access";
+import { listAdminActions } from "@/lib/admin/audit";
+import { serviceHealth } from "@/lib/admin/health";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Operations", robots: { index: false } };
+
+const ok = "text-emerald-700";
+const warn = "font-medium text-amber-800";
+
+export default async function AdminHealthPage() {
+  await requireAdmin("/admin");
+  const [h, recent] = await Promise.all([serviceHealth(), listAdminActions(8)]);
+  return (
+    <div className="space-y-6">
+      <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Health of the background work</h1>
+      <div className="grid gap-6 lg:grid-cols-2">
+        <Panel title="Payment detection">
+          {h.cursors.length === 0 ? (
+            <p className="text-sm text-slate-600">No network scanned yet.</p>
+          ) : (
+            <table className="w-full text-sm" data-testid="cursors">
+              <thead className="text-left text-xs text-slate-500">
+                <tr>
+                  <th className="pb-2 font-medium">Network</th>
+                  <th className="pb-2 text-right font-medium">Scanned to</th>
+                  <th className="pb-2 text-right font-medium">Behind head</th>
+                </tr>
+              </thead>
+              <tbody className="divide-y divide-slate-100">
+                {h.cursors.map((c) => (
+                  <tr key={c.network}>
+                    <td className="py-2">{c.network}</td>
+                    <td className="py-2 text-right tabular-nums">{c.lastBlock}</td>
+                    <td className={`py-2 text-right tabular-nums ${c.lag === null ? warn : c.lag > 50 ? warn : ok}`}>
+                      {c.lag === null ? (c.error ?? "unknown") : `${c.lag} block${c.lag === 1 ? "" : "s"}`}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+        </Panel>
+        <Panel title="Webhook deliveries">
+          {h.deliveries.length === 0 ? (
+            <p className={`text-sm ${ok}`}>Nothing pending or failed.</p>
+          ) : (
+            <ul className="divide-y divide-slate-100 text-sm" data-testid="delivery-health">
+              {h.deliveries.map((d) => (
+                <li key={d.id} className="py-2">
+                  <span className="block truncate" title={d.url}>
+                    {d.url}
+                  </span>
+                  <span className="text-xs text-slate-500">
+                    <Link href={`/admin/accounts/${d.accountId}`} className="text-indigo-700">
+                      {d.accountId}
+                    </Link>{" "}
+                    · {d.pending} pending · <span className={d.failed ? warn : ""}>{d.failed} failed</span>
+                    {d.active ? "" : " · endpoint disabled"}
+                  </span>
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+        <Panel title="Recurring payouts and expiry">
+          <ul className="space-y-1 text-sm">
+            {h.recurringPaused.length === 0 ? <li className={ok}>No schedule paused.</li> : null}
+            {h.recurringPaused.map((p) => (
+              <li key={p.reason} className={warn}>
+                {p.count} paused: {p.reason}
+              </li>
+            ))}
+            <li className={h.expirySweep.overdueLinks ? warn : ok} data-testid="expiry-sweep">
+              {h.expirySweep.overdueLinks
+                ? `${h.expirySweep.overdueLinks} links past expiry for over 5 minutes: is the worker's expiry sweep running?`
+                : "Expiry sweep up to date."}
+            </li>
+          </ul>
+        </Panel>
+        <Panel title="Screening and rate limits">
+          <p className="text-sm" data-testid="screening">
+            {h.screening.source}: {h.screening.sanctioned} addresses
+            {h.screening.listDate ? `, extracted ${h.screening.listDate}` : ""}; {h.screening.denied} on the operator's deny list.
+          </p>
+          <p className="mt-3 text-sm font-medium text-slate-700">Blocks in force</p>
+          {h.rateLimitBlocks.length === 0 ? (
+            <p className={`text-sm ${ok}`}>None.</p>
+          ) : (
+            <ul className="text-xs text-slate-600" data-testid="blocks">
+              {h.rateLimitBlocks.map((b) => (
+                <li key={b.key} className="break-all">
+                  {b.key} until {formatUtc(b.until)}
+                </li>
+              ))}
+            </ul>
+          )}
+        </Panel>
+      </div>
+      <Panel
+        title="Recent operator actions"
+        action={
+          <Link href="/admin/audit" className="text-sm font-medium text-indigo-700">
+            All →
+          </Link>
+        }
+      >
+        <AuditList entries={recent} />
+      </Panel>
+    </div>
+  );
+}

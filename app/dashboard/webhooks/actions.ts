@@ -1,0 +1,75 @@
+"use server";
+
+import { revalidatePath } from "next/cache";
+import { createWebhookBodySchema, testWebhookOp } from "@/lib/contracts/webhooks";
+import { AppError } from "@/lib/errors";
+import { type PageUser, userForAction } from "@/lib/http/page-session";
+import { parseWith } from "@/lib/http/parse";
+import { createWebhook, deleteWebhook, ownerFor, setWebhookActive } from "@/lib/webhooks/endpoints";
+import { redeliverForOwner, sendTestDeliveries } from "@/lib/webhooks/manage-deliveries";
+
+export interface WebhookFormState {
+  error: string | null;
+  /** The new endpoint's signing secret: shown once (it is stored encrypted). */
+  secret?: string;
+  url?: string;
+  values?: Record<string, string>;
+}
+
+/** The account's webhooks, every client ID's (a dashboard user sees the whole account). */
+const accountOwner = (me: PageUser) => ({ accountId: me.account.id, clientId: null });
+
+function message(err: unknown): string {
+  if (!(err instanceof AppError)) throw err;
+  const first = err.errors?.[0];
+  return first ? `${first.field}: ${first.message}` : err.message;
+}
+
+/** POST /v1/webhook from the dashboard: the same schema, URL policy (no private addresses) and owner rules. */
+export async function registerWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+  const values = { url: String(form.get("url") ?? ""), clientId: String(form.get("clientId") ?? "") };
+  try {
+    const me = await userForAction();
+    const body = parseWith(createWebhookBodySchema, { url: values.url.trim(), clientId: values.clientId || undefined });
+    if (!body.clientId) return { error: "clientId: choose the client ID this webhook serves", values };
+    const owner = await ownerFor(me.session, body.clientId);
+    const created = await createWebhook(owner, body.url);
+    revalidatePath("/dashboard/webhooks");
+    return { error: null, secret: created.secret, url: created.url };
+  } catch (err) {
+    return { error: message(err), values };
+  }
+}
+
+/** PUT /v1/webhook/{id} without a body: toggles it. */
+export async function toggleWebhookAction(form: FormData): Promise<void> {
+  const me = await userForAction();
+  await setWebhookActive(accountOwner(me), String(form.get("id") ?? ""), undefined);
+  revalidatePath("/dashboard/webhooks");
+}
+
+export async function deleteWebhookAction(form: FormData): Promise<void> {
+  const me = await userForAction();
+  await deleteWebhook(accountOwner(me), String(form.get("id") ?? ""));
+  revalidatePath("/dashboard/webhooks");
+}
+
+/** POST /v1/webhook/test for one of the account's client IDs: a signed sample to each active endpoint. */
+export async function sendTestAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+  try {
+    const me = await userForAction();
+    const body = parseWith(testWebhookOp.body!, { eventType: String(form.get("eventType") ?? "") });
+    const sent = await sendTestDeliveries(accountOwner(me), body.eventType);
+    revalidatePath("/dashboard/webhooks");
+    return { error: null, url: `${sent} test deliver${sent === 1 ? "y" : "ies"} queued` };
+  } catch (err) {
+    return { error: message(err) };
+  }
+}
+
+/** "Send again": redelivers one of the account's deliveries under the same delivery ID. */
+export async function redeliverAction(form: FormData): Promise<void> {
+  const me = await userForAction();
+  await redeliverForOwner(accountOwner(me), String(form.get("endpointId") ?? ""), String(form.get("deliveryId") ?? ""));
+  revalidatePath("/dashboard", "layout");
+}

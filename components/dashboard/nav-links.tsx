@@ -1,0 +1,31 @@
+"use client";
+
+import Link from "next/link";
+import { usePathname } from "next/navigation";
+
+/** Section links with the current one marked (aria-current), for the dashboard and admin bars. */
+export function NavLinks({ items, tone }: { items: readonly { href: string; label: string }[]; tone: "light" | "dark" }) {
+  const path = usePathname();
+  const current = items
+    .filter((n) => path === n.href || path.startsWith(`${n.href}/`))
+    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+  const base = "shrink-0 rounded-md px-3 py-1.5 text-sm font-medium";
+  const styles =
+    tone === "light"
+      ? { on: "bg-indigo-50 text-indigo-700", off: "text-slate-600 hover:bg-slate-100 hover:text-slate-900" }
+      : { on: "bg-slate-700 text-white", off: "text-slate-300 hover:bg-slate-800 hover:text-white" };
+  return (
+    <>
+      {items.map((n) => (
+        <Link
+          key={n.href}
+          href={n.href}
+          aria-current={n.href === current ? "page" : undefined}
+          className={`${base} ${n.href === current ? styles.on : styles.off}`}
+        >
+          {n.label}
+        </Link>
+      ))}
+    </>
+  );
+}

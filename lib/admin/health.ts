@@ -1,0 +1,80 @@
+import { allNetworkRuntimes } from "@/lib/chain/config";
+import { publicClientFor } from "@/lib/chain/reader";
+import { nowMs } from "@/lib/clock";
+import { db } from "@/lib/db";
+import { rateLimiter } from "@/lib/http/rate-limit/limiter";
+import { screeningListInfo } from "@/lib/kyt/sanctions-list";
+
+export interface CursorHealth {
+  network: string;
+  lastBlock: string;
+  head: string | null;
+  lag: number | null;
+  updatedAt: string;
+  error: string | null;
+}
+
+const withTimeout = <T>(p: Promise<T>, ms: number) =>
+  Promise.race([p, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`no answer in ${ms} ms`)), ms).unref())]);
+
+/** Detection progress per network: the stored cursor against the node's head (read with a 2 s limit). */
+export async function cursorHealth(): Promise<CursorHealth[]> {
+  const cursors = await db().chainCursor.findMany({ orderBy: { network: "asc" } });
+  const configured = new Set(allNetworkRuntimes().map((r) => r.network.id as string));
+  return Promise.all(
+    cursors.map(async (c) => {
+      const base = { network: c.network, lastBlock: c.lastBlock.toString(), updatedAt: c.updatedAt.toISOString() };
+      const client = configured.has(c.network) ? publicClientFor(c.network as never) : null;
+      if (!client) return { ...base, head: null, lag: null, error: "no RPC configured" };
+      try {
+        const head = await withTimeout(client.getBlockNumber({ cacheTime: 0 }), 2_000);
+        return { ...base, head: head.toString(), lag: Number(head - c.lastBlock), error: null };
+      } catch (err) {
+        return { ...base, head: null, lag: null, error: err instanceof Error ? err.message.split("\n")[0]!.slice(0, 120) : "unreadable" };
+      }
+    }),
+  );
+}
+
+/** Webhook deliveries waiting or given up, per endpoint. */
+export async function deliveryHealth() {
+  const rows = await db().webhookDelivery.groupBy({
+    by: ["endpointId", "status"],
+    where: { status: { in: ["pending", "failed"] } },
+    _count: { _all: true },
+  });
+  const endpoints = await db().webhookEndpoint.findMany({
+    where: { id: { in: [...new Set(rows.map((r) => r.endpointId))] } },
+    select: { id: true, url: true, accountId: true, active: true },
+  });
+  return endpoints
+    .map((e) => ({
+      ...e,
+      pending: rows.find((r) => r.endpointId === e.id && r.status === "pending")?._count._all ?? 0,
+      failed: rows.find((r) => r.endpointId === e.id && r.status === "failed")?._count._all ?? 0,
+    }))
+    .sort((a, b) => b.failed - a.failed || b.pending - a.pending);
+}
+
+/** Everything an operator looks at first: background work, screening data, blocks in force. */
+export async function serviceHealth() {
+  const overdue = new Date(nowMs() - 5 * 60_000);
+  const [cursors, deliveries, paused, overdueLinks, blocks] = await Promise.all([
+    cursorHealth(),
+    deliveryHealth(),
+    db().recurringSchedule.groupBy({ by: ["failureCode"], where: { status: "paused" }, _count: { _all: true } }),
+    // The expiry sweep turns pending links past their expiry into expired ones; any left 5 minutes later means it is not running.
+    db().securePayment.count({ where: { status: "pending", expiresAt: { lt: overdue } } }),
+    rateLimiter()
+      .activeBlocks()
+      .catch(() => []),
+  ]);
+  return {
+    cursors,
+    deliveries,
+    recurringPaused: paused.map((p) => ({ reason: p.failureCode ?? "unknown", count: p._count._all })),
+    expirySweep: { overdueLinks },
+    screening: screeningListInfo(),
+    rateLimitBlocks: blocks.map((b) => ({ key: b.key, until: b.until.toISOString() })),
+  };
+}

@@ -1,0 +1,37 @@
+import { db } from "@/lib/db";
+import { getRequestStatus } from "@/lib/requests/get-request";
+import { toDeliveryDto } from "@/lib/webhooks/manage-deliveries";
+
+/**
+ * One request as the dashboard shows it: GET /v2/request/{id}'s view (same account scoping: another
+ * account's request is "not found"), the payment link it belongs to, and every webhook delivery of
+ * the events it raised, with their attempts.
+ */
+export async function requestDetail(accountId: string, requestId: string) {
+  const status = await getRequestStatus(accountId, requestId);
+  const [link, events] = await Promise.all([
+    db().securePaymentRequest.findUnique({
+      where: { requestId: status.requestId },
+      select: { securePayment: { select: { token: true, status: true, accountId: true } } },
+    }),
+    db().outboxEvent.findMany({
+      where: { accountId, requestId: status.requestId },
+      orderBy: { createdAt: "asc" },
+      select: { id: true, type: true, createdAt: true },
+    }),
+  ]);
+  const deliveries = events.length
+    ? await db().webhookDelivery.findMany({
+        where: { eventId: { in: events.map((e) => e.id) }, endpoint: { accountId } },
+        orderBy: { createdAt: "asc" },
+        include: { attemptLog: true, endpoint: { select: { id: true, url: true } } },
+      })
+    : [];
+  return {
+    request: status,
+    link:
+      link && link.securePayment.accountId === accountId ? { token: link.securePayment.token, status: link.securePayment.status } : null,
+    events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt.toISOString() })),
+    deliveries: deliveries.map((d) => ({ ...toDeliveryDto(d), endpointId: d.endpoint.id, url: d.endpoint.url })),
+  };
+}
