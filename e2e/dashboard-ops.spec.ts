@@ -60,7 +60,22 @@ test("webhooks: registered (secret once), a signed test arrives, the delivery lo
   const receiver = await startReceiver();
   try {
     await activateDestination(state, state.demo.destinationId);
+    // Wallet code (wagmi, RainbowKit) loads on /sign-in when a wallet is chosen, never on the dashboard.
+    const scripts: string[] = [];
+    page.on("response", async (r) => {
+      if (r.url().endsWith(".js")) scripts.push(await r.text().catch(() => ""));
+    });
+    await page.goto("/sign-in");
+    await page.getByRole("region", { name: "With a wallet" }).getByRole("button", { name: "EVM wallet" }).click();
+    await expect.poll(() => scripts.some((js) => js.includes("WagmiProvider"))).toBe(true);
     await signIn(page, DEMO.email, DEMO.password, "/dashboard/webhooks");
+    scripts.length = 0;
+    for (const path of ["/dashboard", "/dashboard/payments", "/dashboard/webhooks"]) {
+      await page.goto(path);
+      await page.waitForLoadState("networkidle");
+    }
+    expect(scripts.length).toBeGreaterThan(0);
+    expect(scripts.filter((js) => js.includes("WagmiProvider"))).toHaveLength(0);
     const register = page.getByRole("region", { name: "Register a webhook" });
     await register.getByLabel(/Endpoint URL/).fill("https://user:pass@hooks.example/hook");
     await register.getByLabel("Client ID").selectOption(state.demo.clientId);
