@@ -72,7 +72,11 @@ async function main(): Promise<void> {
   const prisma = path.join(root, "node_modules", "prisma", "build", "index.js");
   await run([prisma, "migrate", "deploy"], env);
   if (isEmbedded) {
-    const out = await run([path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json"], env, true);
+    const out = await run(
+      [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...(devnet ? ["--demo-payments"] : [])],
+      env,
+      true,
+    );
     const demo = JSON.parse(out.trim().split("\n").pop() ?? "{}");
     console.log(
       `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})\n` +

@@ -11,6 +11,7 @@ import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db";
 import { destinationIdOf } from "@/lib/destinations/erc7828";
 import { env } from "@/lib/env";
+import { makeDemoPayments } from "./devnet/demo-payments";
 import { adoptRunningApp } from "./runtime-file";
 
 const { accountId: ACCOUNT_ID, apiKeyId: API_KEY_ID, backendClientId: BACKEND_CLIENT_ID, browserClientId: BROWSER_CLIENT_ID } = DEMO;
@@ -100,7 +101,17 @@ if (process.argv[1]?.endsWith("seed.ts")) {
   }
   const asJson = process.argv.includes("--json");
   seedDemo()
-    .then((out) => console.log(asJson ? JSON.stringify(out) : JSON.stringify(out, null, 2)))
+    .then(async (out) => {
+      // `npm run dev` with its devnet: a few real demo payments, so the dashboard is not empty at first sight.
+      if (process.argv.includes("--demo-payments")) {
+        const made = await makeDemoPayments().catch((err: unknown) => {
+          console.error(`[seed] demo payments skipped: ${err instanceof Error ? err.message.split("\n")[0] : String(err)}`);
+          return 0;
+        });
+        if (made > 0 && !asJson) console.error(`[seed] ${made} demo payments made on the devnet`);
+      }
+      console.log(asJson ? JSON.stringify(out) : JSON.stringify(out, null, 2));
+    })
     .catch((err: unknown) => {
       console.error(err);
       process.exitCode = 1;
