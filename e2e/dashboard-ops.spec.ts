@@ -9,7 +9,7 @@
 import type { Page } from "@playwright/test";
 import { createWalletClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { activateDestination, createLink, type E2eState } from "./support/api";
+import { activateDestination, createLink, type E2eState, withDb } from "./support/api";
 import { expect, test } from "./support/fixtures";
 import { startReceiver } from "./support/receiver";
 
@@ -152,10 +152,33 @@ test("webhooks: registered (secret once), a signed test arrives, the delivery lo
     expect(receiver.received.some((r) => r.valid && (r.body as { requestId?: string }).requestId === link.requestIds[0])).toBe(true);
     await shootBoth(page, shot, "09-request");
 
-    // Recurring and settings: what they show for this account, and the fee form's validation.
+    // Recurring: a schedule paused for lack of funds shows why, and can be resumed or cancelled.
+    await withDb(state, (db) =>
+      db.query(
+        `INSERT INTO "RecurringSchedule" ("id","accountId","network","chainId","contract","token","invoiceCurrency","paymentCurrency",
+           "frequency","startDate","payer","payee","amount","totalPayments","dueTimes","deadline","nonce","scheduleId","status",
+           "processedPayments","failureCode","failureReason","failureCount","nextDueAt","updatedAt")
+         VALUES ($1,$2,'sepolia',11155111,'0x0165878A594ca255338adfa4d48449f69242Eb8F','0xCf7Ed3AccA5a467e9e704C703E8D87F634fB0Fc9',
+           'USDC-sepolia','USDC-sepolia','MONTHLY',now(),'0x70997970C51812dc3A010C7d01b50e0d17dc79C8',
+           '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC',25000000,12,$3,$4,'1',$5,'paused',2,'insufficient_balance',
+           'The payer holds 3.10 USDC; payment 3 needs 25 USDC',1,now(),now())`,
+        [
+          `sch_e2e_${Date.now()}`,
+          state.demo.accountId,
+          Array.from({ length: 12 }, (_, i) => Math.floor(Date.now() / 1000) + i * 2_592_000),
+          Math.floor(Date.now() / 1000) + 400 * 86_400,
+          `0x${"cd".repeat(32)}`,
+        ],
+      ),
+    );
     await page.getByRole("link", { name: "Recurring" }).click();
     await expect(page.getByRole("heading", { name: "Recurring payouts" })).toBeVisible();
+    const schedule = page.getByTestId("schedule").first();
+    await expect(schedule.getByRole("alert")).toContainText("Low balance: The payer holds 3.10 USDC");
+    await expect(schedule).toContainText("2 of 12 paid");
     await shootBoth(page, shot, "10-recurring");
+    await schedule.getByRole("button", { name: "Cancel" }).click();
+    await expect(schedule).toContainText("cancelled");
     await page.getByRole("link", { name: "Settings" }).click();
     await expect(page.getByTestId("active-destination")).toContainText("USDC");
     const fee = page.getByRole("region", { name: "Platform fee on payment links" });
@@ -241,7 +264,11 @@ test("admin: a non-admin gets 404 on every /admin page; an operator issues an or
 test("another account sees none of this account's data on any page; a server action from a foreign Origin is refused", async ({
   page,
   state,
+  shot,
 }) => {
+  await page.goto("/register");
+  await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
+  await shootBoth(page, shot, "00-register");
   const link = await createLink(state, { requests: [{ amount: "2" }], destinationId: state.demo.destinationId, reference: "PRIVATE-A" });
   const requestId = link.requestIds[0]!;
   const other = await registerOtherAccount(state);

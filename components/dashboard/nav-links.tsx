@@ -2,10 +2,16 @@
 
 import Link from "next/link";
 import { usePathname } from "next/navigation";
+import { useEffect, useRef } from "react";
 
 /** Section links with the current one marked (aria-current), for the dashboard and admin bars. */
 export function NavLinks({ items, tone }: { items: readonly { href: string; label: string }[]; tone: "light" | "dark" }) {
   const path = usePathname();
+  const active = useRef<HTMLAnchorElement>(null);
+  // On a phone the bar scrolls sideways: bring the current section into view.
+  useEffect(() => {
+    if (path) active.current?.scrollIntoView({ block: "nearest", inline: "nearest" });
+  }, [path]);
   const current = items
     .filter((n) => path === n.href || path.startsWith(`${n.href}/`))
     .sort((a, b) => b.href.length - a.href.length)[0]?.href;
