@@ -6,6 +6,7 @@ import type { Address, Hex } from "viem";
 import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
 import { waitForTransactionReceipt } from "wagmi/actions";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { recordIntent } from "./page-api";
 import { primaryButtonClass } from "./paid-panel";
 import { ConnectedWallet, PayCard } from "./pay-card";
 import { PlanPanel, stepLabels } from "./plan-panel";
@@ -34,8 +35,9 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
         const receipt = await waitForTransactionReceipt(config, { hash: hash as Hex, chainId: target });
         if (receipt.status !== "success") throw new Error("The transaction failed on chain (it was reverted).");
       },
+      paymentSubmitted: (hash) => void recordIntent(data.token, hash, address),
     }),
-    [sendTransactionAsync, config, target],
+    [sendTransactionAsync, config, target, data.token, address],
   );
 
   const onPay = async (retry: boolean) => {

@@ -48,3 +48,18 @@ export function fetchPageData(token: string, signal?: AbortSignal): Promise<Paym
 export function fetchDeposit(token: string, signal?: AbortSignal): Promise<LinkDeposit> {
   return getJson(`${tokenPath(token)}/deposit-address`, signal, "POST");
 }
+
+/**
+ * Tells Duebill the payment's transaction hash as soon as the wallet returns it, so the link shows
+ * as processing everywhere until detection confirms it. Best effort: a failure changes nothing.
+ */
+export function recordIntent(token: string, txHash: string, payerAddress?: string): Promise<void> {
+  return fetch(`${tokenPath(token)}/intent`, {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: "application/json" },
+    body: JSON.stringify({ txHash, ...(payerAddress ? { payerAddress } : {}) }),
+  }).then(
+    () => undefined,
+    () => undefined,
+  );
+}

@@ -11,6 +11,7 @@ import {
   waitForTronTransaction,
 } from "@/components/wallet/tron-transactions";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { recordIntent } from "./page-api";
 import { primaryButtonClass } from "./paid-panel";
 import { ConnectedWallet, PayCard } from "./pay-card";
 import { PlanPanel, stepLabels } from "./plan-panel";
@@ -53,8 +54,9 @@ export function TronPayFlow({ data }: { data: PaymentPageData }) {
         return broadcastTronTransaction(tronWeb, signed);
       },
       wait: (txid) => waitForTronTransaction(requireTronWeb(), txid),
+      paymentSubmitted: (txid) => void recordIntent(data.token, txid, address ?? undefined),
     }),
-    [address, signTransaction],
+    [address, signTransaction, data.token],
   );
 
   const onConnect = () => {

@@ -25,6 +25,8 @@ export interface TxSender {
   send(tx: PlanTx): Promise<string>;
   /** Resolves once mined successfully; rejects when it reverted or could not be confirmed. */
   wait(hash: string): Promise<void>;
+  /** The payment's hash, as soon as the wallet returns it (the page records it: "processing"). */
+  paymentSubmitted?(hash: string): void;
 }
 
 export interface StepLabels {
@@ -86,6 +88,7 @@ export function usePlanRunner() {
         update(at, { status: "submitted", txHash: hash });
         // Detection may see the payment before our receipt poll does: start watching the link now.
         if (isPayment) {
+          sender.paymentSubmitted?.(hash);
           setPaymentTx(hash);
           setPhase("payment_submitted");
         }

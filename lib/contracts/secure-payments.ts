@@ -156,3 +156,51 @@ export const linkDepositOp = defineOperation({
     ...errorResponses(404, 409, 429, 503),
   },
 });
+
+/** An EVM transaction hash (0x + 64 hex) or a Tron txid (64 hex). */
+const hash32 = z.string().regex(/^(0x)?[a-fA-F0-9]{64}$/, "must be a transaction hash (64 hex digits)");
+
+export const linkIntentOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/{token}/intent",
+  operationId: "securePaymentIntent",
+  summary: "Record the transaction hash the payer's wallet returned",
+  description:
+    "The hosted page calls it as soon as the wallet returns the payment's hash, so the page, the dashboard and the API show the link " +
+    "as processing until detection confirms it. Informational: the hash never settles anything (detection reads the chain). " +
+    "Repeating the same hash is a no-op; a new one replaces it. The reference's other fields (`chain`, `token`, `executionKind`, …) " +
+    "are accepted and ignored. 409 when the link is no longer pending.",
+  tags,
+  auth: [],
+  params: z.object({ token: z.string().max(64) }),
+  body: z.strictObject({
+    txHash: hash32.optional(),
+    safeTxHash: hash32.optional(),
+    payerAddress: z.string().max(100).optional(),
+    // The reference's route metadata: accepted, not used.
+    chain: z.string().max(20).optional(),
+    token: z.string().max(20).optional(),
+    executionKind: z.string().max(40).optional(),
+    safePaymentDeadline: z.number().int().min(0).optional(),
+    payerEoaAddress: z.string().max(100).optional(),
+    sourceNetwork: z.string().max(40).optional(),
+    sourceToken: z.string().max(100).optional(),
+    sourceAmount: z.string().max(80).optional(),
+    routeKind: z.string().max(40).optional(),
+    bridgeTool: z.string().max(40).nullable().optional(),
+  }),
+  responses: {
+    200: {
+      description: "Recorded",
+      schema: z.object({
+        intentId: z.string(),
+        paymentReference: z.string(),
+        txHash: z.string().optional(),
+        safeTxHash: z.string().optional(),
+        isListening: z.boolean(),
+        payerAddress: z.string().optional(),
+      }),
+    },
+    ...errorResponses(400, 404, 409, 429),
+  },
+});

@@ -12,7 +12,7 @@ export async function requestDetail(accountId: string, requestId: string) {
   const [link, events] = await Promise.all([
     db().securePaymentRequest.findUnique({
       where: { requestId: status.requestId },
-      select: { securePayment: { select: { token: true, status: true, accountId: true } } },
+      select: { securePayment: { select: { token: true, status: true, accountId: true, intentTxHash: true, intentAt: true } } },
     }),
     db().outboxEvent.findMany({
       where: { accountId, requestId: status.requestId },
@@ -30,7 +30,17 @@ export async function requestDetail(accountId: string, requestId: string) {
   return {
     request: status,
     link:
-      link && link.securePayment.accountId === accountId ? { token: link.securePayment.token, status: link.securePayment.status } : null,
+      link && link.securePayment.accountId === accountId
+        ? {
+            token: link.securePayment.token,
+            status: link.securePayment.status,
+            // The payer's wallet returned this hash; detection has not confirmed a payment yet.
+            processing:
+              link.securePayment.status === "pending" && link.securePayment.intentTxHash && status.status !== "paid"
+                ? { txHash: link.securePayment.intentTxHash, since: link.securePayment.intentAt?.toISOString() ?? null }
+                : null,
+          }
+        : null,
     events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt.toISOString() })),
     deliveries: deliveries.map((d) => ({ ...toDeliveryDto(d), endpointId: d.endpoint.id, url: d.endpoint.url })),
   };

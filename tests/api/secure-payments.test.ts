@@ -317,3 +317,46 @@ describe("secure payment links", () => {
     expect(await db().idempotencyRecord.count()).toBe(1);
   });
 });
+
+describe("POST /v2/secure-payments/{token}/intent", () => {
+  it("records the payer's transaction: processing in the dashboard until detection confirms it; then the link refuses new intents", async () => {
+    const { requestDetail } = await import("@/lib/requests/request-detail");
+    const { POST: intent } = await import("@/app/v2/secure-payments/[token]/intent/route");
+    const created = await link({ requests: [{ amount: "3" }] });
+    expect(created.status).toBe(201);
+    const token = created.body.token as string;
+    const requestId = created.body.requestIds[0] as string;
+    const post = (json: unknown, t = token) =>
+      call(intent, `/v2/secure-payments/${t}/intent`, { method: "POST", params: { token: t }, json });
+
+    const bad = await post({ txHash: "0x1234" });
+    expect(bad.status).toBe(400);
+    expect(bad.body.errors[0].field).toBe("txHash");
+    expect((await post({})).status).toBe(400);
+    expect((await post({ txHash: `0x${"ab".repeat(32)}` }, "nosuchtoken")).status).toBe(404);
+
+    const payer = privateKeyToAccount(devnet.accounts.payer.privateKey);
+    const plan = await call(payLink, `/v2/secure-payments/${token}/pay?wallet=${payer.address}`, { params: { token } });
+    const wallet = createWalletClient({ account: payer, chain: devnet.chain, transport: http(devnet.rpcUrl) });
+    let paymentHash = "";
+    for (const tx of plan.body.transactions) {
+      paymentHash = await wallet.sendTransaction({ to: tx.to, data: tx.data });
+      await pub.waitForTransactionReceipt({ hash: paymentHash as `0x${string}` });
+    }
+    const recorded = await post({ txHash: paymentHash, payerAddress: payer.address, chain: "SEPOLIA", token: "USDC" });
+    expect(recorded.status).toBe(200);
+    expect(recorded.body).toMatchObject({ txHash: paymentHash.toLowerCase(), isListening: true, payerAddress: payer.address });
+    expect(recorded.body.paymentReference).toMatch(/^0x[0-9a-f]{16}$/);
+    expect((await post({ txHash: paymentHash })).status).toBe(200);
+    const before = await requestDetail(a.account.id, requestId);
+    expect(before.link?.processing?.txHash).toBe(paymentHash.toLowerCase());
+    expect(before.request.hasBeenPaid).toBe(false);
+
+    await sweepNetwork(evmEventSource("sepolia")!);
+    const after = await requestDetail(a.account.id, requestId);
+    expect(after.request.hasBeenPaid).toBe(true);
+    expect(after.link?.processing).toBeNull();
+    const late = await post({ txHash: `0x${"cd".repeat(32)}` });
+    expect(late.status).toBe(409);
+  });
+});

@@ -199,6 +199,7 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
     supportUrl: "https://acme.example/support",
   },
   updateOrchestratorBranding: { displayName: "Acme Pay", accentColor: "#0b57d0" },
+  securePaymentIntent: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
 };
 
 /** The sample body of an operation; without one, its required fields as plausible strings. */

@@ -51,7 +51,16 @@ export default async function LinksPage() {
                   </a>
                   <span className="text-slate-600">{l.reference ?? l.description ?? ""}</span>
                   <span className="text-slate-500">{formatUtc(l.createdAt.toISOString())}</span>
-                  <StatusBadge status={status} />
+                  {status === "pending" && l.intentTxHash ? (
+                    <span
+                      className="inline-flex items-center rounded-full bg-sky-50 px-2.5 py-0.5 text-xs font-medium text-sky-800 ring-1 ring-inset ring-sky-200"
+                      title={`Transaction ${l.intentTxHash} sent by the payer; waiting for its confirmation`}
+                    >
+                      Processing
+                    </span>
+                  ) : (
+                    <StatusBadge status={status} />
+                  )}
                 </li>
               );
             })}

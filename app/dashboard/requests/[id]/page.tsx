@@ -86,6 +86,14 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
                 <span className="text-slate-500">({detail.link.status})</span>
               </Row>
             ) : null}
+            {detail.link?.processing ? (
+              <Row label="Processing">
+                <span data-testid="processing">
+                  The payer sent <span className="break-all font-mono text-xs">{detail.link.processing.txHash}</span>
+                  {detail.link.processing.since ? ` at ${formatUtc(detail.link.processing.since)}` : ""}; waiting for its confirmation.
+                </span>
+              </Row>
+            ) : null}
           </dl>
         </Panel>
         <Panel title="Payments">
