@@ -75,7 +75,7 @@ export default async function SettingsPage() {
               <form action={clearFeeAction}>
                 <button
                   type="submit"
-                  className="rounded-md px-2 py-1 text-xs font-medium text-rose-700 ring-1 ring-inset ring-rose-200 hover:bg-rose-50"
+                  className="shrink-0 whitespace-nowrap rounded-md px-2 py-1 text-xs font-medium text-rose-700 ring-1 ring-inset ring-rose-200 hover:bg-rose-50"
                 >
                   Remove fee
                 </button>
