@@ -6,6 +6,9 @@
  *
  * `npm run bench -- recurring` runs only the recurring executor case (scripts/bench-recurring.ts):
  * no build and no server, and it updates only the `recurring` entry of bench-results/latest.json.
+ * `npm run bench -- dashboard` runs only the dashboard pages at 100 000 payments (scripts/bench-dashboard.ts,
+ * its own database: BENCH_DASHBOARD_DATABASE_URL, default duebill_bench_dashboard); it builds only
+ * when there is no build and updates only the `dashboard` entry.
  *
  * Env: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/duebill_bench),
  * BENCH_REQUESTS (per round, default 2000), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (8).
@@ -15,6 +18,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import http from "node:http";
 import path from "node:path";
 import pg from "pg";
+import { dashboardDbUrl, measureDashboard, printDashboard } from "./bench-dashboard";
 import { measureDetectionLatency } from "./bench-latency";
 import { measureRecurring, printRecurring } from "./bench-recurring";
 import { measureWebhookThroughput } from "./bench-webhooks";
@@ -27,7 +31,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const CLK_TCK = 100;
 /** Cases that can run alone: `npm run bench -- <case>`. */
-const SOLO_CASES = ["recurring"] as const;
+const SOLO_CASES = ["recurring", "dashboard"] as const;
 
 interface BenchCase {
   name: string;
@@ -45,8 +49,8 @@ function run(cmd: string, args: string[], env: NodeJS.ProcessEnv): void {
   if (r.status !== 0) throw new Error(`${cmd} ${args.join(" ")} failed`);
 }
 
-async function prepareDatabase(): Promise<void> {
-  const url = new URL(dbUrl);
+async function prepareDatabase(databaseUrl = dbUrl): Promise<void> {
+  const url = new URL(databaseUrl);
   const admin = new URL(url);
   admin.pathname = "/postgres";
   const c = new pg.Client({ connectionString: admin.toString() });
@@ -369,6 +373,9 @@ async function main(): Promise<void> {
   await closeDb();
   failed ||= !printRecurring(recurring);
   report.recurring = recurring;
+  const dashboard = await measureDashboard({ root, env, port: PORT + 2, prepare: () => freshDashboardDatabase(env) });
+  failed ||= !printDashboard(dashboard);
+  report.dashboard = dashboard;
   mkdirSync(path.join(root, "bench-results"), { recursive: true });
   writeFileSync(path.join(root, "bench-results/latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log("\nWritten to bench-results/latest.json");
@@ -395,12 +402,46 @@ async function recurringOnly(): Promise<void> {
   if (!ok) process.exitCode = 1;
 }
 
+/** A fresh, migrated database for the dashboard case (its own: 100 000 payments stay out of the others' runs). */
+async function freshDashboardDatabase(env: NodeJS.ProcessEnv): Promise<void> {
+  await prepareDatabase(dashboardDbUrl);
+  run(process.execPath, [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
+    ...env,
+    DATABASE_URL: dashboardDbUrl,
+  });
+}
+
+/** `npm run bench -- dashboard`: the dashboard pages at scale only, on the existing build (built when missing). */
+async function dashboardOnly(): Promise<void> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: dashboardDbUrl,
+    NODE_ENV: "production",
+    NEXT_TELEMETRY_DISABLED: "1",
+    CHECKPOINT_DISABLE: "1",
+    BENCH_ROUTES: "true",
+    LOG_LEVEL: "warn",
+    RATE_LIMIT_MULTIPLIER: "1000",
+  };
+  const next = path.join(root, "node_modules/next/dist/bin/next");
+  if (!existsSync(path.join(root, ".next/BUILD_ID")) || process.env.BENCH_REBUILD === "true") run(process.execPath, [next, "build"], env);
+  const dashboard = await measureDashboard({ root, env, port: PORT + 2, prepare: () => freshDashboardDatabase(env) });
+  const ok = printDashboard(dashboard);
+  const file = path.join(root, "bench-results/latest.json");
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  report.dashboard = dashboard;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log("\nWritten to bench-results/latest.json (its `dashboard` entry only)");
+  if (!ok) process.exitCode = 1;
+}
+
 const solo = process.argv[2];
 if (solo !== undefined && !(SOLO_CASES as readonly string[]).includes(solo)) {
   console.error(`unknown bench case "${solo}": npm run bench [-- ${SOLO_CASES.join(" | ")}]`);
   process.exit(2);
 }
-(solo === "recurring" ? recurringOnly() : main()).catch((err: unknown) => {
+(solo === "recurring" ? recurringOnly() : solo === "dashboard" ? dashboardOnly() : main()).catch((err: unknown) => {
   console.error(err);
   process.exit(1);
 });

@@ -3,10 +3,46 @@ import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
 import { paymentConfirmedPayload } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
-import type { PaymentRequest } from "@/lib/generated/prisma/client";
+import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
+
+/** A payment row without what comes from its request (account, network); amounts are integer base-unit strings. */
+export type PaymentRow = Omit<
+  Prisma.PaymentCreateManyInput,
+  "requestId" | "accountId" | "network" | "createdAt" | "amount" | "feeAmount" | "blockTime"
+> & {
+  amount: string;
+  feeAmount: string;
+  blockTime: Date;
+};
+
+/**
+ * The one way a Payment row is written: with its request's account (the column the dashboard and
+ * GET /v2/payments read by) and, when the row is new, counted in PaymentDaily — in the caller's
+ * transaction, so the rollup never disagrees with the payments. The (network, txHash, logIndex)
+ * key makes a re-scan a no-op: false, nothing counted. Concurrent recordings for one account,
+ * UTC day, network and currency wait for each other on the rollup row until the first commits.
+ */
+export async function insertPayment(
+  tx: Prisma.TransactionClient,
+  request: Pick<PaymentRequest, "id" | "accountId" | "network" | "paymentCurrency">,
+  row: PaymentRow,
+): Promise<boolean> {
+  const inserted = await tx.payment.createMany({
+    data: [{ ...row, requestId: request.id, accountId: request.accountId, network: request.network }],
+    skipDuplicates: true,
+  });
+  if (inserted.count === 0) return false;
+  const day = row.blockTime.toISOString().slice(0, 10);
+  await tx.$executeRaw`
+    INSERT INTO "PaymentDaily" ("accountId", "day", "network", "currency", "count", "amount")
+    VALUES (${request.accountId}, ${day}::date, ${request.network}, ${request.paymentCurrency}, 1, ${row.amount}::numeric)
+    ON CONFLICT ("accountId", "day", "network", "currency")
+    DO UPDATE SET "count" = "PaymentDaily"."count" + 1, "amount" = "PaymentDaily"."amount" + EXCLUDED."amount"`;
+  return true;
+}
 
 /**
  * Records one transfer against its request, exactly once. In one transaction: insert the
@@ -26,29 +62,22 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent)
       if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = deposit.depositors[0] ?? ev.from;
     }
     const paymentId = ulid();
-    const inserted = await tx.payment.createMany({
-      data: [
-        {
-          id: paymentId,
-          requestId: request.id,
-          network: request.network,
-          txHash: ev.txHash,
-          logIndex: ev.logIndex,
-          blockNumber: ev.blockNumber,
-          blockHash: ev.blockHash,
-          payer,
-          payee: ev.to,
-          tokenAddress: ev.tokenAddress,
-          amount: ev.amount.toString(),
-          feeAmount: ev.feeAmount.toString(),
-          feeAddress: ev.feeAddress,
-          proxyAddress: ev.proxyAddress,
-          blockTime: ev.blockTime,
-        },
-      ],
-      skipDuplicates: true,
+    const inserted = await insertPayment(tx, request, {
+      id: paymentId,
+      txHash: ev.txHash,
+      logIndex: ev.logIndex,
+      blockNumber: ev.blockNumber,
+      blockHash: ev.blockHash,
+      payer,
+      payee: ev.to,
+      tokenAddress: ev.tokenAddress,
+      amount: ev.amount.toString(),
+      feeAmount: ev.feeAmount.toString(),
+      feeAddress: ev.feeAddress,
+      proxyAddress: ev.proxyAddress,
+      blockTime: ev.blockTime,
     });
-    if (inserted.count === 0) return "duplicate";
+    if (!inserted) return "duplicate";
     // The increment happens in SQL under the row lock, so concurrent sweeps add correctly.
     const bumped = await tx.paymentRequest.update({ where: { id: request.id }, data: { amountPaid: { increment: ev.amount.toString() } } });
     const paidNow = BigInt(bumped.amountPaid.toFixed()) >= BigInt(bumped.expectedAmount.toFixed());

@@ -6,7 +6,8 @@ import { formatAmount } from "@/lib/money";
 /**
  * The dashboard overview of one account: what it received, per currency and network (never one
  * sum across tokens), and per day for the last `days` days. Every query is scoped to the account
- * in its WHERE and joins payments through the account's requests.
+ * in its WHERE. What was received comes from the per-day rollup (PaymentDaily, written with each
+ * payment), so the overview reads a few rows per day and currency however many payments there are.
  */
 export interface OverviewTotals {
   network: string;
@@ -40,19 +41,18 @@ const decimalsOf = (network: string, currency: string) => {
 const symbolOf = (currency: string) => currency.slice(0, currency.lastIndexOf("-")) || currency;
 
 export async function accountOverview(accountId: string, days = 30): Promise<AccountOverview> {
-  const since = new Date(nowMs() - days * 86_400_000);
+  // The chart's UTC days, oldest first: today and the `days - 1` before it.
+  const firstDay = new Date(nowMs() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
   const [totals, daily, requests, links] = await Promise.all([
     db().$queryRaw<{ network: string; currency: string; count: bigint; amount: string }[]>`
-      SELECT pr."network", pr."paymentCurrency" AS currency, count(*) AS count, sum(p."amount")::text AS amount
-      FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId"
-      WHERE pr."accountId" = ${accountId}
+      SELECT "network", "currency", sum("count") AS count, sum("amount")::text AS amount
+      FROM "PaymentDaily"
+      WHERE "accountId" = ${accountId}
       GROUP BY 1, 2 ORDER BY 1, 2`,
-    db().$queryRaw<{ day: Date; network: string; currency: string; count: bigint; amount: string }[]>`
-      SELECT date_trunc('day', p."blockTime") AS day, pr."network", pr."paymentCurrency" AS currency,
-             count(*) AS count, sum(p."amount")::text AS amount
-      FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId"
-      WHERE pr."accountId" = ${accountId} AND p."blockTime" >= ${since}
-      GROUP BY 1, 2, 3`,
+    db().$queryRaw<{ day: string; network: string; currency: string; count: number; amount: string }[]>`
+      SELECT to_char("day", 'YYYY-MM-DD') AS day, "network", "currency", "count", "amount"::text AS amount
+      FROM "PaymentDaily"
+      WHERE "accountId" = ${accountId} AND "day" >= ${firstDay}::date`,
     db().paymentRequest.groupBy({ by: ["status"], where: { accountId }, _count: { _all: true } }),
     db().securePayment.groupBy({ by: ["status"], where: { accountId }, _count: { _all: true } }),
   ]);
@@ -62,7 +62,7 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
     byDay.set(day, { day, count: 0, amounts: {} });
   }
   for (const row of daily) {
-    const entry = byDay.get(row.day.toISOString().slice(0, 10));
+    const entry = byDay.get(row.day);
     if (!entry) continue;
     entry.count += Number(row.count);
     entry.amounts[row.currency] = formatAmount(BigInt(row.amount), decimalsOf(row.network, row.currency));
@@ -85,8 +85,8 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
 /** The account's most recent payments, for the overview. */
 export async function recentPayments(accountId: string, take = 8) {
   const rows = await db().payment.findMany({
-    where: { request: { accountId } },
-    orderBy: { blockTime: "desc" },
+    where: { accountId },
+    orderBy: [{ blockTime: "desc" }, { id: "desc" }],
     take,
     include: { request: { select: { paymentCurrency: true, network: true, reference: true } } },
   });

@@ -57,7 +57,8 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
   if (q.walletAddress !== undefined && !isEvmAddress(q.walletAddress) && !isTronAddress(q.walletAddress))
     throw invalidField("walletAddress", "must be an EVM (0x…) or Tron (T…) address");
   if (q.network !== undefined && !isNetworkId(q.network)) throw invalidField("network", `Unknown network "${q.network}"`);
-  const request: Prisma.PaymentRequestWhereInput = { accountId };
+  // Request-level filters only: the account itself is on the payment row (Payment.accountId).
+  const request: Prisma.PaymentRequestWhereInput = {};
   if (q.requestId) request.id = q.requestId;
   if (q.paymentReference) request.paymentReference = q.paymentReference.toLowerCase();
   if (q.reference) request.reference = q.reference;
@@ -65,7 +66,8 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
   if (q.paymentCurrency) request.paymentCurrency = { startsWith: q.paymentCurrency, mode: "insensitive" };
   if (q.type === "recurring") request.recurringScheduleId = { not: null };
   if (q.type === "direct") request.recurringScheduleId = null;
-  const where: Prisma.PaymentWhereInput = { request };
+  const where: Prisma.PaymentWhereInput = { accountId };
+  if (Object.keys(request).length > 0) where.request = { accountId, ...request };
   if (q.type === "conversion" || q.type === "crosschain") where.id = "none"; // Duebill records neither kind yet
   if (q.network) where.network = q.network;
   if (q.txHash) where.txHash = { equals: q.txHash, mode: "insensitive" };
@@ -75,8 +77,14 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
     const forms = w.startsWith("0x") ? { equals: w, mode: "insensitive" as const } : { equals: w };
     where.OR = [{ payer: forms }, { payee: forms }];
   }
+  // Without any filter the count is the account's, from the per-day rollup: no scan of its payments.
+  const unfiltered = Object.keys(where).length === 1;
   const [total, rows] = await Promise.all([
-    db().payment.count({ where }),
+    unfiltered
+      ? db()
+          .paymentDaily.aggregate({ where: { accountId }, _sum: { count: true } })
+          .then((r) => r._sum.count ?? 0)
+      : db().payment.count({ where }),
     db().payment.findMany({
       where,
       orderBy: [{ blockTime: "desc" }, { id: "desc" }],

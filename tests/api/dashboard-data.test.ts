@@ -1,5 +1,7 @@
 /** The dashboard's data is the signed-in account's only: another account's payments never show. */
 import { beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { insertPayment } from "@/lib/detection/record-payment";
 import { accountOverview, recentPayments } from "@/lib/requests/account-overview";
 import { resetDb } from "@/tests/helpers/db";
 import { insertPaidRequest, makeIntegrator } from "@/tests/helpers/factories";
@@ -35,5 +37,37 @@ describe("dashboard overview", () => {
     expect(o.totals).toEqual([{ network: "base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "9" }]);
     expect((await recentPayments(b.account.id)).map((p) => p.reference)).toEqual([`R-${b.account.id}`]);
     expect((await recentPayments(a.account.id)).every((p) => p.reference === `R-${a.account.id}`)).toBe(true);
+  });
+});
+
+describe("what the overview reads: Payment.accountId and the PaymentDaily rollup", () => {
+  const fromPayments = () =>
+    db().$queryRaw`
+      SELECT pr."accountId", p."blockTime"::date::text AS day, pr."network", pr."paymentCurrency" AS currency,
+             count(*)::int AS count, sum(p."amount")::text AS amount
+      FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId"
+      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+  const rollup = () =>
+    db().$queryRaw`
+      SELECT "accountId", "day"::text AS day, "network", "currency", "count", "amount"::text AS amount
+      FROM "PaymentDaily" ORDER BY 1, 2, 3, 4`;
+
+  it("every payment carries its request's account, and the rollup equals the payments' sums per day", async () => {
+    const mismatched = await db().$queryRaw<{ n: number }[]>`
+      SELECT count(*)::int AS n FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId" WHERE p."accountId" <> pr."accountId"`;
+    expect(mismatched[0]?.n).toBe(0);
+    expect(await rollup()).toEqual(await fromPayments());
+  });
+
+  it("a payment recorded again (same network, txHash, logIndex) is not counted twice", async () => {
+    const p = await db().payment.findFirstOrThrow({ where: { accountId: b.account.id }, include: { request: true } });
+    const before = await rollup();
+    const { request, requestId: _r, accountId: _a, network: _n, createdAt: _c, ...row } = p;
+    const again = await db().$transaction((tx) =>
+      insertPayment(tx, request, { ...row, id: `${p.id}X`, amount: p.amount.toFixed(), feeAmount: p.feeAmount.toFixed() }),
+    );
+    expect(again).toBe(false);
+    expect(await rollup()).toEqual(before);
+    expect(await db().payment.count({ where: { accountId: b.account.id } })).toBe(1);
   });
 });

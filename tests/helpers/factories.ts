@@ -1,5 +1,6 @@
 import { createAccount, createApiKey, createClientId, createOrchestratorKey } from "@/lib/accounts/issue-credentials";
 import { db } from "@/lib/db";
+import { insertPayment } from "@/lib/detection/record-payment";
 import { ulid } from "@/lib/ids";
 
 let n = 0;
@@ -86,7 +87,7 @@ export async function insertPaidRequest(
   extra: { payer?: string; reference?: string; feeAmount?: bigint } = {},
 ) {
   const id = `01${ulid().toLowerCase().padEnd(64, "0")}`;
-  await db().paymentRequest.create({
+  const request = await db().paymentRequest.create({
     data: {
       id,
       accountId,
@@ -106,11 +107,10 @@ export async function insertPaidRequest(
       reference: extra.reference ?? `R-${accountId}`,
     },
   });
-  await db().payment.create({
-    data: {
+  // As detection writes it: with the request's account, counted in the daily rollup.
+  await db().$transaction((tx) =>
+    insertPayment(tx, request, {
       id: ulid(),
-      requestId: id,
-      network: "base",
       txHash: `0x${id.slice(2)}`,
       logIndex: 0,
       blockNumber: 1n,
@@ -123,7 +123,7 @@ export async function insertPaidRequest(
       feeAddress: extra.feeAmount ? "0x90F79bf6EB2c4f870365E785982E1f101E93b906" : null,
       proxyAddress: "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814",
       blockTime: new Date(Date.now() - daysAgo * 86_400_000),
-    },
-  });
+    }),
+  );
   return id;
 }

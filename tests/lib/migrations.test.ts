@@ -46,6 +46,7 @@ describe("migrations", () => {
         "DepositAddress",
         "PayeeDestination",
         "Payment",
+        "PaymentDaily",
         "PaymentRequest",
         "RecurringSchedule",
         "SecurePayment",
