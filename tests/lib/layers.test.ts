@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const LAYERS: readonly (readonly string[])[] = [
   ["errors", "env", "clock", "ids", "log", "money", "db", "generated"],
   ["chain"],
-  ["currencies", "auth", "kyt", "events", "idempotency"],
+  ["currencies", "auth", "kyt", "events", "idempotency", "routing"],
   ["payments", "fees", "accounts"],
   ["destinations", "requests", "payouts", "secure-payments", "deposits", "detection", "webhooks", "recurring", "orchestrators"],
   ["jobs"],
