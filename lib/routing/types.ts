@@ -104,7 +104,12 @@ export interface RoutingProvider {
   /** Source-chain calldata for the route from `input.sourceNetwork`/`sourceToken` (both required). */
   build(input: QuoteInput & { sourceNetwork: CrossChainNetwork; sourceToken: CrossChainToken }): Promise<BuiltRoute>;
   /** Status of a source transaction. */
-  track(input: { sourceTxHash: string; sourceNetwork: CrossChainNetwork; destinationNetwork: NetworkId; tool?: string }): Promise<TrackResult>;
+  track(input: {
+    sourceTxHash: string;
+    sourceNetwork: CrossChainNetwork;
+    destinationNetwork: NetworkId;
+    tool?: string;
+  }): Promise<TrackResult>;
 }
 
 /** A provider answered but could not serve the call (no route, rate limited, down). */
