@@ -1025,4 +1025,373 @@ export const compiledContracts = {
     bytecode:
       "0x60a0604052348015600e575f5ffd5b50604051610513380380610513833981016040819052602b91603b565b6001600160a01b03166080526066565b5f60208284031215604a575f5ffd5b81516001600160a01b0381168114605f575f5ffd5b9392505050565b60805161048861008b5f395f8181609901528181610104015261016a01526104885ff3fe608060405234801561000f575f5ffd5b506004361061003f575f3560e01c80631626ba7e146100435780631cff79cd146100745780638da5cb5b14610094575b5f5ffd5b61005661005136600461036f565b6100d3565b6040516001600160e01b031990911681526020015b60405180910390f35b6100876100823660046103b7565b61015d565b60405161006b91906103fa565b6100bb7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161006b565b5f5f5f6100e186868661021b565b5090925090505f8160038111156100fa576100fa61042f565b14801561013857507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316826001600160a01b0316145b61014a576001600160e01b0319610153565b630b135d3f60e11b5b9695505050505050565b6060336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146101a8576040516330cd747160e01b815260040160405180910390fd5b5f846001600160a01b031684846040516101c3929190610443565b5f604051808303815f865af19150503d805f81146101fc576040519150601f19603f3d011682016040523d82523d5f602084013e610201565b606091505b50925090508061021357815160208301fd5b509392505050565b5f8080604184900361024f578435602086013560408701355f1a61024189828585610262565b955095509550505050610259565b505f915060029050825b93509350939050565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a084111561029b57505f91506003905082610320565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa1580156102ec573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b03811661031757505f925060019150829050610320565b92505f91508190505b9450945094915050565b5f5f83601f84011261033a575f5ffd5b50813567ffffffffffffffff811115610351575f5ffd5b602083019150836020828501011115610368575f5ffd5b9250929050565b5f5f5f60408486031215610381575f5ffd5b83359250602084013567ffffffffffffffff81111561039e575f5ffd5b6103aa8682870161032a565b9497909650939450505050565b5f5f5f604084860312156103c9575f5ffd5b83356001600160a01b03811681146103df575f5ffd5b9250602084013567ffffffffffffffff81111561039e575f5ffd5b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b634e487b7160e01b5f52602160045260245ffd5b818382375f910190815291905056fea2646970667358221220a8488e0c9d4256153f8c30680c7f4feca782a6fcef14a9d836aca1b5cccdd75364736f6c63430008250033",
   },
+  DuebillDevnetBridge: {
+    abi: [
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "relayer_",
+            type: "address",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "constructor",
+      },
+      {
+        inputs: [
+          {
+            internalType: "uint256",
+            name: "depositId",
+            type: "uint256",
+          },
+        ],
+        name: "NotOpen",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NotRelayer",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "uint256",
+            name: "expiresAt",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "now_",
+            type: "uint256",
+          },
+        ],
+        name: "QuoteExpired",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+        ],
+        name: "SafeERC20FailedOperation",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ZeroAmount",
+        type: "error",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "uint256",
+            name: "depositId",
+            type: "uint256",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "expiresAt",
+            type: "uint256",
+          },
+          {
+            components: [
+              {
+                internalType: "uint256",
+                name: "chainId",
+                type: "uint256",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payee",
+                type: "address",
+              },
+              {
+                internalType: "uint256",
+                name: "amount",
+                type: "uint256",
+              },
+              {
+                internalType: "bytes",
+                name: "paymentReference",
+                type: "bytes",
+              },
+              {
+                internalType: "uint256",
+                name: "feeAmount",
+                type: "uint256",
+              },
+              {
+                internalType: "address",
+                name: "feeAddress",
+                type: "address",
+              },
+            ],
+            indexed: false,
+            internalType: "struct DuebillDevnetBridge.Destination",
+            name: "destination",
+            type: "tuple",
+          },
+        ],
+        name: "Deposited",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "uint256",
+            name: "depositId",
+            type: "uint256",
+          },
+          {
+            indexed: false,
+            internalType: "string",
+            name: "reason",
+            type: "string",
+          },
+        ],
+        name: "Refunded",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "uint256",
+            name: "depositId",
+            type: "uint256",
+          },
+          {
+            indexed: false,
+            internalType: "bytes32",
+            name: "destinationTxHash",
+            type: "bytes32",
+          },
+        ],
+        name: "Settled",
+        type: "event",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "expiresAt",
+            type: "uint256",
+          },
+          {
+            components: [
+              {
+                internalType: "uint256",
+                name: "chainId",
+                type: "uint256",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payee",
+                type: "address",
+              },
+              {
+                internalType: "uint256",
+                name: "amount",
+                type: "uint256",
+              },
+              {
+                internalType: "bytes",
+                name: "paymentReference",
+                type: "bytes",
+              },
+              {
+                internalType: "uint256",
+                name: "feeAmount",
+                type: "uint256",
+              },
+              {
+                internalType: "address",
+                name: "feeAddress",
+                type: "address",
+              },
+            ],
+            internalType: "struct DuebillDevnetBridge.Destination",
+            name: "destination",
+            type: "tuple",
+          },
+        ],
+        name: "deposit",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "depositId",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "depositCount",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        name: "deposits",
+        outputs: [
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "enum DuebillDevnetBridge.State",
+            name: "state",
+            type: "uint8",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "uint256",
+            name: "depositId",
+            type: "uint256",
+          },
+          {
+            internalType: "string",
+            name: "reason",
+            type: "string",
+          },
+        ],
+        name: "refund",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "relayer",
+        outputs: [
+          {
+            internalType: "address",
+            name: "",
+            type: "address",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "uint256",
+            name: "depositId",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes32",
+            name: "destinationTxHash",
+            type: "bytes32",
+          },
+        ],
+        name: "settle",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        name: "settlementOf",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+    ],
+    bytecode:
+      "0x60a060405234801561000f575f5ffd5b50604051610a2c380380610a2c83398101604081905261002e9161003f565b6001600160a01b031660805261006c565b5f6020828403121561004f575f5ffd5b81516001600160a01b0381168114610065575f5ffd5b9392505050565b6080516109946100985f395f818160c6015281816103140152818161041c01526104e101526109945ff3fe608060405234801561000f575f5ffd5b506004361061007a575f3560e01c80638406c079116100585780638406c079146100c15780639dd72c9d14610100578063b02c43d01461011f578063c54fc65614610175575f5ffd5b80630c7d59ee1461007e5780632dfdf0b5146100a457806365670b5d146100ac575b5f5ffd5b61009161008c3660046106a5565b610188565b6040519081526020015b60405180910390f35b6100915f5481565b6100bf6100ba366004610706565b610309565b005b6100e87f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b03909116815260200161009b565b61009161010e36600461077d565b60026020525f908152604090205481565b61016561012d36600461077d565b600160208190525f918252604090912080549181015460028201546003909201546001600160a01b0393841693909116919060ff1684565b60405161009b94939291906107a8565b6100bf6101833660046107f2565b610411565b5f824211156101b8576040516373c10ec160e11b8152600481018490524260248201526044015b60405180910390fd5b8315806101c757506060820135155b156101e557604051631f2a200560e01b815260040160405180910390fd5b6101fa6001600160a01b038616333087610545565b5f5f815461020790610812565b9182905550604080516080810182523381526001600160a01b038816602082015290810186905290915060608101600190525f82815260016020818152604092839020845181546001600160a01b03199081166001600160a01b039283161783559286015182850180549094169116179091559183015160028301556060830151600380840180549293909260ff19169184908111156102a9576102a9610794565b0217905550905050846001600160a01b0316336001600160a01b0316827fa9b16b498c1f5b7ef949e8d2e12948fdbb621acd345401857274e875943f31828787876040516102f99392919061085e565b60405180910390a4949350505050565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016146103525760405163c64891a560e01b815260040160405180910390fd5b5f8381526001602081905260409091209060038083015460ff169081111561037c5761037c610794565b1461039d57604051631a0d9b9560e11b8152600481018590526024016101af565b6003818101805460ff191690911790558054600282015460018301546103d1926001600160a01b0391821692911690610581565b837fb926d4add59927a4c336c9292b0e2e0bdb4300a883008a4373561e6eef7f62728484604051610403929190610943565b60405180910390a250505050565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461045a5760405163c64891a560e01b815260040160405180910390fd5b5f8281526001602081905260409091209060038083015460ff169081111561048457610484610794565b146104a557604051631a0d9b9560e11b8152600481018490526024016101af565b60038101805460ff191660029081179091555f8481526020829052604090208390558101546001820154610506916001600160a01b03909116907f000000000000000000000000000000000000000000000000000000000000000090610581565b827f3c405a0f188ed2fc0042ea8df2a5f41a07f54753f374835c3acf51848f18d84a8360405161053891815260200190565b60405180910390a2505050565b6105538484848460016105bb565b61057b57604051635274afe760e01b81526001600160a01b03851660048201526024016101af565b50505050565b61058e8383836001610628565b6105b657604051635274afe760e01b81526001600160a01b03841660048201526024016101af565b505050565b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f5114831661061757838315161561060b573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f5114831661067e578383151615610672573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b80356001600160a01b03811681146106a0575f5ffd5b919050565b5f5f5f5f608085870312156106b8575f5ffd5b6106c18561068a565b93506020850135925060408501359150606085013567ffffffffffffffff8111156106ea575f5ffd5b850160e081880312156106fb575f5ffd5b939692955090935050565b5f5f5f60408486031215610718575f5ffd5b83359250602084013567ffffffffffffffff811115610735575f5ffd5b8401601f81018613610745575f5ffd5b803567ffffffffffffffff81111561075b575f5ffd5b86602082840101111561076c575f5ffd5b939660209190910195509293505050565b5f6020828403121561078d575f5ffd5b5035919050565b634e487b7160e01b5f52602160045260245ffd5b6001600160a01b038581168252841660208201526040810183905260808101600483106107e357634e487b7160e01b5f52602160045260245ffd5b82606083015295945050505050565b5f5f60408385031215610803575f5ffd5b50508035926020909101359150565b5f6001820161082f57634e487b7160e01b5f52601160045260245ffd5b5060010190565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b83815260208082018490526060604083018190528335908301525f906001600160a01b039061088e90850161068a565b1660808301526001600160a01b036108a86040850161068a565b1660a0830152606083013560c0830152608083013536849003601e190181126108cf575f5ffd5b830160208101903567ffffffffffffffff8111156108eb575f5ffd5b8036038213156108f9575f5ffd5b60e08085015261090e61014085018284610836565b60a08601356101008601529150610929905060c0850161068a565b6001600160a01b0381166101208501525095945050505050565b602081525f610956602083018486610836565b94935050505056fea2646970667358221220b392ee76b59745980729901fe0252d54719847b0670b84b3e8c89174f98b307c64736f6c63430008250033",
+  },
 } as const;

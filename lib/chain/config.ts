@@ -46,6 +46,8 @@ const overrideSchema = z.partialRecord(
         recurringPaymentProxy: z.string().nullable().optional(),
         recurringPayments: z.string().nullable().optional(),
         singleRequestProxyFactory: z.string().nullable().optional(),
+        devnetBridge: z.string().nullable().optional(),
+        devnetBridgeCreationBlock: z.number().int().min(0).optional(),
       })
       .optional(),
     tokens: z.record(z.string(), z.string()).optional(),

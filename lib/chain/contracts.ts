@@ -16,6 +16,9 @@ export interface NetworkContracts {
    * addresses (lib/deposits). Unset → no deposit addresses on that network.
    */
   readonly singleRequestProxyFactory?: string | null;
+  /** The devnet's bridge on a cross-chain source chain (contracts/test/DuebillDevnetBridge.sol); never on a real network. */
+  readonly devnetBridge?: string | null;
+  readonly devnetBridgeCreationBlock?: number;
 }
 
 export const CONTRACTS: Readonly<Record<NetworkId, NetworkContracts>> = {

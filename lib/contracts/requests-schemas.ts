@@ -89,8 +89,15 @@ const walletField = address.meta({ description: "Payer wallet address" });
 
 export const payQuerySchema = z.object({
   wallet: walletField.optional(),
-  chain: z.string().max(32).optional().meta({ description: "Source chain (cross-chain only; omit for same-chain)" }),
-  token: z.string().max(16).optional().meta({ description: "Source token (cross-chain only; omit for same-chain)" }),
+  chain: z
+    .string()
+    .max(32)
+    .optional()
+    .meta({
+      description:
+        "Source chain for cross-chain payment: ETHEREUM, ARBITRUM, BASE, OPTIMISM or POLYGON (with token; omit both for same-chain)",
+    }),
+  token: z.string().max(16).optional().meta({ description: "Source token for cross-chain payment: USDC or USDT (with chain)" }),
 });
 
 export const routesQuerySchema = z.object({
@@ -114,7 +121,30 @@ export const payMetadataSchema = z.object({
   hasEnoughGas: z.boolean(),
 });
 
-export const payResponseSchema = z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema }).meta({ id: "PaymentCalldata" });
+export const sameChainPayResponseSchema = z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema });
+
+/** Cross-chain calldata (chain and token given): values are hex strings; the approval is always included. */
+export const crossChainPayResponseSchema = z.object({
+  transactions: z.array(z.object({ data: z.string(), to: z.string(), value: z.string() })),
+  metadata: z.object({
+    stepsRequired: z.number().int(),
+    needsApproval: z.boolean(),
+    approvalTransactionIndex: z.number().int().nullable(),
+    paymentTransactionIndex: z.number().int(),
+    routeType: z.literal("crosschain"),
+    quoteExpiresAt: z.number().int().meta({ description: "Unix time (seconds) after which the quote is not honoured" }),
+    hasEnoughBalance: z.boolean(),
+    sourceAmount: z.string().meta({ description: "What the payer spends on the source chain, bridge fees included" }),
+    routeId: z.string(),
+    provider: z.string(),
+    sourceChain: z.string(),
+    sourceChainId: z.number().int(),
+    sourceToken: z.string(),
+    sourceTokenAddress: z.string(),
+  }),
+});
+
+export const payResponseSchema = z.union([sameChainPayResponseSchema, crossChainPayResponseSchema]).meta({ id: "PaymentCalldata" });
 
 export const routeSchema = z.object({
   id: z.string(),

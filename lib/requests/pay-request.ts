@@ -6,6 +6,7 @@ import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/mone
 import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
+import { type CrossChainTerms, crossChainRoutes, parseCrossChainQuery, payCrossChain } from "@/lib/requests/pay-crosschain";
 
 export interface PayOptions {
   wallet?: string;
@@ -43,11 +44,15 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
 }
 
 /** GET /v2/request/{requestId}/pay: approvals (when needed) then the fee-proxy payment. */
-export async function payRequest(accountId: string, requestId: string, opts: PayOptions): Promise<PaymentPlan> {
+export async function payRequest(accountId: string, requestId: string, opts: PayOptions): Promise<PaymentPlan | CrossChainPlan> {
   if ((opts.chain === undefined) !== (opts.token === undefined))
     throw invalidField(opts.chain === undefined ? "chain" : "token", "chain and token go together (cross-chain); omit both for same-chain");
-  if (opts.chain !== undefined)
-    throw invalidField("chain", "cross-chain payment is not available yet; omit chain and token to pay on the request's network");
+  if (opts.chain !== undefined && opts.token !== undefined) {
+    // Validate the query before reading the request, so bad input is a 400 whatever the request.
+    parseCrossChainQuery(opts.chain, opts.token);
+    const t = await remainingTerms(accountId, requestId, { ...opts, wallet: undefined });
+    return payCrossChain(crossChainTerms(t), { chain: opts.chain, token: opts.token, wallet: opts.wallet });
+  }
   const t = await remainingTerms(accountId, requestId, opts);
   return planSinglePayment(
     {
@@ -76,11 +81,33 @@ const CHAIN_LABEL: Record<string, string> = {
   sepolia: "SEPOLIA",
 };
 
-/** GET /v2/request/{requestId}/routes: the same-chain route (cross-chain routes come later). */
+type Terms = Awaited<ReturnType<typeof remainingTerms>>;
+export type CrossChainPlan = Awaited<ReturnType<typeof payCrossChain>>;
+
+function crossChainTerms(t: Terms): CrossChainTerms {
+  return {
+    network: t.network,
+    token: t.token,
+    expected: BigInt(t.row.expectedAmount.toFixed()),
+    amount: t.amount,
+    feeAmount: t.feeAmount,
+    feeAddress: t.feeAddress,
+    payee: t.row.payee,
+    paymentReference: asHex(t.row.paymentReference),
+    tokenAddress: t.row.tokenAddress,
+  };
+}
+
+/**
+ * GET /v2/request/{requestId}/routes: the same-chain route and the cross-chain routes the routing
+ * provider quotes (lib/routing), ranked by fee, then speed (same-chain is FAST).
+ */
 export async function listRoutes(accountId: string, requestId: string, opts: PayOptions) {
   const t = await remainingTerms(accountId, requestId, opts);
   const pct = t.feePercentage ? Number(t.feePercentage) / 100 : 0;
   const feeText = formatAmount(t.feeAmount, t.token.decimals);
+  const crossChain = await crossChainRoutes(crossChainTerms(t), opts.wallet, pct);
+  const speedRank = (s: "FAST" | number) => (s === "FAST" ? 0 : s);
   return {
     routes: [
       {
@@ -99,10 +126,11 @@ export async function listRoutes(accountId: string, requestId: string, opts: Pay
                 },
               ]
             : [],
-        speed: "FAST" as const,
+        speed: "FAST" as "FAST" | number,
         chain: CHAIN_LABEL[t.network] ?? NETWORKS[t.network].name.toUpperCase(),
         token: t.token.symbol,
       },
-    ],
+      ...crossChain,
+    ].sort((a, b) => a.fee - b.fee || speedRank(a.speed) - speedRank(b.speed)),
   };
 }

@@ -48,8 +48,9 @@ export interface QuoteInput {
 }
 
 export interface RouteFee {
-  type: "gas" | "bridge" | "swap" | "platform" | "protocol";
-  stage: "sending" | "receiving" | "bridging";
+  /** The reference's fee types and stages. */
+  type: "gas" | "platform" | "crosschain";
+  stage: "sending" | "receiving" | "proxying" | "refunding" | "overall";
   provider: string;
   /** Decimal string in `currency`'s units. */
   amount: string;

@@ -12,7 +12,7 @@ import path from "node:path";
 import solc from "solc";
 import type { Abi } from "viem";
 
-export const PROJECT_CONTRACTS = ["DuebillRecurringPayments", "TestSmartWallet"] as const;
+export const PROJECT_CONTRACTS = ["DuebillRecurringPayments", "TestSmartWallet", "DuebillDevnetBridge"] as const;
 export type ProjectContractName = (typeof PROJECT_CONTRACTS)[number];
 
 export interface CompiledContract {

@@ -83,7 +83,8 @@ function hdAccount(index: number): HDAccount {
   return hdKeyToAccount(master, { addressIndex: index });
 }
 
-function devAccount(index: number): DevnetAccount {
+/** Anvil's dev account `index` of its default mnemonic. */
+export function devAccount(index: number): DevnetAccount {
   const account = hdAccount(index);
   const key = account.getHdKey().privateKey;
   if (!key) throw new Error(`no private key for dev account ${index}`);

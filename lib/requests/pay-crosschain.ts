@@ -1,0 +1,171 @@
+import { encodeFunctionData, erc20Abi, getAddress, isAddress } from "viem";
+import { networkRuntime } from "@/lib/chain/config";
+import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
+import { chainReaderFor } from "@/lib/chain/reader";
+import { isLocalChain } from "@/lib/chain/stored";
+import type { Token } from "@/lib/chain/tokens";
+import { AppError, invalidField } from "@/lib/errors";
+import { formatAmount } from "@/lib/money";
+import { ROUTE_CHAIN_LABEL } from "@/lib/routing/devnet-bridge";
+import { routingProvider } from "@/lib/routing/index";
+import {
+  CROSS_CHAIN_NETWORKS,
+  CROSS_CHAIN_TOKENS,
+  type CrossChainNetwork,
+  type CrossChainToken,
+  type DestinationPayment,
+  type RouteQuote,
+  RoutingProviderError,
+} from "@/lib/routing/types";
+
+/** `chain` query values (DECISIONS "Cross-chain and conversion") → network ids. */
+const CHAIN_BY_LABEL = Object.fromEntries(Object.entries(ROUTE_CHAIN_LABEL).map(([id, label]) => [label, id])) as Record<
+  string,
+  CrossChainNetwork
+>;
+const CHAIN_LABELS = Object.keys(CHAIN_BY_LABEL);
+
+export const CROSS_CHAIN_MIN_USD = 1;
+
+/** What a cross-chain payment needs to know of the request (see remainingTerms in pay-request.ts). */
+export interface CrossChainTerms {
+  network: NetworkId;
+  token: Token;
+  expected: bigint;
+  amount: bigint;
+  feeAmount: bigint;
+  feeAddress: string | null;
+  payee: string;
+  paymentReference: `0x${string}`;
+  tokenAddress: string;
+}
+
+/** Why a request cannot be paid from another chain (field at fault, message), or null when it can. */
+export function crossChainIneligibility(t: CrossChainTerms): { field: string; message: string } | null {
+  const destinationOk =
+    (CROSS_CHAIN_NETWORKS as readonly string[]).includes(t.network) || (NETWORKS[t.network].kind === "evm" && isLocalChain(t.network));
+  if (!destinationOk)
+    return {
+      field: "chain",
+      message: `cross-chain payment reaches Ethereum, Arbitrum One, Base, Optimism and Polygon (mainnet) only; this request is on ${NETWORKS[t.network].name}`,
+    };
+  if (!(CROSS_CHAIN_TOKENS as readonly string[]).includes(t.token.symbol) || t.token.paymentAliasOf)
+    return { field: "token", message: `${t.token.symbol} is not supported in crosschain payment.` };
+  // The request's amount, in USD (USDC/USDT are dollar-pegged).
+  const usd = Number(formatAmount(t.expected, t.token.decimals));
+  if (!(usd > CROSS_CHAIN_MIN_USD))
+    return {
+      field: "amount",
+      message: `must exceed ${CROSS_CHAIN_MIN_USD} USD equivalent for cross-chain payment (the request is ${usd} USD)`,
+    };
+  return null;
+}
+
+function destinationOf(t: CrossChainTerms): DestinationPayment {
+  return {
+    network: t.network,
+    chainId: NETWORKS[t.network].chainId,
+    tokenAddress: getAddress(t.tokenAddress),
+    tokenSymbol: t.token.symbol,
+    tokenDecimals: t.token.decimals,
+    feeProxyAddress: getAddress(networkRuntime(t.network).contracts.erc20FeeProxy),
+    payee: getAddress(t.payee),
+    amount: t.amount,
+    paymentReference: t.paymentReference,
+    feeAmount: t.feeAmount,
+    feeAddress: getAddress(t.feeAddress ?? "0x0000000000000000000000000000000000000000"),
+  };
+}
+
+function providerFailure(err: unknown): never {
+  if (err instanceof RoutingProviderError) {
+    if (err.code === "NO_ROUTE" || err.code === "BAD_REQUEST") throw invalidField("chain", err.message);
+    throw new AppError("upstream_unavailable", `The routing provider is unavailable: ${err.message}`, {
+      headers: err.retryAfterSeconds ? { "retry-after": String(err.retryAfterSeconds) } : undefined,
+    });
+  }
+  throw err;
+}
+
+/** Cross-chain routes for GET /routes: [] when the request cannot be paid from another chain or no provider is configured. */
+export async function crossChainRoutes(t: CrossChainTerms, payer: string | undefined, platformFee: number) {
+  const provider = routingProvider();
+  if (!provider || !payer || crossChainIneligibility(t)) return [];
+  let quotes: RouteQuote[];
+  try {
+    quotes = await provider.quote({ destination: destinationOf(t), payer: getAddress(payer) });
+  } catch (err) {
+    // Routes are advice: a provider outage leaves the same-chain route on offer.
+    if (err instanceof RoutingProviderError) return [];
+    throw err;
+  }
+  return quotes.map((q) => ({
+    id: q.id,
+    fee: Math.round((platformFee + q.feeFraction) * 1e6) / 1e6,
+    feeBreakdown: q.fees.map((f) => ({ ...f })),
+    speed: q.durationSeconds,
+    chain: ROUTE_CHAIN_LABEL[q.sourceNetwork],
+    token: q.sourceToken.symbol,
+  }));
+}
+
+/** Validates the cross-chain `chain`/`token` query values (400 naming the field). */
+export function parseCrossChainQuery(chain: string, token: string): { sourceNetwork: CrossChainNetwork; sourceToken: CrossChainToken } {
+  const sourceNetwork = CHAIN_BY_LABEL[chain];
+  if (!sourceNetwork)
+    throw invalidField("chain", `Invalid enum value. Expected ${CHAIN_LABELS.map((c) => `'${c}'`).join(" | ")}, received '${chain}'`);
+  if (token.toUpperCase() === "USDC.E") throw invalidField("token", "USDC.e is bridged USDC: cross-chain payments use native USDC or USDT");
+  if (!(CROSS_CHAIN_TOKENS as readonly string[]).includes(token))
+    throw invalidField("token", `Invalid enum value. Expected 'USDC' | 'USDT', received '${token}'`);
+  return { sourceNetwork, sourceToken: token as CrossChainToken };
+}
+
+/** GET /v2/request/{id}/pay with chain and token: the source chain's approval and payment, values as hex strings. */
+export async function payCrossChain(t: CrossChainTerms, query: { chain: string; token: string; wallet?: string }) {
+  const { sourceNetwork, sourceToken } = parseCrossChainQuery(query.chain, query.token);
+  if (!query.wallet) throw invalidField("wallet", "is required for cross-chain payment (the payer's address on the source chain)");
+  const why = crossChainIneligibility(t);
+  if (why) throw invalidField(why.field, why.message);
+  if (sourceNetwork === t.network) throw invalidField("chain", "is the request's own network: omit chain and token to pay on it directly");
+  const provider = routingProvider();
+  if (!provider) throw invalidField("chain", "no cross-chain route is available: this deployment has no routing provider configured");
+  if (!isAddress(query.wallet, { strict: false })) throw invalidField("wallet", "Invalid Ethereum address");
+  const payer = getAddress(query.wallet);
+  const built = await provider.build({ destination: destinationOf(t), payer, sourceNetwork, sourceToken }).catch(providerFailure);
+
+  const reader = chainReaderFor(sourceNetwork);
+  const [allowance, balance] = reader
+    ? await Promise.all([
+        reader.allowance(built.approval.token, payer, built.approval.spender),
+        reader.balanceOf(built.approval.token, payer),
+      ])
+    : [0n, 0n];
+  const needsApproval = allowance < built.approval.amount;
+  return {
+    // Cross-chain calldata always carries the approval (interface), executed first when needsApproval.
+    transactions: [
+      {
+        to: built.approval.token,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [built.approval.spender, built.approval.amount] }),
+        value: "0x0",
+      },
+      { to: built.payment.to, data: built.payment.data, value: `0x${built.payment.value.toString(16)}` },
+    ],
+    metadata: {
+      stepsRequired: needsApproval ? 2 : 1,
+      needsApproval,
+      approvalTransactionIndex: needsApproval ? 0 : null,
+      paymentTransactionIndex: 1,
+      routeType: "crosschain" as const,
+      quoteExpiresAt: Math.floor(built.expiresAt.getTime() / 1000),
+      hasEnoughBalance: reader ? balance >= built.sourceAmount : false,
+      sourceAmount: formatAmount(built.sourceAmount, built.sourceToken.decimals),
+      routeId: built.id,
+      provider: built.provider,
+      sourceChain: ROUTE_CHAIN_LABEL[sourceNetwork],
+      sourceChainId: built.sourceChainId,
+      sourceToken: built.sourceToken.symbol,
+      sourceTokenAddress: built.sourceToken.address,
+    },
+  };
+}

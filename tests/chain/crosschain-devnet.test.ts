@@ -1,0 +1,208 @@
+/**
+ * Cross-chain payment on the two-chain devnet: a request on the destination devnet ("sepolia")
+ * is paid from the source chain (standing in for Arbitrum One) through GET /routes and GET /pay
+ * with a viem wallet; the bridge relayer settles on the destination through ERC20FeeProxy and
+ * ordinary detection marks the request paid there, with one payment.confirmed.
+ */
+import { type Address, createPublicClient, createTestClient, createWalletClient, erc20Abi, http, type PublicClient } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
+import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
+import { GET as getRoutes } from "@/app/v2/request/[requestId]/routes/route";
+import { POST as createRequest } from "@/app/v2/request/route";
+import { db } from "@/lib/db";
+import { evmEventSource } from "@/lib/detection/evm-source";
+import { sweepNetwork } from "@/lib/detection/sweep";
+import { DevnetBridgeProvider } from "@/lib/routing/devnet-bridge";
+import type { Devnet } from "@/scripts/devnet";
+import type { BridgeDevnet } from "@/scripts/devnet/bridge";
+import { type BridgeRelayer, startBridgeRelayer } from "@/scripts/devnet/bridge-relayer";
+import { resetDb } from "@/tests/helpers/db";
+import { stopDevnet, useBridgeDevnet, useDevnet } from "@/tests/helpers/devnet-env";
+import { makeIntegrator } from "@/tests/helpers/factories";
+import { call } from "@/tests/helpers/http";
+
+let devnet: Devnet;
+let source: BridgeDevnet;
+let relayer: BridgeRelayer;
+let a: Awaited<ReturnType<typeof makeIntegrator>>;
+
+beforeAll(async () => {
+  await resetDb();
+  a = await makeIntegrator();
+  devnet = await useDevnet();
+  source = await useBridgeDevnet(devnet);
+  relayer = startBridgeRelayer(
+    {
+      source: {
+        chain: source.chain,
+        rpcUrl: source.rpcUrl,
+        bridge: source.bridge,
+        fromBlock: BigInt(source.bridgeCreationBlock),
+        tokenDecimals: { [source.tokens.USDC.toLowerCase()]: 6, [source.tokens.USDT.toLowerCase()]: 6 },
+      },
+      destinations: [
+        {
+          chain: devnet.chain,
+          rpcUrl: devnet.rpcUrl,
+          erc20FeeProxy: devnet.contracts.erc20FeeProxy,
+          tokenDecimals: { [devnet.tokens.USDC.toLowerCase()]: 6, [devnet.tokens.USDT.toLowerCase()]: 6 },
+        },
+      ],
+      privateKey: source.relayer.privateKey,
+      log: () => {},
+    },
+    false,
+  );
+}, 120_000);
+afterAll(async () => {
+  relayer?.stop();
+  await source?.stop();
+  await stopDevnet(devnet);
+});
+
+const auth = () => ({ "x-api-key": a.apiKey });
+
+async function newRequest(amount: string, currency = "USDC-sepolia"): Promise<string> {
+  const res = await call(createRequest, "/v2/request", {
+    method: "POST",
+    headers: auth(),
+    json: { payee: devnet.accounts.payee.address, amount, invoiceCurrency: currency, paymentCurrency: currency },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.requestId as string;
+}
+
+const pay = (requestId: string, query: Record<string, string>) =>
+  call(payRequest, `/v2/request/${requestId}/pay?${new URLSearchParams(query)}`, { headers: auth(), params: { requestId } });
+
+function sourceClients() {
+  const account = privateKeyToAccount(devnet.accounts.payer.privateKey);
+  return {
+    wallet: createWalletClient({ account, chain: source.chain, transport: http(source.rpcUrl) }),
+    pub: createPublicClient({ chain: source.chain, transport: http(source.rpcUrl) }) as PublicClient,
+  };
+}
+
+describe("cross-chain payment on the two-chain devnet", () => {
+  it("routes rank the same-chain route and the bridge's routes by fee, then speed", async () => {
+    const requestId = await newRequest("25");
+    const res = await call(getRoutes, `/v2/request/${requestId}/routes?wallet=${devnet.accounts.payer.address}`, {
+      headers: auth(),
+      params: { requestId },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const routes = res.body.routes as { id: string; fee: number; speed: string | number; chain: string; token: string }[];
+    expect(routes[0]).toMatchObject({ id: "REQUEST_NETWORK_PAYMENT", speed: "FAST", fee: 0 });
+    const cross = routes.filter((r) => r.chain === "ARBITRUM");
+    expect(cross.map((r) => r.token).sort()).toEqual(["USDC", "USDT"]);
+    for (const r of cross) {
+      expect(typeof r.speed).toBe("number");
+      // 0.05 USDC minimum bridge fee on 25 USDC = 0.2 %.
+      expect(r.fee).toBeCloseTo(0.002, 6);
+    }
+    expect(routes.map((r) => r.fee)).toEqual([...routes.map((r) => r.fee)].sort((x, y) => x - y));
+  });
+
+  it("a request on the destination is paid from the source chain: relayer settles, detection marks it paid, one payment.confirmed", async () => {
+    const requestId = await newRequest("25");
+    const res = await pay(requestId, { wallet: devnet.accounts.payer.address, chain: "ARBITRUM", token: "USDC" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const { transactions, metadata } = res.body;
+    expect(transactions).toHaveLength(2);
+    expect(transactions.every((t: { value: unknown }) => typeof t.value === "string")).toBe(true);
+    expect(metadata).toMatchObject({
+      stepsRequired: 2,
+      needsApproval: true,
+      approvalTransactionIndex: 0,
+      paymentTransactionIndex: 1,
+      routeType: "crosschain",
+      hasEnoughBalance: true,
+      sourceAmount: "25.05",
+      sourceChain: "ARBITRUM",
+    });
+    expect(metadata.quoteExpiresAt).toBeGreaterThan(Math.floor(Date.now() / 1000));
+
+    const { wallet, pub } = sourceClients();
+    const before = await pub.readContract({
+      address: source.tokens.USDC,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [devnet.accounts.payer.address],
+    });
+    let sourceTx: `0x${string}` | undefined;
+    for (const tx of transactions) {
+      sourceTx = await wallet.sendTransaction({ to: tx.to as Address, data: tx.data, value: BigInt(tx.value) });
+      expect((await pub.waitForTransactionReceipt({ hash: sourceTx })).status).toBe("success");
+    }
+    const after = await pub.readContract({
+      address: source.tokens.USDC,
+      abi: erc20Abi,
+      functionName: "balanceOf",
+      args: [devnet.accounts.payer.address],
+    });
+    expect(before - after).toBe(25_050_000n);
+
+    const provider = new DevnetBridgeProvider();
+    expect((await provider.track({ sourceTxHash: sourceTx!, sourceNetwork: "arbitrum-one", destinationNetwork: "sepolia" })).status).toBe(
+      "PENDING",
+    );
+    expect(await relayer.tick()).toBe(1);
+    const tracked = await provider.track({ sourceTxHash: sourceTx!, sourceNetwork: "arbitrum-one", destinationNetwork: "sepolia" });
+    expect(tracked.status).toBe("DONE");
+    expect(tracked.destinationTxHash).toMatch(/^0x[0-9a-f]{64}$/);
+    // A second pass settles nothing again (the deposit is settled on chain).
+    expect(await relayer.tick()).toBe(0);
+
+    await sweepNetwork(evmEventSource("sepolia")!);
+    const got = await call(getRequest, `/v2/request/${requestId}`, { headers: auth(), params: { requestId } });
+    expect(got.body).toMatchObject({ hasBeenPaid: true, txHash: tracked.destinationTxHash });
+    const events = await db().outboxEvent.findMany({ where: { requestId, type: "payment.confirmed" } });
+    expect(events).toHaveLength(1);
+  });
+
+  it("an expired quote reverts on the source chain: the payer keeps the tokens", async () => {
+    const requestId = await newRequest("5");
+    const res = await pay(requestId, { wallet: devnet.accounts.payer.address, chain: "ARBITRUM", token: "USDT" });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const test = createTestClient({ mode: "anvil", chain: source.chain, transport: http(source.rpcUrl) });
+    const { wallet, pub } = sourceClients();
+    const [approve, deposit] = res.body.transactions;
+    await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: approve.to, data: approve.data }) });
+    await test.increaseTime({ seconds: 301 });
+    await test.mine({ blocks: 1 });
+    await expect(wallet.sendTransaction({ to: deposit.to, data: deposit.data })).rejects.toThrow(/QuoteExpired|reverted/);
+    // A fresh quote is valid again.
+    const again = await pay(requestId, { wallet: devnet.accounts.payer.address, chain: "ARBITRUM", token: "USDT" });
+    expect(again.body.metadata.quoteExpiresAt).toBeGreaterThan(res.body.metadata.quoteExpiresAt);
+  });
+
+  it("bad cross-chain input answers 400 naming the field", async () => {
+    const requestId = await newRequest("25");
+    const small = await newRequest("1");
+    const fau = await newRequest("25", "FAU-sepolia");
+    const w = devnet.accounts.payer.address;
+    const cases: [string, Record<string, string>, string][] = [
+      [requestId, { wallet: w, chain: "ARBITRUM" }, "token"],
+      [requestId, { wallet: w, token: "USDC" }, "chain"],
+      [requestId, { wallet: w, chain: "BSC", token: "USDC" }, "chain"],
+      [requestId, { wallet: w, chain: "TRON", token: "USDT" }, "chain"],
+      [requestId, { wallet: w, chain: "ARBITRUM", token: "USDC.e" }, "token"],
+      [requestId, { wallet: w, chain: "ARBITRUM", token: "DAI" }, "token"],
+      [requestId, { chain: "ARBITRUM", token: "USDC" }, "wallet"],
+      [requestId, { wallet: "0x1234", chain: "ARBITRUM", token: "USDC" }, "wallet"],
+      [requestId, { wallet: w, chain: "BASE", token: "USDC" }, "chain"],
+      [small, { wallet: w, chain: "ARBITRUM", token: "USDC" }, "amount"],
+      [fau, { wallet: w, chain: "ARBITRUM", token: "USDC" }, "token"],
+    ];
+    for (const [id, query, field] of cases) {
+      const res = await pay(id, query);
+      expect(res.status, `${JSON.stringify(query)} → ${JSON.stringify(res.body)}`).toBe(400);
+      expect(res.body.errors?.[0]?.field, JSON.stringify(res.body)).toBe(field);
+    }
+    // 1 USD or less has no cross-chain routes, only the same-chain one.
+    const routes = await call(getRoutes, `/v2/request/${small}/routes?wallet=${w}`, { headers: auth(), params: { requestId: small } });
+    expect(routes.body.routes.map((r: { id: string }) => r.id)).toEqual(["REQUEST_NETWORK_PAYMENT"]);
+  });
+});
