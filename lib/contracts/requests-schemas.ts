@@ -89,14 +89,10 @@ const walletField = address.meta({ description: "Payer wallet address" });
 
 export const payQuerySchema = z.object({
   wallet: walletField.optional(),
-  chain: z
-    .string()
-    .max(32)
-    .optional()
-    .meta({
-      description:
-        "Source chain for cross-chain payment: ETHEREUM, ARBITRUM, BASE, OPTIMISM or POLYGON (with token; omit both for same-chain)",
-    }),
+  chain: z.string().max(32).optional().meta({
+    description:
+      "Source chain for cross-chain payment: ETHEREUM, ARBITRUM, BASE, OPTIMISM or POLYGON (with token; omit both for same-chain)",
+  }),
   token: z.string().max(16).optional().meta({ description: "Source token for cross-chain payment: USDC or USDT (with chain)" }),
 });
 
