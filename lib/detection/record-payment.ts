@@ -1,7 +1,7 @@
 import { sameAddress } from "@/lib/chain/address";
 import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
-import { paymentConfirmedPayload } from "@/lib/events/catalog";
+import { type CrossChainRef, paymentConfirmedPayload } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
@@ -51,7 +51,7 @@ export async function insertPayment(
  * payment.confirmed outbox event. A transfer of another token or to another address than
  * the request names does not count.
  */
-export async function recordTransfer(request: PaymentRequest, ev: TransferEvent): Promise<RecordResult> {
+export async function recordTransfer(request: PaymentRequest, ev: TransferEvent, crossChain?: CrossChainRef): Promise<RecordResult> {
   if (!sameAddress(ev.tokenAddress, request.tokenAddress) || !sameAddress(ev.to, request.payee)) return "ignored";
   return db().$transaction(async (tx) => {
     // A forward from the request's deposit address was sent by whoever triggered it (the deposit
@@ -93,7 +93,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent)
         clientId: request.clientId,
         type: "payment.confirmed",
         dedupeKey: `payment.confirmed:${request.id}`,
-        payload: paymentConfirmedPayload(updated, payment),
+        payload: paymentConfirmedPayload(updated, payment, crossChain),
         requestId: request.id,
       });
     }

@@ -1,11 +1,14 @@
 import { allNetworkRuntimes } from "@/lib/chain/config";
-import type { NetworkId } from "@/lib/chain/networks";
+import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { recordTransfer } from "@/lib/detection/record-payment";
 import type { PaymentEventSource } from "@/lib/detection/types";
 import { env } from "@/lib/env";
+import type { CrossChainRef } from "@/lib/events/catalog";
 import { log } from "@/lib/log";
+import { routingProvider } from "@/lib/routing/index";
+import { isCrossChainNetwork, ROUTE_CHAIN_LABEL } from "@/lib/routing/types";
 import { settleSecurePayments } from "@/lib/secure-payments/settle";
 
 export interface NetworkSweepResult {
@@ -61,10 +64,11 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
       const hashes = [...new Set(events.map((e) => e.referenceHash.toLowerCase()))];
       const requests = await db().paymentRequest.findMany({ where: { network: source.network, referenceHash: { in: hashes } } });
       const byHash = new Map(requests.map((r) => [r.referenceHash.toLowerCase(), r]));
+      const crossChain = await crossChainSources(requests.map((r) => r.id));
       for (const ev of events) {
         const request = byHash.get(ev.referenceHash.toLowerCase());
         if (!request) continue;
-        const outcome = await recordTransfer(request, ev);
+        const outcome = await recordTransfer(request, ev, await crossChain(request.id, source.network, ev.txHash));
         if (outcome === "recorded") {
           result.recorded += 1;
           touched.add(request.id);
@@ -83,6 +87,36 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
   // Links whose requests are now paid complete (or fail screening); the expiry sweep retries after a crash.
   await settleSecurePayments([...touched]);
   return result;
+}
+
+/**
+ * For requests a payer was quoted a cross-chain route for: which source transaction delivered a
+ * destination payment (asked of the routing provider; the quote row remembers the answer). A
+ * provider that cannot tell leaves the payment reported as a same-chain one.
+ */
+async function crossChainSources(requestIds: string[]) {
+  const quotes = requestIds.length
+    ? await db().crossChainQuote.findMany({ where: { requestId: { in: requestIds } }, orderBy: { createdAt: "desc" } })
+    : [];
+  const provider = quotes.length ? routingProvider() : null;
+  return async (requestId: string, network: string, txHash: string): Promise<CrossChainRef | undefined> => {
+    if (!provider?.sourceOf || !isNetworkId(network)) return undefined;
+    const mine = quotes.filter((q) => q.requestId === requestId && q.provider === provider.name);
+    for (const sourceNetwork of [...new Set(mine.map((q) => q.sourceNetwork))]) {
+      if (!isCrossChainNetwork(sourceNetwork)) continue;
+      const found = await provider
+        .sourceOf({ destinationTxHash: txHash, destinationNetwork: network, sourceNetwork })
+        .catch((err: unknown) => {
+          log.warn("cross-chain source lookup failed", { requestId, txHash, error: err instanceof Error ? err.message : String(err) });
+          return null;
+        });
+      if (!found) continue;
+      const quote = mine.find((q) => q.sourceNetwork === sourceNetwork)!;
+      await db().crossChainQuote.update({ where: { id: quote.id }, data: { sourceTxHash: found.sourceTxHash, destinationTxHash: txHash } });
+      return { sourceChain: ROUTE_CHAIN_LABEL[sourceNetwork], sourceNetwork, sourceTxHash: found.sourceTxHash, provider: provider.name };
+    }
+    return undefined;
+  };
 }
 
 /** The chain no longer has the cursor's block, or has another block at that height. */

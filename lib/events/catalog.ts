@@ -34,6 +34,15 @@ interface PaymentConfirmedFields extends RequestRef {
   paymentCurrency: string;
   fees: { type: string; amount: string; currency: string }[];
   recurring?: RecurringRef;
+  crossChain?: CrossChainRef;
+}
+
+/** A payment delivered from another chain: where the payer paid (the source) and through whom. */
+export interface CrossChainRef {
+  sourceChain: string;
+  sourceNetwork: string;
+  sourceTxHash: string;
+  provider: string;
 }
 
 /** A payment of a recurring schedule (DECISIONS.md: recurringPaymentId, paymentIndex). */
@@ -62,6 +71,7 @@ export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
     paymentProcessor: PROCESSOR,
     fees: f.fees,
     ...(f.recurring ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex } : {}),
+    ...(f.crossChain ? { crossChain: { ...f.crossChain } } : {}),
   };
 }
 
@@ -124,7 +134,7 @@ export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
 }
 
 /** payment.confirmed for a request that detection has just marked paid. */
-export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment) {
+export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef) {
   const token = tokenOf(request);
   const units = (d: { toFixed(): string }) => formatAmount(BigInt(d.toFixed()), token.decimals);
   const fee = BigInt(payment.feeAmount.toFixed());
@@ -145,6 +155,7 @@ export function paymentConfirmedPayload(request: PaymentRequest, payment: Paymen
       request.recurringScheduleId && request.recurringIndex
         ? { recurringPaymentId: request.recurringScheduleId, paymentIndex: request.recurringIndex }
         : undefined,
+    crossChain,
   });
 }
 

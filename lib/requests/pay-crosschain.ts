@@ -4,9 +4,10 @@ import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
 import { isLocalChain } from "@/lib/chain/stored";
 import type { Token } from "@/lib/chain/tokens";
+import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
+import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
-import { ROUTE_CHAIN_LABEL } from "@/lib/routing/devnet-bridge";
 import { routingProvider } from "@/lib/routing/index";
 import {
   CROSS_CHAIN_NETWORKS,
@@ -14,6 +15,7 @@ import {
   type CrossChainNetwork,
   type CrossChainToken,
   type DestinationPayment,
+  ROUTE_CHAIN_LABEL,
   type RouteQuote,
   RoutingProviderError,
 } from "@/lib/routing/types";
@@ -29,6 +31,8 @@ export const CROSS_CHAIN_MIN_USD = 1;
 
 /** What a cross-chain payment needs to know of the request (see remainingTerms in pay-request.ts). */
 export interface CrossChainTerms {
+  requestId: string;
+  accountId: string;
   network: NetworkId;
   token: Token;
   expected: bigint;
@@ -132,6 +136,22 @@ export async function payCrossChain(t: CrossChainTerms, query: { chain: string; 
   if (!isAddress(query.wallet, { strict: false })) throw invalidField("wallet", "Invalid Ethereum address");
   const payer = getAddress(query.wallet);
   const built = await provider.build({ destination: destinationOf(t), payer, sourceNetwork, sourceToken }).catch(providerFailure);
+
+  // Remembered so detection can report the source transaction of the payment it delivers.
+  await db().crossChainQuote.create({
+    data: {
+      id: ulid(),
+      requestId: t.requestId,
+      accountId: t.accountId,
+      provider: built.provider,
+      routeId: built.id,
+      sourceNetwork,
+      sourceToken,
+      sourceAmount: built.sourceAmount.toString(),
+      payer,
+      expiresAt: built.expiresAt,
+    },
+  });
 
   const reader = chainReaderFor(sourceNetwork);
   const [allowance, balance] = reader

@@ -86,6 +86,8 @@ export type CrossChainPlan = Awaited<ReturnType<typeof payCrossChain>>;
 
 function crossChainTerms(t: Terms): CrossChainTerms {
   return {
+    requestId: t.row.id,
+    accountId: t.row.accountId,
     network: t.network,
     token: t.token,
     expected: BigInt(t.row.expectedAmount.toFixed()),

@@ -11,6 +11,7 @@ import {
   type CrossChainNetwork,
   type CrossChainToken,
   type QuoteInput,
+  ROUTE_CHAIN_LABEL,
   type RouteQuote,
   type RoutingProvider,
   RoutingProviderError,
@@ -24,14 +25,6 @@ const MIN_FEE_HUNDREDTHS = 5n;
 export const DEVNET_QUOTE_TTL_SECONDS = 300;
 /** What the relayer usually takes (its poll interval plus two transactions). */
 const DURATION_SECONDS = 15;
-
-export const ROUTE_CHAIN_LABEL: Record<CrossChainNetwork, string> = {
-  mainnet: "ETHEREUM",
-  "arbitrum-one": "ARBITRUM",
-  base: "BASE",
-  optimism: "OPTIMISM",
-  matic: "POLYGON",
-};
 
 interface BridgeSource {
   network: CrossChainNetwork;
@@ -153,6 +146,24 @@ export class DevnetBridgeProvider implements RoutingProvider {
       approval: { token: q.sourceToken.address, spender: source.bridge, amount: q.sourceAmount },
       payment: { to: source.bridge, data, value: 0n, chainId: source.chainId },
     };
+  }
+
+  async sourceOf(input: { destinationTxHash: string; sourceNetwork: CrossChainNetwork }): Promise<{ sourceTxHash: string } | null> {
+    const source = devnetBridgeSources().find((s) => s.network === input.sourceNetwork);
+    const client = publicClientFor(input.sourceNetwork);
+    if (!source || !client) return null;
+    const fromBlock = BigInt(networkRuntime(input.sourceNetwork).contracts.devnetBridgeCreationBlock ?? 0);
+    const settled = await client.getContractEvents({ address: source.bridge, abi: devnetBridgeAbi, eventName: "Settled", fromBlock });
+    const hit = settled.find((e) => e.args.destinationTxHash?.toLowerCase() === input.destinationTxHash.toLowerCase());
+    if (hit?.args.depositId === undefined) return null;
+    const [deposited] = await client.getContractEvents({
+      address: source.bridge,
+      abi: devnetBridgeAbi,
+      eventName: "Deposited",
+      args: { depositId: hit.args.depositId },
+      fromBlock,
+    });
+    return deposited ? { sourceTxHash: deposited.transactionHash } : null;
   }
 
   async track(input: { sourceTxHash: string; sourceNetwork: CrossChainNetwork; destinationNetwork: NetworkId }): Promise<TrackResult> {

@@ -19,6 +19,19 @@ export type CrossChainNetwork = (typeof CROSS_CHAIN_NETWORKS)[number];
 export const CROSS_CHAIN_TOKENS = ["USDC", "USDT"] as const;
 export type CrossChainToken = (typeof CROSS_CHAIN_TOKENS)[number];
 
+export function isCrossChainNetwork(id: string): id is CrossChainNetwork {
+  return (CROSS_CHAIN_NETWORKS as readonly string[]).includes(id);
+}
+
+/** The `chain` labels of the reference API (routes' `chain`, the pay query's `chain`). */
+export const ROUTE_CHAIN_LABEL: Record<CrossChainNetwork, string> = {
+  mainnet: "ETHEREUM",
+  "arbitrum-one": "ARBITRUM",
+  base: "BASE",
+  optimism: "OPTIMISM",
+  matic: "POLYGON",
+};
+
 /** What the destination must receive: exactly one ERC20FeeProxy payment with this reference. */
 export interface DestinationPayment {
   network: NetworkId;
@@ -104,6 +117,15 @@ export interface RoutingProvider {
   quote(input: QuoteInput): Promise<RouteQuote[]>;
   /** Source-chain calldata for the route from `input.sourceNetwork`/`sourceToken` (both required). */
   build(input: QuoteInput & { sourceNetwork: CrossChainNetwork; sourceToken: CrossChainToken }): Promise<BuiltRoute>;
+  /**
+   * The source transaction behind a destination payment this provider delivered, or null when it
+   * did not deliver it (detection uses it to report the source chain and transaction).
+   */
+  sourceOf?(input: {
+    destinationTxHash: string;
+    destinationNetwork: NetworkId;
+    sourceNetwork: CrossChainNetwork;
+  }): Promise<{ sourceTxHash: string } | null>;
   /** Status of a source transaction. */
   track(input: {
     sourceTxHash: string;

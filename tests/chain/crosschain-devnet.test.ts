@@ -160,6 +160,12 @@ describe("cross-chain payment on the two-chain devnet", () => {
     expect(got.body).toMatchObject({ hasBeenPaid: true, txHash: tracked.destinationTxHash });
     const events = await db().outboxEvent.findMany({ where: { requestId, type: "payment.confirmed" } });
     expect(events).toHaveLength(1);
+    // It names where the payer paid: the source chain and transaction.
+    expect(JSON.parse(events[0]!.payload)).toMatchObject({
+      txHash: tracked.destinationTxHash,
+      network: "sepolia",
+      crossChain: { sourceChain: "ARBITRUM", sourceNetwork: "arbitrum-one", sourceTxHash: sourceTx, provider: "devnet-bridge" },
+    });
   });
 
   it("an expired quote reverts on the source chain: the payer keeps the tokens", async () => {
