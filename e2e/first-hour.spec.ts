@@ -80,7 +80,7 @@ test("a fresh clone: npm run dev and the README's walkthrough as written; after 
       cpSync(path.join(ROOT, "node_modules"), path.join(dir, "node_modules"), { recursive: true, verbatimSymlinks: true });
     }
     execFileSync(process.execPath, ["node_modules/prisma/build/index.js", "generate"], { cwd: dir, stdio: "ignore" });
-    const [port, dbPort, chainPort] = [await getFreePort(), await getFreePort(), await getFreePort()];
+    const [port, dbPort, chainPort, bridgePort] = [await getFreePort(), await getFreePort(), await getFreePort(), await getFreePort()];
     const env: NodeJS.ProcessEnv = {
       NODE_ENV: "development",
       PATH: process.env.PATH,
@@ -89,6 +89,7 @@ test("a fresh clone: npm run dev and the README's walkthrough as written; after 
       EMBEDDED_DB_PORT: String(dbPort),
     };
     env.DEVNET_PORT = String(chainPort);
+    env.DEVNET_BRIDGE_PORT = String(bridgePort);
     const base = `http://localhost:${port}`;
     const readme = readFileSync(path.join(dir, "README.md"), "utf8");
     const bash = (script: string, vars: Record<string, string> = {}) => {

@@ -6,7 +6,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { type Devnet, startDevnet } from "./devnet";
+import { type Devnet, devAccount, startDevnet } from "./devnet";
+import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "./devnet/bridge";
+import { type BridgeRelayer, relayerFor } from "./devnet/bridge-relayer";
 import { describeDevnet } from "./devnet/describe";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded-db";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
@@ -17,6 +19,8 @@ const port = process.env.PORT ?? "3000";
 const children: ChildProcess[] = [];
 let embedded: EmbeddedDb | undefined;
 let devnet: Devnet | undefined;
+let bridge: BridgeDevnet | undefined;
+let bridgeRelayer: BridgeRelayer | undefined;
 
 /**
  * Runs a child to completion without blocking this process's event loop: the embedded
@@ -39,6 +43,8 @@ function run(args: string[], env: NodeJS.ProcessEnv, capture = false): Promise<s
 async function shutdown(code: number): Promise<never> {
   removeRuntimeFile(process.pid);
   for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  bridgeRelayer?.stop();
+  await bridge?.stop().catch(() => {});
   await devnet?.stop().catch(() => {});
   await embedded?.stop().catch(() => {});
   process.exit(code);
@@ -58,9 +64,20 @@ async function main(): Promise<void> {
   const chainConfigured = env.CHAIN_CONFIG || env.CHAIN_CONFIG_FILE || Object.keys(env).some((k) => k.startsWith("RPC_URL_") && env[k]);
   if ((env.DEVNET ?? (mode === "dev" && !chainConfigured ? "true" : "false")) === "true") {
     devnet = await startDevnet({ port: Number(env.DEVNET_PORT ?? 8545) });
+    // The cross-chain source chain (standing in for Arbitrum One) and its bridge relayer (DEVNET_BRIDGE=false to skip).
+    if (env.DEVNET_BRIDGE !== "false") {
+      bridge = await startBridgeDevnet(devnet, {
+        port: Number(env.DEVNET_BRIDGE_PORT ?? 8546),
+        relayerPrivateKey: devAccount(BRIDGE_RELAYER_INDEX).privateKey,
+      });
+      bridgeRelayer = relayerFor(devnet, bridge);
+      console.log(
+        `[devnet] cross-chain source chain ${bridge.network} (chain ${bridge.chainId}) at ${bridge.rpcUrl}, bridge ${bridge.bridge}`,
+      );
+    }
     const file = path.join(root, ".data", "devnet.json");
     mkdirSync(path.dirname(file), { recursive: true });
-    writeFileSync(file, `${JSON.stringify(devnet.chainConfig(), null, 2)}\n`);
+    writeFileSync(file, `${JSON.stringify({ ...devnet.chainConfig(), ...bridge?.chainConfig() }, null, 2)}\n`);
     env.CHAIN_CONFIG_FILE = file;
     // The devnet's funded relayer triggers recurring payments (DuebillRecurringPayments grants it RELAYER_ROLE).
     env.RELAYER_PRIVATE_KEY ??= devnet.accounts.relayer.privateKey;

@@ -26,6 +26,8 @@ import { privateKeyToAccount } from "viem/accounts";
 import { erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { devnetBridgeSourceAmount } from "@/lib/routing/devnet-bridge";
 import { devnetBridgeAbi } from "@/lib/routing/devnet-bridge-abi.generated";
+import type { BridgeDevnet } from "./bridge";
+import type { Devnet } from "./index";
 
 export interface RelayerDestination {
   chain: Chain;
@@ -211,4 +213,37 @@ export function startBridgeRelayer(opts: BridgeRelayerOptions, autoStart = true)
       timer = undefined;
     },
   };
+}
+
+/** The relayer between the destination devnet and its bridge source chain (npm run dev, tests). */
+export function relayerFor(
+  destination: Devnet,
+  source: BridgeDevnet,
+  opts: { pollMs?: number; log?: (m: string) => void } = {},
+  autoStart = true,
+) {
+  const six = (tokens: readonly Address[]) => Object.fromEntries(tokens.map((t) => [t.toLowerCase(), 6]));
+  return startBridgeRelayer(
+    {
+      source: {
+        chain: source.chain,
+        rpcUrl: source.rpcUrl,
+        bridge: source.bridge,
+        fromBlock: BigInt(source.bridgeCreationBlock),
+        tokenDecimals: six([source.tokens.USDC, source.tokens.USDT]),
+      },
+      destinations: [
+        {
+          chain: destination.chain,
+          rpcUrl: destination.rpcUrl,
+          erc20FeeProxy: destination.contracts.erc20FeeProxy,
+          tokenDecimals: six([destination.tokens.USDC, destination.tokens.USDT]),
+        },
+      ],
+      privateKey: source.relayer.privateKey,
+      pollMs: opts.pollMs,
+      log: opts.log,
+    },
+    autoStart,
+  );
 }

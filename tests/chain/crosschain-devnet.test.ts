@@ -17,7 +17,7 @@ import { sweepNetwork } from "@/lib/detection/sweep";
 import { DevnetBridgeProvider } from "@/lib/routing/devnet-bridge";
 import type { Devnet } from "@/scripts/devnet";
 import type { BridgeDevnet } from "@/scripts/devnet/bridge";
-import { type BridgeRelayer, startBridgeRelayer } from "@/scripts/devnet/bridge-relayer";
+import { type BridgeRelayer, relayerFor } from "@/scripts/devnet/bridge-relayer";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useBridgeDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
@@ -33,28 +33,7 @@ beforeAll(async () => {
   a = await makeIntegrator();
   devnet = await useDevnet();
   source = await useBridgeDevnet(devnet);
-  relayer = startBridgeRelayer(
-    {
-      source: {
-        chain: source.chain,
-        rpcUrl: source.rpcUrl,
-        bridge: source.bridge,
-        fromBlock: BigInt(source.bridgeCreationBlock),
-        tokenDecimals: { [source.tokens.USDC.toLowerCase()]: 6, [source.tokens.USDT.toLowerCase()]: 6 },
-      },
-      destinations: [
-        {
-          chain: devnet.chain,
-          rpcUrl: devnet.rpcUrl,
-          erc20FeeProxy: devnet.contracts.erc20FeeProxy,
-          tokenDecimals: { [devnet.tokens.USDC.toLowerCase()]: 6, [devnet.tokens.USDT.toLowerCase()]: 6 },
-        },
-      ],
-      privateKey: source.relayer.privateKey,
-      log: () => {},
-    },
-    false,
-  );
+  relayer = relayerFor(devnet, source, { log: () => {} }, false);
 }, 120_000);
 afterAll(async () => {
   relayer?.stop();
