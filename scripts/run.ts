@@ -71,9 +71,6 @@ async function main(): Promise<void> {
         relayerPrivateKey: devAccount(BRIDGE_RELAYER_INDEX).privateKey,
       });
       bridgeRelayer = relayerFor(devnet, bridge);
-      console.log(
-        `[devnet] cross-chain source chain ${bridge.network} (chain ${bridge.chainId}) at ${bridge.rpcUrl}, bridge ${bridge.bridge}`,
-      );
     }
     const file = path.join(root, ".data", "devnet.json");
     mkdirSync(path.dirname(file), { recursive: true });
@@ -83,6 +80,11 @@ async function main(): Promise<void> {
     env.RELAYER_PRIVATE_KEY ??= devnet.accounts.relayer.privateKey;
     env.DEPOSIT_RELAYER_PRIVATE_KEY ??= devnet.accounts.depositRelayer.privateKey;
     console.log(describeDevnet(devnet, path.relative(root, file)));
+    if (bridge)
+      console.log(
+        `  Cross-chain    source chain ${bridge.rpcUrl} (chain id ${bridge.chainId}, standing in for "${bridge.network}"), bridge ${bridge.bridge};\n` +
+          `                 pay a request from it: GET /v2/request/{id}/pay?wallet=…&chain=ARBITRUM&token=USDC`,
+      );
   }
   // Dev and embedded runs detect payments inside the web server; production runs `npm run worker` or cron.
   env.WORKER_INLINE ??= mode === "dev" || isEmbedded ? "true" : "false";
