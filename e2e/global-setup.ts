@@ -4,7 +4,7 @@ import { startAppServer } from "./support/app-server";
 /** Starts the stack once per run; the returned function tears it down after the last journey. */
 export default async function globalSetup(): Promise<() => Promise<void>> {
   const server = await startAppServer();
-  const { devnet } = server;
+  const { devnet, bridge } = server;
   const state: E2eState = {
     baseUrl: server.baseUrl,
     databaseUrl: server.databaseUrl,
@@ -18,6 +18,7 @@ export default async function globalSetup(): Promise<() => Promise<void>> {
       tokens: devnet.tokens,
       erc20FeeProxy: devnet.contracts.erc20FeeProxy,
     },
+    bridge: { rpcUrl: bridge.rpcUrl, chainId: bridge.chainId, name: "Arbitrum One" },
   };
   // Workers are started after global setup and inherit its environment.
   process.env.E2E_STATE = JSON.stringify(state);

@@ -1,11 +1,13 @@
 "use client";
 
 import { useConnectModal } from "@rainbow-me/rainbowkit";
-import { type ReactNode, useMemo } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import type { Address, Hex } from "viem";
 import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
 import { waitForTransactionReceipt } from "wagmi/actions";
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
+import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
+import { formatAmount } from "./format";
 import { recordIntent } from "./page-api";
 import { primaryButtonClass } from "./paid-panel";
 import { ConnectedWallet, PayCard } from "./pay-card";
@@ -16,7 +18,11 @@ import { describeError, isUserRejection, REJECTED_MESSAGE } from "./wallet-error
 
 /** Connect → right network → plan → approve/pay, for EVM links. Lives inside EvmProviders. */
 export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nativeSymbol: string }) {
-  const target = data.network.chainId;
+  // Pay from another chain (cross-chain): the chosen source chain and token; null pays on the link's network.
+  const [source, setSource] = useState<{ source: CrossChainSource; token: string } | null>(null);
+  const target = source ? source.source.network.chainId : data.network.chainId;
+  const targetName = source ? source.source.network.name : data.network.name;
+  const planSource = useMemo(() => (source ? { chain: source.source.chain, token: source.token } : null), [source]);
   const { address, chainId, isConnected, connector } = useAccount();
   const { openConnectModal, connectModalOpen } = useConnectModal();
   const { switchChain, isPending: switching, error: switchError } = useSwitchChain();
@@ -25,7 +31,7 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
   const { sendTransactionAsync } = useSendTransaction();
   const runner = usePlanRunner();
   const onTarget = isConnected && chainId === target;
-  const plan = usePaymentPlan(data.token, address, onTarget);
+  const plan = usePaymentPlan(data.token, address, onTarget, planSource);
   const busy = runner.phase === "running" || runner.phase === "payment_submitted" || runner.phase === "payment_confirmed";
 
   const sender = useMemo<TxSender>(
@@ -40,9 +46,20 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
     [sendTransactionAsync, config, target, data.token, address],
   );
 
+  const crossChainOf = (p: typeof plan.plan) =>
+    source && p?.crossChain
+      ? {
+          labels: {
+            approve: `Approve ${p.crossChain.sourceToken} on ${targetName}`,
+            pay: `Send ${formatAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} from ${targetName}`,
+          },
+          need: `${formatAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} on ${targetName}`,
+        }
+      : undefined;
+
   const onPay = async (retry: boolean) => {
     const current = retry ? await plan.reload() : plan.plan;
-    if (current?.metadata.hasEnoughBalance) await runner.run(current, stepLabels(data), sender);
+    if (current?.metadata.hasEnoughBalance) await runner.run(current, crossChainOf(current)?.labels ?? stepLabels(data), sender);
   };
 
   let body: ReactNode;
@@ -66,7 +83,7 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
     body = (
       <div className="space-y-3">
         <p className="text-sm text-slate-700">
-          Your wallet is on another network. This payment is on <strong>{data.network.name}</strong>.
+          Your wallet is on another network. {source ? "You chose to pay from" : "This payment is on"} <strong>{targetName}</strong>.
         </p>
         <button
           type="button"
@@ -74,7 +91,7 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
           disabled={switching}
           onClick={() => switchChain({ chainId: target })}
         >
-          {switching ? "Confirm in your wallet…" : `Switch to ${data.network.name}`}
+          {switching ? "Confirm in your wallet…" : `Switch to ${targetName}`}
         </button>
         {switchError ? (
           <p role="alert" className="text-sm text-rose-700">
@@ -93,7 +110,8 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
         onReloadPlan={() => void plan.reload()}
         runner={runner}
         onPay={(retry) => void onPay(retry)}
-        nativeSymbol={nativeSymbol}
+        nativeSymbol={source ? "ETH" : nativeSymbol}
+        crossChain={crossChainOf(plan.plan)}
       />
     );
   }
@@ -103,7 +121,20 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
       {isConnected && address ? (
         <ConnectedWallet address={address} walletName={connector?.name} onDisconnect={() => disconnect()} disabled={busy} />
       ) : null}
+      {source ? (
+        <CrossChainSummary
+          data={data}
+          sourceName={targetName}
+          token={source.token}
+          plan={plan.plan?.crossChain}
+          disabled={busy}
+          onCancel={() => setSource(null)}
+        />
+      ) : null}
       {body}
+      {!source && data.crossChainSources.length > 0 && runner.phase === "idle" ? (
+        <CrossChainPicker sources={data.crossChainSources} onPick={(s, token) => setSource({ source: s, token })} />
+      ) : null}
     </PayCard>
   );
 }

@@ -11,7 +11,7 @@ export function EvmPayPanel({ data, cookie }: { data: PaymentPageData; cookie: s
   const { chainId, name, testnet } = data.network;
   const network = useMemo(() => ({ chainId, name, testnet, rpcUrl: data.rpcUrl }), [chainId, name, testnet, data.rpcUrl]);
   return (
-    <EvmProviders network={network} cookie={cookie}>
+    <EvmProviders network={network} extraNetworks={data.crossChainSources.map((s) => s.network)} cookie={cookie}>
       <EvmPayFlow data={data} nativeSymbol={paymentChain(network).nativeCurrency.symbol} />
     </EvmProviders>
   );

@@ -34,9 +34,65 @@ function tokenPath(token: string): string {
   return `/v2/secure-payments/${encodeURIComponent(token)}`;
 }
 
-/** The payer's transactions (approvals first, then the payment) for the connected wallet. */
-export function fetchPlan(token: string, wallet: string, signal?: AbortSignal): Promise<PaymentPagePlan> {
-  return getJson(`${tokenPath(token)}/pay?wallet=${encodeURIComponent(wallet)}`, signal);
+/** A cross-chain source the payer picked: `chain` and `token` of the pay call. */
+export interface PlanSource {
+  chain: string;
+  token: string;
+}
+
+/** What a cross-chain plan adds: the amount spent on the source chain and until when the quote holds. */
+export interface CrossChainPlanInfo {
+  sourceAmount: string;
+  sourceToken: string;
+  quoteExpiresAt: number;
+}
+
+interface CrossChainAnswer {
+  transactions: { to: string; data: `0x${string}`; value: `0x${string}` }[];
+  metadata: {
+    needsApproval: boolean;
+    hasEnoughBalance: boolean;
+    sourceAmount: string;
+    sourceToken: string;
+    quoteExpiresAt: number;
+  };
+}
+
+/**
+ * The payer's transactions (approvals first, then the payment) for the connected wallet; from
+ * `source` when given (cross-chain: the approval is sent only when the allowance is short).
+ */
+export async function fetchPlan(
+  token: string,
+  wallet: string,
+  source?: PlanSource | null,
+  signal?: AbortSignal,
+): Promise<PaymentPagePlan & { crossChain?: CrossChainPlanInfo }> {
+  const q = new URLSearchParams({ wallet, ...(source ? { chain: source.chain, token: source.token } : {}) });
+  if (!source) return getJson(`${tokenPath(token)}/pay?${q}`, signal);
+  const answer = await getJson<CrossChainAnswer>(`${tokenPath(token)}/pay?${q}`, signal);
+  const [approval, payment] = answer.transactions;
+  const txs = (answer.metadata.needsApproval ? [approval!, payment!] : [payment!]).map((t) => ({
+    to: t.to,
+    data: t.data,
+    value: { type: "BigNumber" as const, hex: t.value },
+  }));
+  return {
+    transactions: txs,
+    metadata: {
+      stepsRequired: txs.length,
+      needsApproval: answer.metadata.needsApproval,
+      approvalTransactionIndex: answer.metadata.needsApproval ? 0 : null,
+      paymentTransactionIndex: txs.length - 1,
+      hasEnoughBalance: answer.metadata.hasEnoughBalance,
+      hasEnoughGas: true,
+    },
+    crossChain: {
+      sourceAmount: answer.metadata.sourceAmount,
+      sourceToken: answer.metadata.sourceToken,
+      quoteExpiresAt: answer.metadata.quoteExpiresAt,
+    },
+  };
 }
 
 /** The link as the page sees it, for live status polling. */

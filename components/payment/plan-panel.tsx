@@ -14,6 +14,8 @@ export interface PlanPanelProps {
   /** Starts (or, after a rejection or failure, restarts with a fresh plan) the transactions. */
   onPay: (retry: boolean) => void;
   nativeSymbol: string;
+  /** Cross-chain: the steps' labels and what the wallet must hold on the source chain. */
+  crossChain?: { labels: StepLabels; need: string };
 }
 
 export function stepLabels(data: PaymentPageData): StepLabels {
@@ -39,7 +41,7 @@ function statusMessage(p: PlanPanelProps): string {
 /** After connecting on the right network: the plan's steps, the pay button, progress and the outcome. */
 export function PlanPanel(props: PlanPanelProps) {
   const { data, plan, runner } = props;
-  const labels = stepLabels(data);
+  const labels = props.crossChain?.labels ?? stepLabels(data);
   const idle = runner.phase === "idle";
   const steps = idle && plan ? stepsFor(plan, labels) : runner.steps;
   const retryable = runner.phase === "rejected" || runner.phase === "failed";
@@ -57,13 +59,14 @@ export function PlanPanel(props: PlanPanelProps) {
           </button>
         </div>
       ) : null}
-      {steps.length > 0 && !short ? <PlanSteps steps={steps} explorerPrefix={data.network.explorerTxUrl} /> : null}
+      {steps.length > 0 && !short ? <PlanSteps steps={steps} explorerPrefix={props.crossChain ? "" : data.network.explorerTxUrl} /> : null}
       {short ? (
         <div role="alert" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
           <p className="font-semibold">Insufficient balance</p>
           <p className="mt-1">
-            This wallet holds less than {formatAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name}. Add funds or connect
-            another wallet, then check again.
+            This wallet holds less than{" "}
+            {props.crossChain?.need ?? `${formatAmount(data.totalAmount)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
+            connect another wallet, then check again.
           </p>
           <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>
             Check again

@@ -38,17 +38,23 @@ export function paymentChain(network: PaymentNetwork): Chain {
  * reaches its relay as soon as it is set up, and the SDK itself is a lazy chunk that is
  * never fetched otherwise. State lives in a cookie so the server page can hand it back.
  */
-export function createPaymentWagmiConfig(network: PaymentNetwork, walletConnectProjectId: string | undefined): Config {
+export function createPaymentWagmiConfig(
+  network: PaymentNetwork,
+  walletConnectProjectId: string | undefined,
+  /** Other chains the payer may pay from (cross-chain sources). */
+  extra: readonly PaymentNetwork[] = [],
+): Config {
   const chain = paymentChain(network);
+  const others = extra.filter((n) => n.chainId !== network.chainId);
   const wallets = walletConnectProjectId ? [injectedWallet, walletConnectWallet] : [injectedWallet];
   const connectors = connectorsForWallets([{ groupName: "Browser wallets", wallets }], {
     appName: "Duebill",
     projectId: walletConnectProjectId ?? "",
   });
   return createConfig({
-    chains: [chain],
+    chains: [chain, ...others.map(paymentChain)],
     connectors,
-    transports: { [chain.id]: http(network.rpcUrl ?? undefined) },
+    transports: Object.fromEntries([network, ...others].map((n) => [n.chainId, http(n.rpcUrl ?? undefined)])),
     multiInjectedProviderDiscovery: true,
     ssr: true,
     storage: createStorage({ storage: cookieStorage }),

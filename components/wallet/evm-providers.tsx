@@ -15,8 +15,18 @@ const THEME = lightTheme({ accentColor: "#4f46e5", borderRadius: "medium" });
  * on the client, from the page's network; `cookie` is wagmi's cookie from the request,
  * passed down by the server page so a returning payer's connection is restored without a flash.
  */
-export function EvmProviders({ network, cookie, children }: { network: PaymentNetwork; cookie: string | null; children: ReactNode }) {
-  const [config] = useState(() => createPaymentWagmiConfig(network, WALLETCONNECT_PROJECT_ID));
+export function EvmProviders({
+  network,
+  extraNetworks = [],
+  cookie,
+  children,
+}: {
+  network: PaymentNetwork;
+  extraNetworks?: readonly PaymentNetwork[];
+  cookie: string | null;
+  children: ReactNode;
+}) {
+  const [config] = useState(() => createPaymentWagmiConfig(network, WALLETCONNECT_PROJECT_ID, extraNetworks));
   const [queryClient] = useState(() => new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } }));
   const initialState = useMemo(() => {
     try {

@@ -21,6 +21,8 @@ export interface E2eState {
     tokens: Record<string, `0x${string}`>;
     erc20FeeProxy: `0x${string}`;
   };
+  /** The cross-chain source chain beside the devnet. */
+  bridge: { rpcUrl: string; chainId: number; name: string };
 }
 
 export function e2eState(): E2eState {

@@ -8,7 +8,9 @@ import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
-import { type Devnet, getFreePort, startDevnet } from "@/scripts/devnet";
+import { type Devnet, devAccount, getFreePort, startDevnet } from "@/scripts/devnet";
+import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "@/scripts/devnet/bridge";
+import { relayerFor } from "@/scripts/devnet/bridge-relayer";
 
 const ROOT = path.resolve(__dirname, "../..");
 /** Fixed, public: this server only ever holds test data. */
@@ -26,6 +28,8 @@ export interface AppServer {
   baseUrl: string;
   databaseUrl: string;
   devnet: Devnet;
+  /** The cross-chain source chain (standing in for Arbitrum One); its relayer runs in this process. */
+  bridge: BridgeDevnet;
   demo: SeededDemo;
   logFile: string;
   stop(): Promise<void>;
@@ -116,7 +120,11 @@ export async function startAppServer(): Promise<AppServer> {
   await createE2eDatabase(databaseUrl);
   const devnet = await startDevnet({ port: 0 });
   let child: ChildProcess | undefined;
+  let bridge: BridgeDevnet | undefined;
+  let relayer: ReturnType<typeof relayerFor> | undefined;
   try {
+    bridge = await startBridgeDevnet(devnet, { port: 0, relayerPrivateKey: devAccount(BRIDGE_RELAYER_INDEX).privateKey });
+    relayer = relayerFor(devnet, bridge, { pollMs: 500, log: () => {} });
     const port = await getFreePort();
     const baseUrl = `http://127.0.0.1:${port}`;
     const env: NodeJS.ProcessEnv = {
@@ -124,7 +132,7 @@ export async function startAppServer(): Promise<AppServer> {
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: databaseUrl,
-      CHAIN_CONFIG: JSON.stringify(devnet.chainConfig()),
+      CHAIN_CONFIG: JSON.stringify({ ...devnet.chainConfig(), ...bridge.chainConfig() }),
       WORKER_INLINE: "true",
       DETECTION_INTERVAL_MS: "500",
       DEPOSIT_INTERVAL_MS: "500",
@@ -152,21 +160,28 @@ export async function startAppServer(): Promise<AppServer> {
     child.stderr?.pipe(log);
     await waitForHealth(baseUrl, child, 60_000);
     const server = child;
+    const source = bridge;
+    const bridgeRelayer = relayer;
     return {
       baseUrl,
       databaseUrl,
       devnet,
+      bridge: source,
       demo,
       logFile,
       stop: async () => {
         await stopChild(server);
         log.end();
+        bridgeRelayer.stop();
+        await source.stop();
         await devnet.stop();
         await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`).catch(() => {});
       },
     };
   } catch (err) {
     if (child) await stopChild(child);
+    relayer?.stop();
+    await bridge?.stop();
     await devnet.stop();
     throw err;
   }

@@ -29,6 +29,7 @@ export const test = base.extend<JourneyFixtures>({
       chainId: state.devnet.chainId,
       privateKey: state.devnet.payer.privateKey,
       startChainId: 1,
+      extraChains: [{ chainId: state.bridge.chainId, rpcUrl: state.bridge.rpcUrl }],
     });
     await wallet.install(page);
     await use(wallet);

@@ -15,6 +15,8 @@ export interface TestWalletOptions {
   privateKey: Hex;
   /** The chain the wallet is on when the page opens (default: another one, to exercise "Switch network"). */
   startChainId?: number;
+  /** More chains the wallet knows (the cross-chain source chain), each with its RPC. */
+  extraChains?: { chainId: number; rpcUrl: string }[];
 }
 
 export interface WalletCall {
@@ -83,22 +85,32 @@ export class TestWallet {
   private connected = false;
   private readonly rejections = new Map<string, number>();
   private readonly account;
-  private readonly chain: Chain;
-  private readonly publicClient;
-  private readonly walletClient;
+  private readonly chains = new Map<
+    number,
+    { publicClient: ReturnType<typeof createPublicClient>; walletClient: ReturnType<typeof createWalletClient> }
+  >();
 
   constructor(private readonly opts: TestWalletOptions) {
     this.account = privateKeyToAccount(opts.privateKey);
     this.address = this.account.address;
     this.currentChainId = opts.startChainId ?? 1;
-    this.chain = defineChain({
-      id: opts.chainId,
-      name: "devnet",
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [opts.rpcUrl] } },
-    });
-    this.publicClient = createPublicClient({ chain: this.chain, transport: http(opts.rpcUrl) });
-    this.walletClient = createWalletClient({ account: this.account, chain: this.chain, transport: http(opts.rpcUrl) });
+    for (const c of [{ chainId: opts.chainId, rpcUrl: opts.rpcUrl }, ...(opts.extraChains ?? [])]) {
+      const chain: Chain = defineChain({
+        id: c.chainId,
+        name: `devnet ${c.chainId}`,
+        nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+        rpcUrls: { default: { http: [c.rpcUrl] } },
+      });
+      this.chains.set(c.chainId, {
+        publicClient: createPublicClient({ chain, transport: http(c.rpcUrl) }),
+        walletClient: createWalletClient({ account: this.account, chain, transport: http(c.rpcUrl) }),
+      });
+    }
+  }
+
+  /** The chain the wallet is on, or the devnet when it is on one it cannot send to (reads still work). */
+  private get clients() {
+    return this.chains.get(this.currentChainId) ?? this.chains.get(this.opts.chainId)!;
   }
 
   /** Call before the first navigation: exposes the bridge and injects the provider. */
@@ -166,7 +178,7 @@ export class TestWallet {
         return { result: null, emit: [["accountsChanged", []]] };
       case "wallet_switchEthereumChain": {
         const chainId = Number((params[0] as { chainId: string }).chainId);
-        if (chainId !== this.opts.chainId && chainId !== (this.opts.startChainId ?? 1))
+        if (!this.chains.has(chainId) && chainId !== (this.opts.startChainId ?? 1))
           return { error: { code: 4902, message: `Unrecognized chain ID ${chainId}` } };
         this.currentChainId = chainId;
         return { result: null, emit: [["chainChanged", toHex(chainId)]] };
@@ -174,10 +186,11 @@ export class TestWallet {
       case "wallet_addEthereumChain":
         return { result: null };
       case "eth_sendTransaction": {
-        if (this.currentChainId !== this.opts.chainId)
-          return { error: { code: -32000, message: `wallet is on chain ${this.currentChainId}` } };
+        if (!this.chains.has(this.currentChainId)) return { error: { code: -32000, message: `wallet is on chain ${this.currentChainId}` } };
         const tx = params[0] as { to: Hex; data?: Hex; value?: Hex; gas?: Hex };
-        const hash = await this.walletClient.sendTransaction({
+        const hash = await this.clients.walletClient.sendTransaction({
+          account: this.account,
+          chain: undefined,
           to: tx.to,
           data: tx.data,
           value: tx.value ? BigInt(tx.value) : 0n,
@@ -190,7 +203,7 @@ export class TestWallet {
         return { result: await this.account.signMessage({ message: { raw: params[0] as Hex } }) };
       default:
         // Reads (eth_call, eth_estimateGas, eth_getTransactionReceipt, ...) go to anvil as they are.
-        return { result: await this.publicClient.request({ method, params } as never) };
+        return { result: await this.clients.publicClient.request({ method, params } as never) };
     }
   }
 }

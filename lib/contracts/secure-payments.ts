@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
+import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
@@ -117,9 +117,20 @@ export const payLinkOp = defineOperation({
   tags,
   auth: [],
   params: z.object({ token: z.string().max(64) }),
-  query: z.object({ wallet: z.string().min(1).max(100) }),
+  query: z.object({
+    wallet: z.string().min(1).max(100),
+    chain: z
+      .string()
+      .max(32)
+      .optional()
+      .meta({ description: "Cross-chain source chain (ARBITRUM, BASE, ETHEREUM, OPTIMISM, POLYGON), with token" }),
+    token: z.string().max(16).optional().meta({ description: "Cross-chain source token (USDC, USDT), with chain" }),
+  }),
   responses: {
-    200: { description: "Calldata", schema: z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema }) },
+    200: {
+      description: "Calldata (cross-chain when chain and token are given)",
+      schema: z.union([z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema }), crossChainPayResponseSchema]),
+    },
     ...errorResponses(400, 403, 404, 409, 429),
   },
 });

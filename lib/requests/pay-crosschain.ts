@@ -1,13 +1,16 @@
 import { encodeFunctionData, erc20Abi, getAddress, isAddress } from "viem";
+import { asHex } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
-import { isLocalChain } from "@/lib/chain/stored";
+import { isLocalChain, networkOf, tokenOf } from "@/lib/chain/stored";
 import type { Token } from "@/lib/chain/tokens";
 import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
+import type { PaymentRequest } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
+import { feeForRemaining } from "@/lib/payments/plan";
 import { routingProvider } from "@/lib/routing/index";
 import {
   CROSS_CHAIN_NETWORKS,
@@ -42,6 +45,40 @@ export interface CrossChainTerms {
   payee: string;
   paymentReference: `0x${string}`;
   tokenAddress: string;
+}
+
+/** Cross-chain terms of a stored request: what is still owed, with its fee in proportion. */
+export function crossChainTermsOf(row: PaymentRequest): CrossChainTerms {
+  const expected = BigInt(row.expectedAmount.toFixed());
+  const remaining = expected - BigInt(row.amountPaid.toFixed());
+  return {
+    requestId: row.id,
+    accountId: row.accountId,
+    network: networkOf(row),
+    token: tokenOf(row),
+    expected,
+    amount: remaining,
+    feeAmount: feeForRemaining(BigInt(row.feeAmount.toFixed()), remaining, expected),
+    feeAddress: row.feeAddress,
+    payee: row.payee,
+    paymentReference: asHex(row.paymentReference),
+    tokenAddress: row.tokenAddress,
+  };
+}
+
+/** The source chains a payer of this request may pick on the hosted page (no quote yet), or [] when none. */
+export function crossChainSourcesFor(t: CrossChainTerms): { network: CrossChainNetwork; chain: string; tokens: CrossChainToken[] }[] {
+  const provider = routingProvider();
+  if (!provider || crossChainIneligibility(t)) return [];
+  return provider
+    .sourceNetworks()
+    .filter((n) => n !== t.network)
+    .map((network) => ({
+      network,
+      chain: ROUTE_CHAIN_LABEL[network],
+      tokens: CROSS_CHAIN_TOKENS.filter((s) => networkRuntime(network).tokens.some((tk) => tk.symbol === s && !tk.paymentAliasOf)),
+    }))
+    .filter((s) => s.tokens.length > 0);
 }
 
 /** Why a request cannot be paid from another chain (field at fault, message), or null when it can. */

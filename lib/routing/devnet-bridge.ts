@@ -62,6 +62,10 @@ export function devnetBridgeSourceAmount(destinationUnits: bigint, destinationDe
 export class DevnetBridgeProvider implements RoutingProvider {
   readonly name = "devnet-bridge";
 
+  sourceNetworks(): CrossChainNetwork[] {
+    return devnetBridgeSources().map((s) => s.network);
+  }
+
   private sourceToken(network: CrossChainNetwork, symbol: CrossChainToken) {
     const token = networkRuntime(network).tokens.find((t) => t.symbol === symbol && !t.paymentAliasOf);
     if (!token) return null;

@@ -113,6 +113,8 @@ export interface TrackResult {
 
 export interface RoutingProvider {
   readonly name: string;
+  /** Source networks this provider can route from (the hosted page offers these without quoting). */
+  sourceNetworks(): readonly CrossChainNetwork[];
   /** Routes for a destination payment, best first; [] when none exist (never throws for "no route"). */
   quote(input: QuoteInput): Promise<RouteQuote[]>;
   /** Source-chain calldata for the route from `input.sourceNetwork`/`sourceToken` (both required). */

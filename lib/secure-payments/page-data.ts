@@ -12,8 +12,9 @@ import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
+import { crossChainSourcesFor, crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
-import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
+import type { CrossChainSource, PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
@@ -133,7 +134,27 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
     payByTransfer: linkDepositUnavailable(sp) === null,
+    crossChainSources: crossChainSourcesOfLink(sp, requests),
   };
+}
+
+export type CrossChainLinkPlan = Awaited<ReturnType<typeof payCrossChain>>;
+
+function crossChainSourcesOfLink(sp: LinkRow, requests: PaymentRequest[]): CrossChainSource[] {
+  if (sp.direction !== "incoming" || requests.length !== 1 || requests[0]!.status === "paid") return [];
+  return crossChainSourcesFor(crossChainTermsOf(requests[0]!)).map((s) => {
+    const rt = networkRuntime(s.network);
+    return {
+      chain: s.chain,
+      tokens: s.tokens,
+      network: {
+        chainId: rt.network.chainId,
+        name: rt.network.name,
+        rpcUrl: isLocalChain(s.network) ? rt.rpcUrl : null,
+        testnet: rt.network.testnet,
+      },
+    };
+  });
 }
 
 export async function getPaymentPageOrThrow(token: string): Promise<PaymentPageData> {
@@ -143,14 +164,23 @@ export async function getPaymentPageOrThrow(token: string): Promise<PaymentPageD
 }
 
 /** GET /v2/secure-payments/{token}/pay?wallet=: the payer's transactions for the whole link. */
-export async function planLinkPayment(token: string, walletInput: string): Promise<PaymentPagePlan> {
+export async function planLinkPayment(
+  token: string,
+  walletInput: string,
+  crossChain?: { chain?: string; token?: string },
+): Promise<PaymentPagePlan | CrossChainLinkPlan> {
   const link = await loadLink(token);
   if (!link || !isNetworkId(link.sp.network)) throw notFound("Secure payment not found");
   const { sp, requests } = link;
   const status = linkStatus(sp);
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const network: NetworkId = link.sp.network;
-  const wallet = parseAddressFor(network, walletInput, "wallet");
+  if ((crossChain?.chain === undefined) !== (crossChain?.token === undefined))
+    throw invalidField(
+      crossChain?.chain === undefined ? "chain" : "token",
+      "chain and token go together (cross-chain); omit both to pay on the link's network",
+    );
+  const wallet = crossChain?.chain ? walletInput : parseAddressFor(network, walletInput, "wallet");
   const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
   const allowed = policy?.allowedPayerAddresses ?? [];
   if (sp.direction === "incoming" && allowed.length > 0 && !allowed.some((a) => sameAddress(a, wallet))) {
@@ -163,6 +193,11 @@ export async function planLinkPayment(token: string, walletInput: string): Promi
   const reset = token0?.approveResetRequired ?? false;
   const open = requests.filter((r) => r.status !== "paid");
   if (open.length === 0) throw new AppError("conflict", "Already paid");
+  if (crossChain?.chain && crossChain.token) {
+    if (sp.direction !== "incoming" || open.length !== 1)
+      throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
+    return payCrossChain(crossChainTermsOf(open[0]!), { chain: crossChain.chain, token: crossChain.token, wallet });
+  }
   if (open.length === 1) {
     const r = open[0]!;
     const remaining = units(r.expectedAmount) - units(r.amountPaid);

@@ -50,6 +50,16 @@ export interface PaymentPageData {
   lineItems: { description: string; quantity: number; unitAmount: string; total: string }[];
   /** The payer may pay with a plain transfer to the request's deposit address (EVM, single incoming link, configured). */
   payByTransfer: boolean;
+  /** Chains the payer may pay from instead (cross-chain: single incoming EVM link, USDC/USDT above 1 USD, a routing provider). */
+  crossChainSources: CrossChainSource[];
+}
+
+/** A source chain of a cross-chain payment, with what the wallet needs to switch to it. */
+export interface CrossChainSource {
+  /** The `chain` value of the pay call (ARBITRUM, BASE, ...). */
+  chain: string;
+  tokens: string[];
+  network: { chainId: number; name: string; rpcUrl: string | null; testnet: boolean };
 }
 
 /** `GET /v2/secure-payments/{token}/pay?wallet=`: the payer's transactions, in order (the plan of lib/payments). */

@@ -4,4 +4,6 @@ import { planLinkPayment } from "@/lib/secure-payments/page-data";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(payLinkOp, async ({ params, query }) => json(await planLinkPayment(params.token, query.wallet)));
+export const GET = withApi(payLinkOp, async ({ params, query }) =>
+  json(await planLinkPayment(params.token, query.wallet, { chain: query.chain, token: query.token })),
+);
