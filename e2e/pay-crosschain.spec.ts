@@ -40,7 +40,9 @@ for (const [label, width] of [
     expect(wallet.chainId).toBe(state.bridge.chainId);
 
     // 20 USDC + the bridge's 0.05 minimum fee, spent on the source chain.
-    await expect(page.getByText("Paying from")).toContainText("you send 20.05 USDC (bridge fee included)");
+    const summary = page.getByTestId("cross-chain-summary");
+    await expect(summary).toContainText(`Cross-chain from ${state.bridge.name} with USDC: you send 20.05 USDC (bridge fee included)`);
+    await expect(summary).toContainText("The payee receives 20 USDC on Sepolia");
     const steps = page.getByRole("list", { name: "Payment steps" }).getByRole("listitem");
     await expect(steps).toHaveCount(2);
     await expect(steps.nth(0)).toContainText(`Approve USDC on ${state.bridge.name}`);

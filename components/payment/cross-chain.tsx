@@ -46,9 +46,9 @@ export function CrossChainSummary(p: {
   onCancel: () => void;
 }) {
   return (
-    <div className="rounded-lg bg-indigo-50 px-3 py-2.5 text-sm text-indigo-950">
+    <div data-testid="cross-chain-summary" className="rounded-lg bg-indigo-50 px-3 py-2.5 text-sm text-indigo-950">
       <p>
-        Paying from <strong>{p.sourceName}</strong> with {p.token}
+        Cross-chain from <strong>{p.sourceName}</strong> with {p.token}
         {p.plan ? (
           <>
             : you send{" "}
