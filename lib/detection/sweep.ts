@@ -3,6 +3,7 @@ import type { NetworkId } from "@/lib/chain/networks";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { recordTransfer } from "@/lib/detection/record-payment";
+import { tronEventSourceFromEnv } from "@/lib/detection/tron-source";
 import type { PaymentEventSource } from "@/lib/detection/types";
 import { env } from "@/lib/env";
 import { log } from "@/lib/log";
@@ -93,8 +94,9 @@ async function chainChanged(source: PaymentEventSource, cursor: { lastBlock: big
 }
 
 /**
- * Every network with an event source: EVM networks that have an RPC URL, plus `extra` ones
- * (a production Tron adapter, a test's fake), which replace the RPC source of their network.
+ * Every network with an event source: EVM networks that have an RPC URL, Tron when
+ * TRON_API_URL names a TronGrid-compatible API, plus `extra` ones (a test's fake), which
+ * replace the configured source of their network.
  */
 export function eventSources(extra: readonly PaymentEventSource[] = []): PaymentEventSource[] {
   const sources = new Map<string, PaymentEventSource>();
@@ -103,6 +105,8 @@ export function eventSources(extra: readonly PaymentEventSource[] = []): Payment
     const s = evmEventSource(rt.network.id as NetworkId);
     if (s) sources.set(rt.network.id, s);
   }
+  const tron = tronEventSourceFromEnv();
+  if (tron) sources.set(tron.network, tron);
   for (const s of extra) sources.set(s.network, s);
   return [...sources.values()];
 }
