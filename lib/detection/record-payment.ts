@@ -56,7 +56,8 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
   return db().$transaction(async (tx) => {
     // A forward from the request's deposit address was sent by whoever triggered it (the deposit
     // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
-    let payer = ev.from;
+    // A cross-chain payment is sent by the bridge: the payer is who paid on the source chain.
+    let payer = crossChain?.payer ?? ev.from;
     if (ev.txTo) {
       const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
       if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = deposit.depositors[0] ?? ev.from;

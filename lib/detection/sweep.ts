@@ -3,6 +3,7 @@ import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { recordTransfer } from "@/lib/detection/record-payment";
+import { tronEventSourceFromEnv } from "@/lib/detection/tron-source";
 import type { PaymentEventSource } from "@/lib/detection/types";
 import { env } from "@/lib/env";
 import type { CrossChainRef } from "@/lib/events/catalog";
@@ -113,7 +114,13 @@ async function crossChainSources(requestIds: string[]) {
       if (!found) continue;
       const quote = mine.find((q) => q.sourceNetwork === sourceNetwork)!;
       await db().crossChainQuote.update({ where: { id: quote.id }, data: { sourceTxHash: found.sourceTxHash, destinationTxHash: txHash } });
-      return { sourceChain: ROUTE_CHAIN_LABEL[sourceNetwork], sourceNetwork, sourceTxHash: found.sourceTxHash, provider: provider.name };
+      return {
+        sourceChain: ROUTE_CHAIN_LABEL[sourceNetwork],
+        sourceNetwork,
+        sourceTxHash: found.sourceTxHash,
+        provider: provider.name,
+        payer: quote.payer,
+      };
     }
     return undefined;
   };
@@ -127,8 +134,9 @@ async function chainChanged(source: PaymentEventSource, cursor: { lastBlock: big
 }
 
 /**
- * Every network with an event source: EVM networks that have an RPC URL, plus `extra` ones
- * (a production Tron adapter, a test's fake), which replace the RPC source of their network.
+ * Every network with an event source: EVM networks that have an RPC URL, Tron when
+ * TRON_API_URL names a TronGrid-compatible API, plus `extra` ones (a test's fake), which
+ * replace the configured source of their network.
  */
 export function eventSources(extra: readonly PaymentEventSource[] = []): PaymentEventSource[] {
   const sources = new Map<string, PaymentEventSource>();
@@ -137,6 +145,8 @@ export function eventSources(extra: readonly PaymentEventSource[] = []): Payment
     const s = evmEventSource(rt.network.id as NetworkId);
     if (s) sources.set(rt.network.id, s);
   }
+  const tron = tronEventSourceFromEnv();
+  if (tron) sources.set(tron.network, tron);
   for (const s of extra) sources.set(s.network, s);
   return [...sources.values()];
 }

@@ -43,6 +43,8 @@ export interface CrossChainRef {
   sourceNetwork: string;
   sourceTxHash: string;
   provider: string;
+  /** The wallet that paid on the source chain (the destination transaction's sender is the bridge). */
+  payer?: string;
 }
 
 /** A payment of a recurring schedule (DECISIONS.md: recurringPaymentId, paymentIndex). */
@@ -71,7 +73,16 @@ export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
     paymentProcessor: PROCESSOR,
     fees: f.fees,
     ...(f.recurring ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex } : {}),
-    ...(f.crossChain ? { crossChain: { ...f.crossChain } } : {}),
+    ...(f.crossChain
+      ? {
+          crossChain: {
+            sourceChain: f.crossChain.sourceChain,
+            sourceNetwork: f.crossChain.sourceNetwork,
+            sourceTxHash: f.crossChain.sourceTxHash,
+            provider: f.crossChain.provider,
+          },
+        }
+      : {}),
   };
 }
 

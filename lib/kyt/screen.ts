@@ -1,4 +1,6 @@
 import { sameAddress } from "@/lib/chain/address";
+import { type Env, env } from "@/lib/env";
+import { allOf, ChainalysisSanctionsProvider } from "@/lib/kyt/chainalysis";
 import { sanctionsListProvider } from "@/lib/kyt/sanctions-list";
 import type { KytProvider, KytResult } from "@/lib/kyt/types";
 
@@ -13,12 +15,30 @@ export interface AccessPolicy {
   maskPayee?: boolean;
 }
 
+let configured: { config: Env; provider: KytProvider } | undefined;
+
+/**
+ * The screening provider of the configuration: the bundled sanctions and deny lists, and with
+ * KYT_PROVIDER=chainalysis Chainalysis' Sanctions API beside them (a hit on either rejects; an
+ * unavailable vendor fails the screen, see lib/kyt/chainalysis.ts).
+ */
+export function configuredKytProvider(): KytProvider {
+  const e = env();
+  if (configured?.config === e) return configured.provider;
+  const provider =
+    e.KYT_PROVIDER === "chainalysis" && e.CHAINALYSIS_API_KEY
+      ? allOf([sanctionsListProvider, new ChainalysisSanctionsProvider({ apiKey: e.CHAINALYSIS_API_KEY, baseUrl: e.CHAINALYSIS_API_URL })])
+      : sanctionsListProvider;
+  configured = { config: e, provider };
+  return provider;
+}
+
 export async function screenWallet(
   walletAddress: string,
   network: string,
   policy: AccessPolicy | null,
   role: "payer" | "payee",
-  provider: KytProvider = sanctionsListProvider,
+  provider: KytProvider = configuredKytProvider(),
 ): Promise<KytResult | null> {
   const mode = policy?.mode ?? "inherit";
   const allowed = policy?.allowedPayerAddresses ?? [];

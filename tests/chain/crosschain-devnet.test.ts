@@ -136,7 +136,8 @@ describe("cross-chain payment on the two-chain devnet", () => {
 
     await sweepNetwork(evmEventSource("sepolia")!);
     const got = await call(getRequest, `/v2/request/${requestId}`, { headers: auth(), params: { requestId } });
-    expect(got.body).toMatchObject({ hasBeenPaid: true, txHash: tracked.destinationTxHash });
+    // The payer is the wallet that paid on the source chain, not the bridge relayer that sent the destination transaction.
+    expect(got.body).toMatchObject({ hasBeenPaid: true, txHash: tracked.destinationTxHash, payer: devnet.accounts.payer.address });
     const events = await db().outboxEvent.findMany({ where: { requestId, type: "payment.confirmed" } });
     expect(events).toHaveLength(1);
     // It names where the payer paid: the source chain and transaction.
