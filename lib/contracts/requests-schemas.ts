@@ -94,6 +94,9 @@ export const payQuerySchema = z.object({
       "Source chain for cross-chain payment: ETHEREUM, ARBITRUM, BASE, OPTIMISM or POLYGON (with token; omit both for same-chain)",
   }),
   token: z.string().max(16).optional().meta({ description: "Source token for cross-chain payment: USDC or USDT (with chain)" }),
+  quoteId: z.string().max(64).optional().meta({
+    description: "Cross-chain: the same calldata as an earlier answer (its metadata.quoteId) while its quote holds; 400 once expired",
+  }),
 });
 
 export const routesQuerySchema = z.object({
@@ -131,6 +134,7 @@ export const crossChainPayResponseSchema = z.object({
     quoteExpiresAt: z.number().int().meta({ description: "Unix time (seconds) after which the quote is not honoured" }),
     hasEnoughBalance: z.boolean(),
     sourceAmount: z.string().meta({ description: "What the payer spends on the source chain, bridge fees included" }),
+    quoteId: z.string().meta({ description: "Pass as quoteId to get this answer again until quoteExpiresAt" }),
     routeId: z.string(),
     provider: z.string(),
     sourceChain: z.string(),

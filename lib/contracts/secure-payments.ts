@@ -125,6 +125,11 @@ export const payLinkOp = defineOperation({
       .optional()
       .meta({ description: "Cross-chain source chain (ARBITRUM, BASE, ETHEREUM, OPTIMISM, POLYGON), with token" }),
     token: z.string().max(16).optional().meta({ description: "Cross-chain source token (USDC, USDT), with chain" }),
+    quoteId: z
+      .string()
+      .max(64)
+      .optional()
+      .meta({ description: "Cross-chain: an earlier answer's metadata.quoteId, served again until it expires" }),
   }),
   responses: {
     200: {

@@ -5,6 +5,7 @@ import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
 import { isLocalChain, networkOf, tokenOf } from "@/lib/chain/stored";
 import type { Token } from "@/lib/chain/tokens";
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
 import type { PaymentRequest } from "@/lib/generated/prisma/client";
@@ -161,8 +162,30 @@ export function parseCrossChainQuery(chain: string, token: string): { sourceNetw
   return { sourceNetwork, sourceToken: token as CrossChainToken };
 }
 
+/**
+ * A quote already given, by its id (`metadata.quoteId`): the same calldata while the quote holds;
+ * once `quoteExpiresAt` has passed, a 400 asking for a new quote (the bridge would refuse it).
+ */
+async function quotedAgain(t: CrossChainTerms, quoteId: string) {
+  const q = await db().crossChainQuote.findFirst({ where: { id: quoteId, requestId: t.requestId, accountId: t.accountId } });
+  if (!q) throw invalidField("quoteId", "is not a quote of this request");
+  if (q.expiresAt.getTime() <= now().getTime())
+    throw invalidField("quoteId", `this quote expired at ${q.expiresAt.toISOString()}: request a new one (call again without quoteId)`);
+  return JSON.parse(q.answer) as CrossChainAnswer;
+}
+
+type CrossChainAnswer = Awaited<ReturnType<typeof buildCrossChain>>;
+
 /** GET /v2/request/{id}/pay with chain and token: the source chain's approval and payment, values as hex strings. */
-export async function payCrossChain(t: CrossChainTerms, query: { chain: string; token: string; wallet?: string }) {
+export async function payCrossChain(t: CrossChainTerms, query: { chain: string; token: string; wallet?: string; quoteId?: string }) {
+  if (query.quoteId !== undefined) {
+    parseCrossChainQuery(query.chain, query.token);
+    return quotedAgain(t, query.quoteId);
+  }
+  return buildCrossChain(t, query);
+}
+
+async function buildCrossChain(t: CrossChainTerms, query: { chain: string; token: string; wallet?: string }) {
   const { sourceNetwork, sourceToken } = parseCrossChainQuery(query.chain, query.token);
   if (!query.wallet) throw invalidField("wallet", "is required for cross-chain payment (the payer's address on the source chain)");
   const why = crossChainIneligibility(t);
@@ -175,21 +198,7 @@ export async function payCrossChain(t: CrossChainTerms, query: { chain: string; 
   const built = await provider.build({ destination: destinationOf(t), payer, sourceNetwork, sourceToken }).catch(providerFailure);
 
   // Remembered so detection can report the source transaction of the payment it delivers.
-  await db().crossChainQuote.create({
-    data: {
-      id: ulid(),
-      requestId: t.requestId,
-      accountId: t.accountId,
-      provider: built.provider,
-      routeId: built.id,
-      sourceNetwork,
-      sourceToken,
-      sourceAmount: built.sourceAmount.toString(),
-      payer,
-      expiresAt: built.expiresAt,
-    },
-  });
-
+  const quoteId = ulid();
   const reader = chainReaderFor(sourceNetwork);
   const [allowance, balance] = reader
     ? await Promise.all([
@@ -198,7 +207,7 @@ export async function payCrossChain(t: CrossChainTerms, query: { chain: string; 
       ])
     : [0n, 0n];
   const needsApproval = allowance < built.approval.amount;
-  return {
+  const answer = {
     // Cross-chain calldata always carries the approval (interface), executed first when needsApproval.
     transactions: [
       {
@@ -217,6 +226,7 @@ export async function payCrossChain(t: CrossChainTerms, query: { chain: string; 
       quoteExpiresAt: Math.floor(built.expiresAt.getTime() / 1000),
       hasEnoughBalance: reader ? balance >= built.sourceAmount : false,
       sourceAmount: formatAmount(built.sourceAmount, built.sourceToken.decimals),
+      quoteId,
       routeId: built.id,
       provider: built.provider,
       sourceChain: ROUTE_CHAIN_LABEL[sourceNetwork],
@@ -225,4 +235,21 @@ export async function payCrossChain(t: CrossChainTerms, query: { chain: string; 
       sourceTokenAddress: built.sourceToken.address,
     },
   };
+  await db().crossChainQuote.create({
+    data: {
+      id: quoteId,
+      answer: JSON.stringify(answer),
+      requestId: t.requestId,
+      accountId: t.accountId,
+      provider: built.provider,
+      routeId: built.id,
+      sourceNetwork,
+      sourceToken,
+      sourceAmount: built.sourceAmount.toString(),
+      payer,
+      expiresAt: built.expiresAt,
+    },
+  });
+
+  return answer;
 }

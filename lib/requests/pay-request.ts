@@ -14,6 +14,7 @@ export interface PayOptions {
   token?: string;
   feePercentage?: string;
   feeAddress?: string;
+  quoteId?: string;
 }
 
 /** The part still owed, with the fee in proportion (fee overrides apply at payment time). */
@@ -45,13 +46,14 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
 
 /** GET /v2/request/{requestId}/pay: approvals (when needed) then the fee-proxy payment. */
 export async function payRequest(accountId: string, requestId: string, opts: PayOptions): Promise<PaymentPlan | CrossChainPlan> {
+  if (opts.quoteId !== undefined && opts.chain === undefined) throw invalidField("quoteId", "goes with chain and token (cross-chain)");
   if ((opts.chain === undefined) !== (opts.token === undefined))
     throw invalidField(opts.chain === undefined ? "chain" : "token", "chain and token go together (cross-chain); omit both for same-chain");
   if (opts.chain !== undefined && opts.token !== undefined) {
     // Validate the query before reading the request, so bad input is a 400 whatever the request.
     parseCrossChainQuery(opts.chain, opts.token);
     const t = await remainingTerms(accountId, requestId, { ...opts, wallet: undefined });
-    return payCrossChain(crossChainTerms(t), { chain: opts.chain, token: opts.token, wallet: opts.wallet });
+    return payCrossChain(crossChainTerms(t), { chain: opts.chain, token: opts.token, wallet: opts.wallet, quoteId: opts.quoteId });
   }
   const t = await remainingTerms(accountId, requestId, opts);
   return planSinglePayment(

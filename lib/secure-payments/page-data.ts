@@ -167,7 +167,7 @@ export async function getPaymentPageOrThrow(token: string): Promise<PaymentPageD
 export async function planLinkPayment(
   token: string,
   walletInput: string,
-  crossChain?: { chain?: string; token?: string },
+  crossChain?: { chain?: string; token?: string; quoteId?: string },
 ): Promise<PaymentPagePlan | CrossChainLinkPlan> {
   const link = await loadLink(token);
   if (!link || !isNetworkId(link.sp.network)) throw notFound("Secure payment not found");
@@ -196,7 +196,12 @@ export async function planLinkPayment(
   if (crossChain?.chain && crossChain.token) {
     if (sp.direction !== "incoming" || open.length !== 1)
       throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
-    return payCrossChain(crossChainTermsOf(open[0]!), { chain: crossChain.chain, token: crossChain.token, wallet });
+    return payCrossChain(crossChainTermsOf(open[0]!), {
+      chain: crossChain.chain,
+      token: crossChain.token,
+      wallet,
+      quoteId: crossChain.quoteId,
+    });
   }
   if (open.length === 1) {
     const r = open[0]!;

@@ -11,6 +11,7 @@ import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { GET as getRoutes } from "@/app/v2/request/[requestId]/routes/route";
 import { POST as createRequest } from "@/app/v2/request/route";
+import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepNetwork } from "@/lib/detection/sweep";
@@ -159,7 +160,22 @@ describe("cross-chain payment on the two-chain devnet", () => {
     await test.increaseTime({ seconds: 301 });
     await test.mine({ blocks: 1 });
     await expect(wallet.sendTransaction({ to: deposit.to, data: deposit.data })).rejects.toThrow(/QuoteExpired|reverted/);
-    // A fresh quote is valid again.
+    // The quote is served again by its id while it holds, then refused with a 400 asking for a new one.
+    const q = { wallet: devnet.accounts.payer.address, chain: "ARBITRUM", token: "USDT", quoteId: res.body.metadata.quoteId };
+    const same = await pay(requestId, q);
+    expect(same.status, JSON.stringify(same.body)).toBe(200);
+    expect(same.body).toEqual(res.body);
+    setClock(() => (res.body.metadata.quoteExpiresAt + 1) * 1000);
+    try {
+      const expired = await pay(requestId, q);
+      expect(expired.status).toBe(400);
+      expect(expired.body.errors[0]).toMatchObject({ field: "quoteId", message: expect.stringMatching(/expired .*request a new one/) });
+    } finally {
+      setClock(null);
+    }
+    const unknown = await pay(requestId, { ...q, quoteId: "01NOTAQUOTE" });
+    expect(unknown.body.errors?.[0]?.field).toBe("quoteId");
+    // A fresh quote is valid again (the source chain's clock moved on).
     const again = await pay(requestId, { wallet: devnet.accounts.payer.address, chain: "ARBITRUM", token: "USDT" });
     expect(again.body.metadata.quoteExpiresAt).toBeGreaterThan(res.body.metadata.quoteExpiresAt);
   });

@@ -10,6 +10,7 @@ CREATE TABLE "CrossChainQuote" (
     "sourceAmount" DECIMAL(78,0) NOT NULL,
     "payer" TEXT NOT NULL,
     "expiresAt" TIMESTAMP(3) NOT NULL,
+    "answer" TEXT NOT NULL,
     "sourceTxHash" TEXT,
     "destinationTxHash" TEXT,
     "createdAt" TIMESTAMP(3) NOT NULL DEFAULT CURRENT_TIMESTAMP,

@@ -5,5 +5,5 @@ import { planLinkPayment } from "@/lib/secure-payments/page-data";
 export const dynamic = "force-dynamic";
 
 export const GET = withApi(payLinkOp, async ({ params, query }) =>
-  json(await planLinkPayment(params.token, query.wallet, { chain: query.chain, token: query.token })),
+  json(await planLinkPayment(params.token, query.wallet, { chain: query.chain, token: query.token, quoteId: query.quoteId })),
 );
