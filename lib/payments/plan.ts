@@ -1,8 +1,21 @@
-import { approveTx, type BatchItem, batchPayTx, feeProxyPayTx, type UnsignedTx } from "@/lib/chain/calldata";
+import { approveTx, type BatchItem, batchPayTx, conversionPayTx, feeProxyPayTx, type UnsignedTx } from "@/lib/chain/calldata";
 import { networkRuntime } from "@/lib/chain/config";
+import {
+  type ConversionRate,
+  conversionContracts,
+  conversionPath,
+  convert,
+  DEFAULT_MAX_RATE_TIMESPAN,
+  FIAT_PATH_DECIMALS,
+  fiatHash,
+  humanRate,
+  readConversionRate,
+} from "@/lib/chain/conversion";
 import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
-import { AppError } from "@/lib/errors";
+import type { Token } from "@/lib/chain/tokens";
+import { AppError, invalidField } from "@/lib/errors";
+import { formatAmount } from "@/lib/money";
 
 export interface PayMetadata {
   stepsRequired: number;
@@ -11,6 +24,34 @@ export interface PayMetadata {
   paymentTransactionIndex: number;
   hasEnoughBalance: boolean;
   hasEnoughGas: boolean;
+  /** Conversion payments only: the rate the calldata was built with and whether it is still usable. */
+  conversion?: ConversionMetadata;
+}
+
+export interface ConversionMetadata {
+  invoiceCurrency: string;
+  /** What the proxy is asked to pay, in the invoice currency (the path's 8 decimals, shown as a decimal). */
+  requestAmount: string;
+  feeAmount: string;
+  paymentCurrency: string;
+  /** Conversion path given to the proxy: currency hashes and the token address. */
+  path: string[];
+  /** Payment-currency units per invoice-currency unit, as read from ChainlinkConversionPath. */
+  rate: string;
+  rateSource: "chainlink";
+  /** Update time of the oldest feed of the path, and its age at the latest block. */
+  rateUpdatedAt: string;
+  rateAgeSeconds: number;
+  maxRateTimespan: number;
+  /** After this the proxy reverts "aggregator rate is outdated" (unless the feeds update). */
+  rateExpiresAt: string;
+  rateIsStale: boolean;
+  /** Token amounts at this rate: the payment, its fee, and maxToSpend (their sum + 1 %). */
+  convertedAmount: string;
+  convertedFeeAmount: string;
+  maxToSpend: string;
+  /** Why the payment would fail as built (a stale rate), or null. */
+  warning: string | null;
 }
 
 export interface PaymentPlan {
@@ -188,4 +229,93 @@ export async function planBatchPayment(
   const batch = batchPayTx(batchContract, items, feeAddress);
   const plan = assemble(approvals, batch, { hasEnoughBalance, hasEnoughGas });
   return { approvals, batch, metadata: plan.metadata };
+}
+
+export interface ConversionPayment {
+  network: NetworkId;
+  token: Token;
+  /** Fiat invoice code (EUR, GBP, CNY, JPY). */
+  invoiceCurrency: string;
+  paymentCurrency: string;
+  payee: string;
+  /** Invoice-currency amounts at the path's 8 decimals. */
+  requestAmount: bigint;
+  feeAmount: bigint;
+  feeAddress: string | null;
+  paymentReference: `0x${string}`;
+  maxRateTimespan?: number;
+}
+
+/** maxToSpend: the converted total plus 1 % (DECISIONS.md), rounded up. */
+export function withSlippage(total: bigint): bigint {
+  return total + (total + 99n) / 100n;
+}
+
+/**
+ * A fiat invoice paid through Erc20ConversionProxy: approve the proxy for maxToSpend, then
+ * transferFromWithReferenceAndFee(to, requestAmount, path, reference, feeAmount, feeAddress, maxToSpend,
+ * maxRateTimespan). The rate is read from the network's ChainlinkConversionPath now; when its oldest
+ * feed is older than maxRateTimespan the calldata is still returned, with a warning that it would revert.
+ */
+export async function planConversionPayment(p: ConversionPayment, wallet: string | undefined): Promise<PaymentPlan> {
+  const contracts = conversionContracts(p.network);
+  if (!contracts) throw invalidField("paymentCurrency", `${p.network} has no conversion proxy configured`);
+  const path = await conversionPath(p.network, fiatHash(p.invoiceCurrency), p.token);
+  if (path === undefined)
+    throw new AppError("upstream_unavailable", `Conversion payments on ${p.network} need a configured RPC to read the rate`);
+  if (path === null)
+    throw invalidField("paymentCurrency", `no ${p.invoiceCurrency} price feed path to ${p.token.symbol} on ${p.network} any more`);
+  const rate: ConversionRate = await readConversionRate(p.network, path);
+  const maxRateTimespan = p.maxRateTimespan ?? DEFAULT_MAX_RATE_TIMESPAN;
+  const amount = convert(p.requestAmount, rate);
+  const fee = convert(p.feeAmount, rate);
+  const maxToSpend = withSlippage(amount + fee);
+  const age = Math.max(0, rate.blockTimestamp - rate.oldestRateTimestamp);
+  const stale = maxRateTimespan > 0 && age > maxRateTimespan;
+  const rateText = humanRate(rate, FIAT_PATH_DECIMALS, p.token.decimals);
+
+  const funding = await approvalsFor({
+    network: p.network,
+    token: p.token.address,
+    spender: contracts.proxy,
+    total: maxToSpend,
+    wallet,
+    approveResetRequired: p.token.approveResetRequired ?? false,
+    paymentGas: GAS_PER_PAYMENT * 2n,
+  });
+  const payment = conversionPayTx({
+    proxy: contracts.proxy,
+    to: p.payee,
+    requestAmount: p.requestAmount,
+    path,
+    paymentReference: p.paymentReference,
+    feeAmount: p.feeAmount,
+    feeAddress: p.feeAddress,
+    maxToSpend,
+    maxRateTimespan: BigInt(maxRateTimespan),
+  });
+  const plan = assemble(funding.approvals, payment, funding);
+  const iso = (t: number) => new Date(t * 1000).toISOString();
+  plan.metadata.conversion = {
+    invoiceCurrency: p.invoiceCurrency,
+    requestAmount: formatAmount(p.requestAmount, FIAT_PATH_DECIMALS),
+    feeAmount: formatAmount(p.feeAmount, FIAT_PATH_DECIMALS),
+    paymentCurrency: p.paymentCurrency,
+    path,
+    rate: rateText,
+    rateSource: "chainlink",
+    rateUpdatedAt: iso(rate.oldestRateTimestamp),
+    rateAgeSeconds: age,
+    maxRateTimespan,
+    rateExpiresAt: iso(rate.oldestRateTimestamp + maxRateTimespan),
+    rateIsStale: stale,
+    convertedAmount: formatAmount(amount, p.token.decimals),
+    convertedFeeAmount: formatAmount(fee, p.token.decimals),
+    maxToSpend: formatAmount(maxToSpend, p.token.decimals),
+    warning: stale
+      ? `The ${p.invoiceCurrency}→${p.token.symbol} rate was last updated ${age} s ago, more than maxRateTimespan (${maxRateTimespan} s): ` +
+        `Erc20ConversionProxy would revert with "aggregator rate is outdated". Wait for a fresh rate (the price feed must update), then request the calldata again.`
+      : null,
+  };
+  return plan;
 }
