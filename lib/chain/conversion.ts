@@ -1,7 +1,7 @@
 import { keccak256, toHex, zeroAddress } from "viem";
-import { chainlinkConversionPathAbi } from "@/lib/chain/abis";
 import { asEvmAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
+import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
 import { CONVERSION_PAYMENT_SYMBOLS, type Token } from "@/lib/chain/tokens";

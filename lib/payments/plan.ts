@@ -1,21 +1,8 @@
-import { approveTx, type BatchItem, batchPayTx, conversionPayTx, feeProxyPayTx, type UnsignedTx } from "@/lib/chain/calldata";
+import { approveTx, type BatchItem, batchPayTx, feeProxyPayTx, type UnsignedTx } from "@/lib/chain/calldata";
 import { networkRuntime } from "@/lib/chain/config";
-import {
-  type ConversionRate,
-  conversionContracts,
-  conversionPath,
-  convert,
-  DEFAULT_MAX_RATE_TIMESPAN,
-  FIAT_PATH_DECIMALS,
-  fiatHash,
-  humanRate,
-  readConversionRate,
-} from "@/lib/chain/conversion";
 import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
-import type { Token } from "@/lib/chain/tokens";
-import { AppError, invalidField } from "@/lib/errors";
-import { formatAmount } from "@/lib/money";
+import { AppError } from "@/lib/errors";
 
 export interface PayMetadata {
   stepsRequired: number;
@@ -76,7 +63,7 @@ export function assertNotTronBatch(network: NetworkId, items: number): void {
 
 /** Gas a plan's transactions need at most: approvals ~60k, a fee-proxy payment ~100k, a batch ~100k per item. */
 const GAS_PER_APPROVAL = 60_000n;
-const GAS_PER_PAYMENT = 120_000n;
+export const GAS_PER_PAYMENT = 120_000n;
 
 interface Funding {
   network: NetworkId;
@@ -111,7 +98,7 @@ export function approvalsToReach(
  * revert when changing one non-zero allowance to another. Without a wallet or an RPC to
  * read (Tron here), an approval is always included.
  */
-async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
+export async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
   const chain = f.network === "tron" ? "tron" : "evm";
   const reader = f.wallet ? chainReaderFor(f.network) : null;
   if (!reader || !f.wallet)
@@ -127,7 +114,7 @@ async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasE
   return { approvals, hasEnoughBalance: balance >= f.total, hasEnoughGas: native >= gasNeeded };
 }
 
-function assemble(
+export function assemble(
   approvals: UnsignedTx[],
   payment: UnsignedTx,
   balance: { hasEnoughBalance: boolean; hasEnoughGas: boolean },
@@ -229,93 +216,4 @@ export async function planBatchPayment(
   const batch = batchPayTx(batchContract, items, feeAddress);
   const plan = assemble(approvals, batch, { hasEnoughBalance, hasEnoughGas });
   return { approvals, batch, metadata: plan.metadata };
-}
-
-export interface ConversionPayment {
-  network: NetworkId;
-  token: Token;
-  /** Fiat invoice code (EUR, GBP, CNY, JPY). */
-  invoiceCurrency: string;
-  paymentCurrency: string;
-  payee: string;
-  /** Invoice-currency amounts at the path's 8 decimals. */
-  requestAmount: bigint;
-  feeAmount: bigint;
-  feeAddress: string | null;
-  paymentReference: `0x${string}`;
-  maxRateTimespan?: number;
-}
-
-/** maxToSpend: the converted total plus 1 % (DECISIONS.md), rounded up. */
-export function withSlippage(total: bigint): bigint {
-  return total + (total + 99n) / 100n;
-}
-
-/**
- * A fiat invoice paid through Erc20ConversionProxy: approve the proxy for maxToSpend, then
- * transferFromWithReferenceAndFee(to, requestAmount, path, reference, feeAmount, feeAddress, maxToSpend,
- * maxRateTimespan). The rate is read from the network's ChainlinkConversionPath now; when its oldest
- * feed is older than maxRateTimespan the calldata is still returned, with a warning that it would revert.
- */
-export async function planConversionPayment(p: ConversionPayment, wallet: string | undefined): Promise<PaymentPlan> {
-  const contracts = conversionContracts(p.network);
-  if (!contracts) throw invalidField("paymentCurrency", `${p.network} has no conversion proxy configured`);
-  const path = await conversionPath(p.network, fiatHash(p.invoiceCurrency), p.token);
-  if (path === undefined)
-    throw new AppError("upstream_unavailable", `Conversion payments on ${p.network} need a configured RPC to read the rate`);
-  if (path === null)
-    throw invalidField("paymentCurrency", `no ${p.invoiceCurrency} price feed path to ${p.token.symbol} on ${p.network} any more`);
-  const rate: ConversionRate = await readConversionRate(p.network, path);
-  const maxRateTimespan = p.maxRateTimespan ?? DEFAULT_MAX_RATE_TIMESPAN;
-  const amount = convert(p.requestAmount, rate);
-  const fee = convert(p.feeAmount, rate);
-  const maxToSpend = withSlippage(amount + fee);
-  const age = Math.max(0, rate.blockTimestamp - rate.oldestRateTimestamp);
-  const stale = maxRateTimespan > 0 && age > maxRateTimespan;
-  const rateText = humanRate(rate, FIAT_PATH_DECIMALS, p.token.decimals);
-
-  const funding = await approvalsFor({
-    network: p.network,
-    token: p.token.address,
-    spender: contracts.proxy,
-    total: maxToSpend,
-    wallet,
-    approveResetRequired: p.token.approveResetRequired ?? false,
-    paymentGas: GAS_PER_PAYMENT * 2n,
-  });
-  const payment = conversionPayTx({
-    proxy: contracts.proxy,
-    to: p.payee,
-    requestAmount: p.requestAmount,
-    path,
-    paymentReference: p.paymentReference,
-    feeAmount: p.feeAmount,
-    feeAddress: p.feeAddress,
-    maxToSpend,
-    maxRateTimespan: BigInt(maxRateTimespan),
-  });
-  const plan = assemble(funding.approvals, payment, funding);
-  const iso = (t: number) => new Date(t * 1000).toISOString();
-  plan.metadata.conversion = {
-    invoiceCurrency: p.invoiceCurrency,
-    requestAmount: formatAmount(p.requestAmount, FIAT_PATH_DECIMALS),
-    feeAmount: formatAmount(p.feeAmount, FIAT_PATH_DECIMALS),
-    paymentCurrency: p.paymentCurrency,
-    path,
-    rate: rateText,
-    rateSource: "chainlink",
-    rateUpdatedAt: iso(rate.oldestRateTimestamp),
-    rateAgeSeconds: age,
-    maxRateTimespan,
-    rateExpiresAt: iso(rate.oldestRateTimestamp + maxRateTimespan),
-    rateIsStale: stale,
-    convertedAmount: formatAmount(amount, p.token.decimals),
-    convertedFeeAmount: formatAmount(fee, p.token.decimals),
-    maxToSpend: formatAmount(maxToSpend, p.token.decimals),
-    warning: stale
-      ? `The ${p.invoiceCurrency}→${p.token.symbol} rate was last updated ${age} s ago, more than maxRateTimespan (${maxRateTimespan} s): ` +
-        `Erc20ConversionProxy would revert with "aggregator rate is outdated". Wait for a fresh rate (the price feed must update), then request the calldata again.`
-      : null,
-  };
-  return plan;
 }

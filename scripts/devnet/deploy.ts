@@ -22,7 +22,7 @@ import {
   toHex,
   zeroAddress,
 } from "viem";
-import { chainlinkConversionPathAbi } from "@/lib/chain/abis";
+import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import { deployRecurringPayments } from "../contracts/deploy-recurring";
 import { compiledTokens } from "./compiled.generated";
 

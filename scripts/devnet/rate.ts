@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createPublicClient, createWalletClient, defineChain, formatUnits, http, parseUnits, zeroAddress } from "viem";
-import { chainlinkConversionPathAbi } from "@/lib/chain/abis";
+import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import { ANVIL_MNEMONIC } from "./anvil";
 import { compiledTokens } from "./compiled.generated";
 import { AGGREGATOR_DECIMALS, DEVNET_FEEDS, devnetFiatHash } from "./deploy";

@@ -16,9 +16,10 @@ import { GET as conversionRoutes } from "@/app/v2/currencies/[currencyId]/conver
 import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { POST as createRequest } from "@/app/v2/request/route";
-import { chainlinkConversionPathAbi, erc20ConversionProxyAbi } from "@/lib/chain/abis";
+import { erc20ConversionProxyAbi } from "@/lib/chain/abis";
 import { conversionPayTx, feeProxyPayTx } from "@/lib/chain/calldata";
 import { fiatHash } from "@/lib/chain/conversion";
+import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepNetwork } from "@/lib/detection/sweep";
