@@ -1,5 +1,5 @@
 import { encodeFunctionData, erc20Abi, maxUint256 } from "viem";
-import { batchConversionPaymentsAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
+import { batchConversionPaymentsAbi, erc20ConversionProxyAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { asEvmAddress, tronToHex } from "@/lib/chain/address";
 
 /**
@@ -59,6 +59,40 @@ export function feeProxyPayTx(chain: Chain, p: FeeProxyPayment): UnsignedTx {
       p.paymentReference,
       p.feeAmount,
       p.feeAddress ? abiAddress(chain, p.feeAddress) : ZERO_ADDRESS,
+    ],
+  });
+  return { to: p.proxy, data, value: ZERO_VALUE };
+}
+
+export interface ConversionProxyPayment {
+  proxy: string;
+  to: string;
+  /** Invoice-currency amount at the path's decimals (8 for fiat). */
+  requestAmount: bigint;
+  path: readonly string[];
+  paymentReference: `0x${string}`;
+  feeAmount: bigint;
+  feeAddress: string | null;
+  /** Most of the token the proxy may pull (amount + fee, converted). */
+  maxToSpend: bigint;
+  /** Seconds; the proxy reverts when the path's oldest rate is older (0 = any age). */
+  maxRateTimespan: bigint;
+}
+
+/** Erc20ConversionProxy.transferFromWithReferenceAndFee (0x3af2c012); EVM only. */
+export function conversionPayTx(p: ConversionProxyPayment): UnsignedTx {
+  const data = encodeFunctionData({
+    abi: erc20ConversionProxyAbi,
+    functionName: "transferFromWithReferenceAndFee",
+    args: [
+      asEvmAddress(p.to),
+      p.requestAmount,
+      p.path.map(asEvmAddress),
+      p.paymentReference,
+      p.feeAmount,
+      asEvmAddress(p.feeAddress ?? ZERO_ADDRESS),
+      p.maxToSpend,
+      p.maxRateTimespan,
     ],
   });
   return { to: p.proxy, data, value: ZERO_VALUE };

@@ -38,6 +38,10 @@ export const conversionRoutesResponseSchema = z
     network: z.string().nullable().optional(),
     networks: z.array(z.string()).optional(),
     conversionRoutes: z.array(currencySchema),
+    verifiedOnChain: z.array(z.string()).optional().meta({
+      description:
+        "EUR, GBP, CNY, JPY: networks whose routes were read from their ChainlinkConversionPath price feeds; routes of the other networks come from the configuration (no RPC configured)",
+    }),
   })
   .meta({ id: "ConversionRoutes" });
 

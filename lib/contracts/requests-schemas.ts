@@ -59,6 +59,27 @@ export const paymentSchema = z.object({
   explorer: z.string(),
 });
 
+const conversionBreakdownSchema = z.object({
+  paidAmount: z.string().meta({ description: "In the invoice currency" }),
+  paidAmountInUsd: z.string().nullable(),
+  remainingAmount: z.string(),
+  remainingAmountInUsd: z.string().nullable(),
+  currentMarketRate: z
+    .string()
+    .nullable()
+    .meta({ description: "Payment-currency units per invoice unit now (ChainlinkConversionPath); null when it cannot be read" }),
+  currentMarketRateSource: z.literal("chainlink"),
+  payments: z.array(
+    z.object({
+      amount: z.string().meta({ description: "Invoice-currency amount the conversion proxy credited" }),
+      amountInUsd: z.string().nullable(),
+      conversionRate: z.string().nullable(),
+      rateSource: z.literal("chainlink"),
+      timestamp: z.string(),
+    }),
+  ),
+});
+
 export const requestStatusSchema = z
   .object({
     requestId: z.string(),
@@ -73,12 +94,27 @@ export const requestStatusSchema = z
     amount: z.string(),
     invoiceCurrency: z.string(),
     paymentCurrency: z.string(),
-    expectedAmount: z.string().meta({ description: "Amount owed in the payment currency" }),
+    expectedAmount: z.string().meta({
+      description: "Amount owed in the payment currency; for a conversion request (EUR, GBP, CNY, JPY invoice), in the invoice currency",
+    }),
     totalAmountPaid: z.string(),
     payments: z.array(paymentSchema),
     reference: z.string().nullable(),
     customerInfo: customerInfoSchema.nullable(),
     fees: z.array(z.object({ type: z.string(), provider: z.string(), amount: z.string(), currency: z.string() })).nullable(),
+    amountInUsd: z.string().nullable().meta({
+      description:
+        "Conversion requests: the invoice amount in USD (paid part at the payments' rates, the rest at the current rate); null otherwise",
+    }),
+    conversionRate: z.string().nullable().meta({
+      description:
+        "Conversion requests: payment-currency units per invoice-currency unit the payments were made at (else the current rate); null otherwise",
+    }),
+    rateSource: z
+      .enum(["lifi", "chainlink", "coingecko", "unknown", "mixed"])
+      .optional()
+      .meta({ description: "Where conversion rates come from (chainlink); absent when not a conversion request" }),
+    conversionBreakdown: conversionBreakdownSchema.nullable(),
     recurringPaymentId: z.string().optional().meta({ description: "The recurring payout this request is one payment of" }),
     paymentIndex: z.number().int().nullable().optional().meta({ description: "Which payment (1-based) of the recurring payout" }),
     createdAt: z.string(),
@@ -118,6 +154,27 @@ export const payMetadataSchema = z.object({
   paymentTransactionIndex: z.number().int(),
   hasEnoughBalance: z.boolean(),
   hasEnoughGas: z.boolean(),
+  conversion: z
+    .object({
+      invoiceCurrency: z.string(),
+      requestAmount: z.string().meta({ description: "Invoice-currency amount passed to the proxy" }),
+      feeAmount: z.string(),
+      paymentCurrency: z.string(),
+      path: z.array(z.string()).meta({ description: "ChainlinkConversionPath path: currency hashes, then the token address" }),
+      rate: z.string().meta({ description: "Payment-currency units per invoice-currency unit used to build the calldata" }),
+      rateSource: z.literal("chainlink"),
+      rateUpdatedAt: z.string().meta({ description: "Update time of the path's oldest price feed" }),
+      rateAgeSeconds: z.number().int().meta({ description: "Age of that rate at the latest block" }),
+      maxRateTimespan: z.number().int(),
+      rateExpiresAt: z.string().meta({ description: 'After this the proxy reverts "aggregator rate is outdated" unless the feed updates' }),
+      rateIsStale: z.boolean(),
+      convertedAmount: z.string(),
+      convertedFeeAmount: z.string(),
+      maxToSpend: z.string().meta({ description: "Converted amount + fee + 1 %: the most the proxy may take" }),
+      warning: z.string().nullable().meta({ description: "Why the payment would revert as built (stale rate), or null" }),
+    })
+    .optional()
+    .meta({ description: "Conversion requests only: the rate the calldata uses (Erc20ConversionProxy)" }),
 });
 
 export const sameChainPayResponseSchema = z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema });

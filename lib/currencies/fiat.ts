@@ -1,4 +1,4 @@
-import { keccak256, toHex } from "viem";
+import { fiatHash } from "@/lib/chain/conversion";
 
 /** Fiat invoice currencies (ISO 4217). JPY has no minor unit; the others have 2. */
 export interface FiatCurrency {
@@ -21,7 +21,9 @@ export const FIAT_CURRENCIES: readonly FiatCurrency[] = [
  * with sorted keys.
  */
 export function fiatCurrencyHash(code: string): `0x${string}` {
-  const json = JSON.stringify({ type: "ISO4217", value: code }).toLowerCase();
-  const hash = keccak256(toHex(json));
-  return `0x${hash.slice(-40)}`;
+  return fiatHash(code);
+}
+
+export function findFiat(code: string): FiatCurrency | undefined {
+  return FIAT_CURRENCIES.find((f) => f.code === code);
 }

@@ -1,6 +1,8 @@
+import { conversionContracts, conversionPath, fiatHash } from "@/lib/chain/conversion";
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
 import { type CurrencyDto, conversionPaymentCurrencies, findCurrency, tokenCurrencies } from "@/lib/currencies/registry";
 import { invalidField, notFound } from "@/lib/errors";
+import { log } from "@/lib/log";
 
 export interface ListCurrenciesQuery {
   network?: string;
@@ -63,14 +65,48 @@ export interface ConversionRoutes {
   network?: string | null;
   networks?: string[];
   conversionRoutes: CurrencyDto[];
+  /** Networks whose routes were read from their ChainlinkConversionPath (the others: static configuration). */
+  verifiedOnChain?: string[];
+}
+
+/**
+ * The tokens an invoice in `fiat` (not USD) can really be paid with through the conversion proxy: on a
+ * network with an RPC, those with a feed path on its ChainlinkConversionPath; on one without (or whose
+ * RPC fails), the configured conversion currencies of a network that has conversion contracts.
+ */
+async function fiatConversionRoutes(fiat: string, networks: NetworkId[] | undefined) {
+  const candidates = conversionPaymentCurrencies(networks).filter(
+    (c) => c.network && isNetworkId(c.network) && conversionContracts(c.network),
+  );
+  const byNetwork = new Map<NetworkId, CurrencyDto[]>();
+  for (const c of candidates) byNetwork.set(c.network as NetworkId, [...(byNetwork.get(c.network as NetworkId) ?? []), c]);
+  const verified: string[] = [];
+  const routes: CurrencyDto[] = [];
+  for (const [network, list] of byNetwork) {
+    const checked = await Promise.all(
+      list.map(async (c) => {
+        const token = findCurrency(c.id);
+        if (token?.kind !== "token") return undefined;
+        return conversionPath(network, fiatHash(fiat), token.token).catch((err: unknown) => {
+          log.warn("conversion route check failed", { network, token: c.id, error: err instanceof Error ? err.message : String(err) });
+          return undefined;
+        });
+      }),
+    );
+    if (checked.every((p) => p !== undefined)) verified.push(network);
+    // undefined (no RPC, or it failed): the configuration decides; null: no feed path on chain.
+    routes.push(...list.filter((_, i) => checked[i] !== null));
+  }
+  return { routes, verified };
 }
 
 /**
  * GET /v2/currencies/{currencyId}/conversion-routes: the payment currencies an invoice in
  * `currencyId` can be paid with. A fiat invoice is paid through the conversion proxy with
- * USDC, USDT, DAI or FAU; a token invoice is paid in that token.
+ * USDC, USDT, DAI or FAU (USD: 1:1 in dollar stablecoins; EUR, GBP, CNY, JPY: what the network's
+ * price feeds can convert to, checked on chain where an RPC is configured); a token invoice is paid in that token.
  */
-export function getConversionRoutes(currencyId: string, q: ConversionRoutesQuery): ConversionRoutes {
+export async function getConversionRoutes(currencyId: string, q: ConversionRoutesQuery): Promise<ConversionRoutes> {
   const currency = findCurrency(currencyId);
   if (!currency) throw notFound("Token not found");
   if (q.network !== undefined && q.networks !== undefined) throw invalidField("networks", "Use either network or networks, not both");
@@ -84,12 +120,16 @@ export function getConversionRoutes(currencyId: string, q: ConversionRoutesQuery
     if (parts.length === 0) throw invalidField("networks", "List at least one network");
     networks = parts.map((p) => parseNetwork("networks", p));
   }
+  const where = q.networks !== undefined ? { networks: networks ?? [] } : { network: q.network ?? null };
+  if (currency.kind === "fiat" && currency.fiat.code !== "USD") {
+    const { routes, verified } = await fiatConversionRoutes(currency.fiat.code, networks);
+    return { currencyId: currency.id, ...where, conversionRoutes: routes, verifiedOnChain: verified };
+  }
   const routes =
     currency.kind === "fiat"
       ? conversionPaymentCurrencies(networks)
       : networks && !networks.includes(currency.token.network)
         ? []
         : [currency.dto];
-  const where = q.networks !== undefined ? { networks: networks ?? [] } : { network: q.network ?? null };
   return { currencyId: currency.id, ...where, conversionRoutes: routes };
 }

@@ -1,21 +1,27 @@
 import { BlockNotFoundError, getAddress, type PublicClient } from "viem";
-import { erc20FeeProxyAbi } from "@/lib/chain/abis";
+import { erc20ConversionProxyAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { asEvmAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
+import { convert, readConversionRate, USD_HASH } from "@/lib/chain/conversion";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
-import type { PaymentEventSource, TransferEvent } from "@/lib/detection/types";
+import type { ConversionDetail, PaymentEventSource, TransferEvent } from "@/lib/detection/types";
 import { env } from "@/lib/env";
+import { log as logger } from "@/lib/log";
 
 const transferEvent = erc20FeeProxyAbi.find((x) => x.type === "event" && x.name === "TransferWithReferenceAndFee");
+const conversionEvent = erc20ConversionProxyAbi.find((x) => x.type === "event" && x.name === "TransferWithConversionAndReference");
 
 /**
  * EVM source over JSON-RPC eth_getLogs. The conversion proxy delegatecalls the fee proxy,
- * so the same event is emitted from both addresses: both are watched.
+ * so the same event is emitted from both addresses: both are watched. The conversion proxy also
+ * emits TransferWithConversionAndReference (the invoice-currency amount) right after the fee-proxy
+ * event of the same payment: it is attached to that transfer as `conversion`.
  */
 export function evmEventSource(network: NetworkId, client: PublicClient | null = publicClientFor(network)): PaymentEventSource | null {
-  if (!client || !transferEvent) return null;
+  if (!client || !transferEvent || !conversionEvent) return null;
   const rt = networkRuntime(network);
+  const conversionProxy = rt.contracts.erc20ConversionProxy ? asEvmAddress(rt.contracts.erc20ConversionProxy) : null;
   const addresses = [rt.contracts.erc20FeeProxy, rt.contracts.erc20ConversionProxy].filter((a): a is string => !!a).map(asEvmAddress);
   // Keyed by block hash: a restarted devnet reuses block numbers with other times.
   const blockTimes = new Map<string, Date>();
@@ -44,6 +50,47 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
     },
     async transfers(fromBlock, toBlock) {
       const logs = await client.getLogs({ address: addresses, event: transferEvent, fromBlock, toBlock });
+      const conversions = conversionProxy
+        ? await client.getLogs({ address: conversionProxy, event: conversionEvent, fromBlock, toBlock })
+        : [];
+      /** The conversion event of a fee-proxy log: the next conversion log of the same transaction, emitter and reference. */
+      const conversionOf = async (l: (typeof logs)[number]): Promise<ConversionDetail | undefined> => {
+        if (!conversionProxy || l.address.toLowerCase() !== conversionProxy.toLowerCase()) return undefined;
+        const c = conversions
+          .filter(
+            (x) =>
+              !x.removed &&
+              x.transactionHash === l.transactionHash &&
+              x.logIndex !== null &&
+              l.logIndex !== null &&
+              x.logIndex > l.logIndex &&
+              x.args.paymentReference === l.args.paymentReference,
+          )
+          .sort((x, y) => (x.logIndex ?? 0) - (y.logIndex ?? 0))[0];
+        if (!c || c.args.amount === undefined || !c.args.currency) return undefined;
+        const currency = c.args.currency.toLowerCase();
+        let amountInUsd: bigint | null = currency === USD_HASH ? c.args.amount : null;
+        if (amountInUsd === null && l.blockNumber !== null) {
+          // The invoice currency's USD value at the payment's block (ChainlinkConversionPath [currency, USD]).
+          amountInUsd = await readConversionRate(network, [currency, USD_HASH], l.blockNumber)
+            .then((r) => convert(c.args.amount ?? 0n, r))
+            .catch((err: unknown) => {
+              logger.warn("no USD rate for a conversion payment", {
+                network,
+                currency,
+                error: err instanceof Error ? err.message : String(err),
+              });
+              return null;
+            });
+        }
+        return {
+          requestAmount: c.args.amount,
+          feeAmount: c.args.feeAmount ?? 0n,
+          currency,
+          maxRateTimespan: c.args.maxRateTimespan ?? 0n,
+          amountInUsd,
+        };
+      };
       const out: TransferEvent[] = [];
       for (const log of logs) {
         if (log.removed || log.blockNumber === null || log.transactionHash === null || log.logIndex === null || !log.blockHash) continue;
@@ -78,6 +125,7 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
           feeAddress: a.feeAddress && !/^0x0{40}$/i.test(a.feeAddress) ? a.feeAddress : null,
           from: sender.from,
           txTo: sender.to,
+          conversion: await conversionOf(log),
         });
       }
       return out;

@@ -1,10 +1,13 @@
 import { sameAddress } from "@/lib/chain/address";
+import { effectiveRate, FIAT_PATH_DECIMALS, fiatHash } from "@/lib/chain/conversion";
+import { tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
 import { type CrossChainRef, paymentConfirmedPayload } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import { formatAmount } from "@/lib/money";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
 
@@ -49,10 +52,23 @@ export async function insertPayment(
  * payment (the unique (network, txHash, logIndex) key turns a re-scan into a no-op), add
  * its amount, move the status, and — when the request becomes paid — write the
  * payment.confirmed outbox event. A transfer of another token or to another address than
- * the request names does not count.
+ * the request names does not count. A conversion request (a fiat invoice) counts only payments through
+ * the conversion proxy in its invoice currency, by the invoice amount the proxy credited (not the token
+ * amount): EUR 100 paid at any rate pays a EUR 100 request; a plain token transfer is ignored.
  */
 export async function recordTransfer(request: PaymentRequest, ev: TransferEvent, crossChain?: CrossChainRef): Promise<RecordResult> {
   if (!sameAddress(ev.tokenAddress, request.tokenAddress) || !sameAddress(ev.to, request.payee)) return "ignored";
+  const conversion = ev.conversion;
+  if (request.isConversion && conversion?.currency.toLowerCase() !== fiatHash(request.invoiceCurrency).toLowerCase()) return "ignored";
+  const credited = request.isConversion && conversion ? conversion.requestAmount : ev.amount;
+  const conversionColumns =
+    request.isConversion && conversion
+      ? {
+          invoiceAmount: conversion.requestAmount.toString(),
+          conversionRate: effectiveRate(ev.amount, conversion.requestAmount, FIAT_PATH_DECIMALS, tokenOf(request).decimals, 18),
+          amountInUsd: conversion.amountInUsd === null ? null : formatAmount(conversion.amountInUsd, FIAT_PATH_DECIMALS),
+        }
+      : {};
   return db().$transaction(async (tx) => {
     // A forward from the request's deposit address was sent by whoever triggered it (the deposit
     // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
@@ -77,10 +93,11 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       feeAddress: ev.feeAddress,
       proxyAddress: ev.proxyAddress,
       blockTime: ev.blockTime,
+      ...conversionColumns,
     });
     if (!inserted) return "duplicate";
     // The increment happens in SQL under the row lock, so concurrent sweeps add correctly.
-    const bumped = await tx.paymentRequest.update({ where: { id: request.id }, data: { amountPaid: { increment: ev.amount.toString() } } });
+    const bumped = await tx.paymentRequest.update({ where: { id: request.id }, data: { amountPaid: { increment: credited.toString() } } });
     const paidNow = BigInt(bumped.amountPaid.toFixed()) >= BigInt(bumped.expectedAmount.toFixed());
     const status = paidNow ? "paid" : "partially_paid";
     const updated = await tx.paymentRequest.update({

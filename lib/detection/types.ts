@@ -19,6 +19,22 @@ export interface TransferEvent {
   from: string | null;
   /** The contract the transaction called, when the source knows it (a deposit address's forward calls the address). */
   txTo?: string | null;
+  /**
+   * Set when the transfer is the fee-proxy half of an Erc20ConversionProxy payment: its
+   * TransferWithConversionAndReference event (same transaction and reference, right after).
+   */
+  conversion?: ConversionDetail;
+}
+
+export interface ConversionDetail {
+  /** Invoice-currency amount and fee credited, at the path's 8 decimals. */
+  requestAmount: bigint;
+  feeAmount: bigint;
+  /** path[0]: the invoice currency's hash (lowercase). */
+  currency: string;
+  maxRateTimespan: bigint;
+  /** requestAmount in USD (8 decimals) at the payment's block, from ChainlinkConversionPath; null when unknown. */
+  amountInUsd: bigint | null;
 }
 
 /** Where a network's payment events come from: an EVM JSON-RPC, or a Tron event API. */

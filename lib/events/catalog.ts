@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import { explorerUrl, tokenOf } from "@/lib/chain/stored";
 import { now } from "@/lib/clock";
 import type { Payment, PaymentRequest } from "@/lib/generated/prisma/client";
@@ -148,14 +149,16 @@ export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
 export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef) {
   const token = tokenOf(request);
   const units = (d: { toFixed(): string }) => formatAmount(BigInt(d.toFixed()), token.decimals);
+  // A conversion request owes (and counts paid) its invoice currency at the path's 8 decimals; payments move tokens.
+  const owed = (d: { toFixed(): string }) => formatAmount(BigInt(d.toFixed()), request.isConversion ? FIAT_PATH_DECIMALS : token.decimals);
   const fee = BigInt(payment.feeAmount.toFixed());
   return paymentConfirmedEvent({
     requestId: request.id,
     paymentReference: request.paymentReference,
     explorer: explorerUrl(payment.network, payment.txHash),
     amount: units(payment.amount),
-    totalAmountPaid: units(request.amountPaid),
-    expectedAmount: units(request.expectedAmount),
+    totalAmountPaid: owed(request.amountPaid),
+    expectedAmount: owed(request.expectedAmount),
     timestamp: payment.blockTime.toISOString(),
     txHash: payment.txHash,
     network: request.network,

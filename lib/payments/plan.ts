@@ -11,6 +11,34 @@ export interface PayMetadata {
   paymentTransactionIndex: number;
   hasEnoughBalance: boolean;
   hasEnoughGas: boolean;
+  /** Conversion payments only: the rate the calldata was built with and whether it is still usable. */
+  conversion?: ConversionMetadata;
+}
+
+export interface ConversionMetadata {
+  invoiceCurrency: string;
+  /** What the proxy is asked to pay, in the invoice currency (the path's 8 decimals, shown as a decimal). */
+  requestAmount: string;
+  feeAmount: string;
+  paymentCurrency: string;
+  /** Conversion path given to the proxy: currency hashes and the token address. */
+  path: string[];
+  /** Payment-currency units per invoice-currency unit, as read from ChainlinkConversionPath. */
+  rate: string;
+  rateSource: "chainlink";
+  /** Update time of the oldest feed of the path, and its age at the latest block. */
+  rateUpdatedAt: string;
+  rateAgeSeconds: number;
+  maxRateTimespan: number;
+  /** After this the proxy reverts "aggregator rate is outdated" (unless the feeds update). */
+  rateExpiresAt: string;
+  rateIsStale: boolean;
+  /** Token amounts at this rate: the payment, its fee, and maxToSpend (their sum + 1 %). */
+  convertedAmount: string;
+  convertedFeeAmount: string;
+  maxToSpend: string;
+  /** Why the payment would fail as built (a stale rate), or null. */
+  warning: string | null;
 }
 
 export interface PaymentPlan {
@@ -35,7 +63,7 @@ export function assertNotTronBatch(network: NetworkId, items: number): void {
 
 /** Gas a plan's transactions need at most: approvals ~60k, a fee-proxy payment ~100k, a batch ~100k per item. */
 const GAS_PER_APPROVAL = 60_000n;
-const GAS_PER_PAYMENT = 120_000n;
+export const GAS_PER_PAYMENT = 120_000n;
 
 interface Funding {
   network: NetworkId;
@@ -70,7 +98,7 @@ export function approvalsToReach(
  * revert when changing one non-zero allowance to another. Without a wallet or an RPC to
  * read (Tron here), an approval is always included.
  */
-async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
+export async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
   const chain = f.network === "tron" ? "tron" : "evm";
   const reader = f.wallet ? chainReaderFor(f.network) : null;
   if (!reader || !f.wallet)
@@ -86,7 +114,7 @@ async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasE
   return { approvals, hasEnoughBalance: balance >= f.total, hasEnoughGas: native >= gasNeeded };
 }
 
-function assemble(
+export function assemble(
   approvals: UnsignedTx[],
   payment: UnsignedTx,
   balance: { hasEnoughBalance: boolean; hasEnoughGas: boolean },

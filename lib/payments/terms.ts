@@ -1,5 +1,6 @@
 import { isEvmAddress, isTronAddress, toChecksumAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
+import { conversionContracts, conversionTokenConfigured, FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import type { NetworkId } from "@/lib/chain/networks";
 import type { Token } from "@/lib/chain/tokens";
 import { findCurrency } from "@/lib/currencies/registry";
@@ -23,6 +24,11 @@ export interface PaymentTerms {
   feePercentage: string | null;
   feeAddress: string | null;
   feeAmount: bigint;
+  /**
+   * A fiat invoice paid through Erc20ConversionProxy: expectedAmount and feeAmount are in the invoice
+   * currency at the conversion path's 8 decimals; the token amount is fixed at pay time from the rate.
+   */
+  isConversion: boolean;
 }
 
 export interface TermsInput {
@@ -51,7 +57,12 @@ export function parseAddressFor(network: NetworkId, value: string, field: string
 
 const at = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);
 
-export function resolveTerms(input: TermsInput, prefix = ""): PaymentTerms {
+export interface TermsOptions {
+  /** Accept fiat invoices other than USD, paid through the network's conversion proxy (requests only). */
+  conversion?: boolean;
+}
+
+export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions = {}): PaymentTerms {
   const payment = findCurrency(input.paymentCurrency);
   if (!payment) throw invalidField(at(prefix, "paymentCurrency"), `Unknown currency "${input.paymentCurrency}"`);
   if (payment.kind !== "token") throw invalidField(at(prefix, "paymentCurrency"), "must be a token currency ID such as USDC-base");
@@ -61,6 +72,7 @@ export function resolveTerms(input: TermsInput, prefix = ""): PaymentTerms {
   const invoice = findCurrency(input.invoiceCurrency);
   if (!invoice) throw invalidField(at(prefix, "invoiceCurrency"), `Unknown currency "${input.invoiceCurrency}"`);
   let expectedAmount: bigint;
+  let isConversion = false;
   if (invoice.kind === "token") {
     const sameAsset =
       invoice.token.network === network &&
@@ -75,10 +87,27 @@ export function resolveTerms(input: TermsInput, prefix = ""): PaymentTerms {
   } else if (invoice.fiat.code === "USD" && token.usdPegged) {
     // USD invoices paid in a dollar stablecoin settle 1:1; the amount keeps USD's 2 decimals.
     expectedAmount = rescale(parseAmount(input.amount, invoice.fiat.decimals, at(prefix, "amount")), invoice.fiat.decimals, token.decimals);
+  } else if (opts.conversion && invoice.fiat.code !== "USD") {
+    // Paid through Erc20ConversionProxy with a Chainlink path: the request amount is fiat with 8 decimals.
+    if (!conversionTokenConfigured(token))
+      throw invalidField(
+        at(prefix, "paymentCurrency"),
+        conversionContracts(network)
+          ? `${payment.id} cannot pay ${invoice.id} invoices: conversion payments take USDC, USDT, DAI or FAU`
+          : `${payment.id} cannot pay ${invoice.id} invoices: ${network} has no conversion proxy configured`,
+      );
+    expectedAmount = rescale(
+      parseAmount(input.amount, invoice.fiat.decimals, at(prefix, "amount")),
+      invoice.fiat.decimals,
+      FIAT_PATH_DECIMALS,
+    );
+    isConversion = true;
   } else {
     throw invalidField(
       at(prefix, "invoiceCurrency"),
-      `${invoice.id} invoices need a price feed to convert to ${payment.id}; use USD or the payment currency itself`,
+      opts.conversion
+        ? `${invoice.id} invoices are paid 1:1 in a dollar stablecoin; ${payment.id} is not one`
+        : `${invoice.id} invoices need a price feed to convert to ${payment.id}; use USD or the payment currency itself (fiat conversion: POST /v2/request)`,
     );
   }
 
@@ -108,5 +137,6 @@ export function resolveTerms(input: TermsInput, prefix = ""): PaymentTerms {
     feePercentage,
     feeAddress,
     feeAmount,
+    isConversion,
   };
 }

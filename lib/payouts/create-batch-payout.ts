@@ -63,6 +63,11 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
       if (!row) throw new AppError("not_found", `Request ${id} not found`);
       if (row.network === "tron") throw new AppError("tron_batch_unsupported", TRON_BATCH_MESSAGE);
       if (row.status !== "pending") throw invalidField(`requestIds.${i}`, `request ${id} is ${row.status}`);
+      if (row.isConversion)
+        throw invalidField(
+          `requestIds.${i}`,
+          `request ${id} is a ${row.invoiceCurrency} invoice: pay it through the conversion proxy on its own`,
+        );
       const token = tokenOf(row);
       items.push({
         data: null,

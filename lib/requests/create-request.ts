@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { conversionPath, fiatHash } from "@/lib/chain/conversion";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -55,6 +56,7 @@ export function requestData(principal: Principal, kind: RequestKind, terms: Paym
     feePercentage: terms.feePercentage,
     feeAddress: terms.feeAddress,
     feeAmount: terms.feeAmount.toString(),
+    isConversion: terms.isConversion,
     reference: extras.reference ?? null,
     customerInfo: extras.customerInfo,
     batchId: extras.batchId ?? null,
@@ -92,7 +94,16 @@ export async function createRequest(
 ): Promise<{ requestId: string; paymentReference: string }> {
   if (body.recurrence) throw invalidField("recurrence", "recurring requests are not available yet; create one request per period");
   if (body.isCryptoToFiatAvailable) throw invalidField("isCryptoToFiatAvailable", "crypto-to-fiat payments are not available");
-  const terms = resolveTerms(body);
+  const terms = resolveTerms(body, "", { conversion: true });
+  if (terms.isConversion) {
+    // The configuration allows it; the chain must have a feed path too (checked when an RPC is configured).
+    const path = await conversionPath(terms.network, fiatHash(terms.invoiceCurrency), terms.token);
+    if (path === null)
+      throw invalidField(
+        "paymentCurrency",
+        `${terms.paymentCurrency} cannot pay ${terms.invoiceCurrency} invoices: no ${terms.invoiceCurrency} price feed path to ${terms.token.symbol} on ${terms.network}'s ChainlinkConversionPath`,
+      );
+  }
   const payer = body.payer === undefined ? undefined : parseAddressFor(terms.network, body.payer, "payer");
   const data = requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
   await db().paymentRequest.create({ data });

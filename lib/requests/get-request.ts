@@ -1,7 +1,18 @@
-import { explorerUrl, tokenOf } from "@/lib/chain/stored";
+import {
+  conversionPath,
+  convert,
+  effectiveRate,
+  FIAT_PATH_DECIMALS,
+  fiatHash,
+  humanRate,
+  readConversionRate,
+  USD_HASH,
+} from "@/lib/chain/conversion";
+import { explorerUrl, networkOf, tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { Payment, PaymentRequest } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 
@@ -16,8 +27,87 @@ export async function getRequestOrThrow(accountId: string, requestId: string): P
   return row;
 }
 
-export function toRequestStatus(row: PaymentRequest, payments: Payment[]) {
+/** The rates of a conversion request now, read from the network's ChainlinkConversionPath. */
+export interface MarketRate {
+  /** Payment-currency units per invoice unit ("1.08"). */
+  rate: string;
+  /** Invoice-currency base units (8 decimals) → USD base units (8 decimals), as getRate gives it; null without a USD path. */
+  toUsd: { rate: bigint; scale: bigint } | null;
+}
+
+/** Reads the current rate of a conversion request; null when the network has no RPC or the read fails. */
+export async function marketRateOf(row: PaymentRequest): Promise<MarketRate | null> {
+  if (!row.isConversion) return null;
+  try {
+    const network = networkOf(row);
+    const token = tokenOf(row);
+    const path = await conversionPath(network, fiatHash(row.invoiceCurrency), token);
+    if (!path) return null;
+    const [toToken, toUsd] = await Promise.all([
+      readConversionRate(network, path),
+      readConversionRate(network, [fiatHash(row.invoiceCurrency), USD_HASH]).catch(() => null),
+    ]);
+    return { rate: humanRate(toToken, FIAT_PATH_DECIMALS, token.decimals), toUsd };
+  } catch (err) {
+    log.warn("could not read the conversion rate of a request", {
+      requestId: row.id,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
+}
+
+const sumOrNull = (xs: (bigint | null)[]) => (xs.some((x) => x === null) ? null : xs.reduce<bigint>((a, b) => a + (b ?? 0n), 0n));
+/** A Decimal(…, 8) column as 8-decimal base units. */
+const units8 = (d: { toFixed(dp: number): string } | null) => (d === null ? null : BigInt(d.toFixed(FIAT_PATH_DECIMALS).replace(".", "")));
+
+/**
+ * The conversion fields of GET /v2/request/{id} (reference: amountInUsd, conversionRate, rateSource,
+ * conversionBreakdown); null for requests that are not conversion requests. Amounts in the invoice
+ * currency; USD values from ChainlinkConversionPath (at each payment's block, and now for what remains).
+ */
+function conversionFields(row: PaymentRequest, payments: Payment[], market: MarketRate | null) {
+  if (!row.isConversion) return { amountInUsd: null, conversionRate: null, conversionBreakdown: null };
   const token = tokenOf(row);
+  const fiat = (u: bigint) => formatAmount(u, FIAT_PATH_DECIMALS);
+  const expected = BigInt(row.expectedAmount.toFixed());
+  const paid = BigInt(row.amountPaid.toFixed());
+  const remaining = expected > paid ? expected - paid : 0n;
+  const counted = payments.filter((p) => p.invoiceAmount !== null);
+  const paidInUsd = sumOrNull(counted.map((p) => units8(p.amountInUsd)));
+  const remainingInUsd = remaining === 0n ? 0n : market?.toUsd ? convert(remaining, market.toUsd) : null;
+  const tokenPaid = counted.reduce((a, p) => a + BigInt(p.amount.toFixed()), 0n);
+  const invoicePaid = counted.reduce((a, p) => a + BigInt(p.invoiceAmount!.toFixed()), 0n);
+  const amountInUsd = paidInUsd !== null && remainingInUsd !== null ? paidInUsd + remainingInUsd : null;
+  return {
+    amountInUsd: amountInUsd === null ? null : fiat(amountInUsd),
+    // The rate the payments were made at (token paid / invoice amount credited), else today's.
+    conversionRate: effectiveRate(tokenPaid, invoicePaid, FIAT_PATH_DECIMALS, token.decimals) ?? market?.rate ?? null,
+    rateSource: "chainlink" as const,
+    conversionBreakdown: {
+      paidAmount: fiat(paid),
+      paidAmountInUsd: paidInUsd === null ? null : fiat(paidInUsd),
+      remainingAmount: fiat(remaining),
+      remainingAmountInUsd: remainingInUsd === null ? null : fiat(remainingInUsd),
+      currentMarketRate: market?.rate ?? null,
+      currentMarketRateSource: "chainlink" as const,
+      payments: [...counted]
+        .sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex)
+        .map((p) => ({
+          amount: fiat(BigInt(p.invoiceAmount!.toFixed())),
+          amountInUsd: p.amountInUsd === null ? null : fiat(units8(p.amountInUsd)!),
+          conversionRate: p.conversionRate === null ? null : formatAmount(BigInt(p.conversionRate.toFixed(18).replace(".", "")), 18),
+          rateSource: "chainlink" as const,
+          timestamp: p.blockTime.toISOString(),
+        })),
+    },
+  };
+}
+
+export function toRequestStatus(row: PaymentRequest, payments: Payment[], market: MarketRate | null = null) {
+  const token = tokenOf(row);
+  // What a request owes and has been credited: token units, or the invoice currency's 8 decimals for a conversion request.
+  const owedDecimals = row.isConversion ? FIAT_PATH_DECIMALS : token.decimals;
   const sorted = [...payments].sort((a, b) => Number(a.blockNumber - b.blockNumber) || a.logIndex - b.logIndex);
   const last = sorted.at(-1);
   const paid = row.status === "paid";
@@ -35,8 +125,8 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[]) {
     amount: row.amount,
     invoiceCurrency: row.invoiceCurrency,
     paymentCurrency: row.paymentCurrency,
-    expectedAmount: formatAmount(BigInt(row.expectedAmount.toFixed()), token.decimals),
-    totalAmountPaid: formatAmount(BigInt(row.amountPaid.toFixed()), token.decimals),
+    expectedAmount: formatAmount(BigInt(row.expectedAmount.toFixed()), owedDecimals),
+    totalAmountPaid: formatAmount(BigInt(row.amountPaid.toFixed()), owedDecimals),
     payments: sorted.map((p) => ({
       txHash: p.txHash,
       amount: formatAmount(BigInt(p.amount.toFixed()), token.decimals),
@@ -50,10 +140,18 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[]) {
     customerInfo: (row.customerInfo as Record<string, unknown> | null) ?? null,
     fees:
       paid && fee > 0n
-        ? [{ type: "platform", provider: "duebill", amount: formatAmount(fee, token.decimals), currency: token.symbol }]
+        ? [
+            {
+              type: "platform",
+              provider: "duebill",
+              amount: formatAmount(fee, owedDecimals),
+              currency: row.isConversion ? row.invoiceCurrency : token.symbol,
+            },
+          ]
         : paid
           ? []
           : null,
+    ...conversionFields(row, payments, market),
     ...(row.recurringScheduleId ? { recurringPaymentId: row.recurringScheduleId, paymentIndex: row.recurringIndex } : {}),
     createdAt: row.createdAt.toISOString(),
   };
@@ -62,6 +160,6 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[]) {
 /** GET /v2/request/{requestId}. */
 export async function getRequestStatus(accountId: string, requestId: string) {
   const row = await getRequestOrThrow(accountId, requestId);
-  const payments = await db().payment.findMany({ where: { requestId: row.id } });
-  return toRequestStatus(row, payments);
+  const [payments, market] = await Promise.all([db().payment.findMany({ where: { requestId: row.id } }), marketRateOf(row)]);
+  return toRequestStatus(row, payments, market);
 }

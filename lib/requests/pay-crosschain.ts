@@ -46,6 +46,8 @@ export interface CrossChainTerms {
   payee: string;
   paymentReference: `0x${string}`;
   tokenAddress: string;
+  /** A fiat invoice paid through the conversion proxy: amounts are fiat, never cross-chain. */
+  isConversion?: boolean;
 }
 
 /** Cross-chain terms of a stored request: what is still owed, with its fee in proportion. */
@@ -64,6 +66,7 @@ export function crossChainTermsOf(row: PaymentRequest): CrossChainTerms {
     payee: row.payee,
     paymentReference: asHex(row.paymentReference),
     tokenAddress: row.tokenAddress,
+    isConversion: row.isConversion,
   };
 }
 
@@ -84,6 +87,7 @@ export function crossChainSourcesFor(t: CrossChainTerms): { network: CrossChainN
 
 /** Why a request cannot be paid from another chain (field at fault, message), or null when it can. */
 export function crossChainIneligibility(t: CrossChainTerms): { field: string; message: string } | null {
+  if (t.isConversion) return { field: "chain", message: "a fiat invoice is paid through the conversion proxy on its own network" };
   const destinationOk =
     (CROSS_CHAIN_NETWORKS as readonly string[]).includes(t.network) || (NETWORKS[t.network].kind === "evm" && isLocalChain(t.network));
   if (!destinationOk)

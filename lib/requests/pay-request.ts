@@ -1,8 +1,10 @@
 import { asHex } from "@/lib/chain/address";
+import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import { NETWORKS } from "@/lib/chain/networks";
 import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { AppError, invalidField } from "@/lib/errors";
 import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money";
+import { planConversionPayment } from "@/lib/payments/conversion-plan";
 import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
@@ -53,9 +55,29 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
     // Validate the query before reading the request, so bad input is a 400 whatever the request.
     parseCrossChainQuery(opts.chain, opts.token);
     const t = await remainingTerms(accountId, requestId, { ...opts, wallet: undefined });
+    if (t.row.isConversion)
+      throw invalidField(
+        "chain",
+        `a ${t.row.invoiceCurrency} invoice is paid through the conversion proxy on ${t.network}; omit chain and token`,
+      );
     return payCrossChain(crossChainTerms(t), { chain: opts.chain, token: opts.token, wallet: opts.wallet, quoteId: opts.quoteId });
   }
   const t = await remainingTerms(accountId, requestId, opts);
+  if (t.row.isConversion)
+    return planConversionPayment(
+      {
+        network: t.network,
+        token: t.token,
+        invoiceCurrency: t.row.invoiceCurrency,
+        paymentCurrency: t.row.paymentCurrency,
+        payee: t.row.payee,
+        requestAmount: t.amount,
+        feeAmount: t.feeAmount,
+        feeAddress: t.feeAddress,
+        paymentReference: asHex(t.row.paymentReference),
+      },
+      t.wallet,
+    );
   return planSinglePayment(
     {
       network: t.network,
@@ -109,8 +131,10 @@ function crossChainTerms(t: Terms): CrossChainTerms {
 export async function listRoutes(accountId: string, requestId: string, opts: PayOptions) {
   const t = await remainingTerms(accountId, requestId, opts);
   const pct = t.feePercentage ? Number(t.feePercentage) / 100 : 0;
-  const feeText = formatAmount(t.feeAmount, t.token.decimals);
-  const crossChain = await crossChainRoutes(crossChainTerms(t), opts.wallet, pct);
+  // A conversion request's fee is owed in its invoice currency (converted when paid); it has no cross-chain route.
+  const feeText = formatAmount(t.feeAmount, t.row.isConversion ? FIAT_PATH_DECIMALS : t.token.decimals);
+  const feeCurrency = t.row.isConversion ? t.row.invoiceCurrency : t.token.symbol;
+  const crossChain = t.row.isConversion ? [] : await crossChainRoutes(crossChainTerms(t), opts.wallet, pct);
   const speedRank = (s: "FAST" | number) => (s === "FAST" ? 0 : s);
   return {
     routes: [
@@ -125,8 +149,8 @@ export async function listRoutes(accountId: string, requestId: string, opts: Pay
                   stage: "sending",
                   provider: "duebill",
                   amount: feeText,
-                  amountInUSD: t.token.usdPegged ? feeText : null,
-                  currency: t.token.symbol,
+                  amountInUSD: t.token.usdPegged && !t.row.isConversion ? feeText : null,
+                  currency: feeCurrency,
                 },
               ]
             : [],

@@ -7,12 +7,19 @@
  *
  * `npm run devnet -- time [+30d | 2028-01-31T12:00:00Z | @<unix>] [--rpc URL] [--config .data/devnet.json]`
  * moves the running devnet's clock (scripts/devnet/time.ts); without a target it prints the chain's time.
+ *
+ * `npm run devnet -- rate EUR 1.08 [--age 2h] [--rpc URL] [--config .data/devnet.json]` sets a price feed of
+ * the running devnet (scripts/devnet/rate.ts): EUR, GBP, CNY or JPY → USD, or a test token → USD.
+ * `--age` backdates the feed's update time (a rate older than maxRateTimespan makes conversion payments revert);
+ * without a value it prints the feeds.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { readRuntimeFile } from "../runtime-file";
 import { describeDevnet } from "./describe";
 import { startDevnet } from "./index";
+import { listDevnetRates, parseAge, setDevnetRate } from "./rate";
 import { chainTime, devnetRpcUrl, moveDevnetClock, parseClockTarget } from "./time";
 
 const DEFAULT_OUT = path.join(".data", "devnet.json");
@@ -35,9 +42,30 @@ async function time(args: string[]): Promise<void> {
   console.log(`[devnet] ${rpcUrl}: chain time ${iso(before)} -> ${iso(after)} (+${after - before} s, new block mined)`);
 }
 
+async function rate(args: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { rpc: { type: "string" }, config: { type: "string" }, age: { type: "string" } },
+  });
+  // A running `npm run dev` names its devnet's config file (.data/runtime.json); else the default one.
+  const config = values.config ?? readRuntimeFile()?.chainConfigFile ?? DEFAULT_OUT;
+  const [feed, value] = positionals;
+  if (positionals.length > 2 || (feed !== undefined && value === undefined))
+    throw new Error("usage: npm run devnet -- rate [EUR|GBP|CNY|JPY|USDC|USDT|FAU <rate to USD>] [--age 2h] [--rpc URL] [--config FILE]");
+  if (feed === undefined || value === undefined) {
+    for (const line of await listDevnetRates(config, values.rpc)) console.log(line);
+    return;
+  }
+  const set = await setDevnetRate(config, { feed, value, ageSeconds: values.age ? parseAge(values.age) : 0, rpc: values.rpc });
+  console.log(
+    `[devnet] ${set.rpcUrl}: ${set.feed} → USD = ${set.value} (feed ${set.aggregator}, updated ${new Date(set.updatedAt * 1000).toISOString()})`,
+  );
+}
+
 const argv = process.argv.slice(2);
 const values =
-  argv[0] === "time"
+  argv[0] === "time" || argv[0] === "rate"
     ? undefined
     : parseArgs({
         args: argv,
@@ -58,7 +86,7 @@ function int(name: string, raw: string): number {
 }
 
 async function main(): Promise<void> {
-  if (!values) return time(argv.slice(1));
+  if (!values) return argv[0] === "rate" ? rate(argv.slice(1)) : time(argv.slice(1));
   const devnet = await startDevnet({
     port: int("port", values.port),
     chainId: int("chain-id", values["chain-id"]),

@@ -1,7 +1,9 @@
 /**
  * Deploys the REAL Request Network contracts (bytecode from @requestnetwork/smart-contracts'
  * typechain factories), the project's test tokens and Duebill's own recurring-payment contract
- * (contracts/DuebillRecurringPayments.sol) onto a fresh devnet, then funds accounts.
+ * (contracts/DuebillRecurringPayments.sol) onto a fresh devnet, then funds accounts. Conversion:
+ * the real ChainlinkConversionPath and Erc20ConversionProxy, with settable price feeds
+ * (contracts/DevnetAggregator.sol) for EUR, GBP, CNY, JPY → USD and each test token → USD.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -15,16 +17,20 @@ import {
   getAddress,
   type Hex,
   http,
+  keccak256,
   parseUnits,
+  toHex,
   zeroAddress,
 } from "viem";
+import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import { deployRecurringPayments } from "../contracts/deploy-recurring";
 import { compiledTokens } from "./compiled.generated";
 
 type Address = `0x${string}`;
 
 /**
- * Deployable bytecode of a Request Network contract. It exists only inside the typechain factory
+ * Deployable bytecode of a Request Network contract (`name` may name a subfolder, as
+ * `ChainlinkConversionPath.sol/ChainlinkConversionPath`). It exists only inside the typechain factory
  * (`const _bytecode = "0x…"`); that file requires `ethers` (not installed), so it is read as text.
  */
 export function requestNetworkBytecode(name: string): Hex {
@@ -67,7 +73,56 @@ const factoryConstructorAbi = [
   },
 ] as const;
 
+/** Constructor of ChainlinkConversionPath 0.2.x: the native token's currency hash (unused here) and its whitelist admin. */
+const conversionPathConstructorAbi = [
+  {
+    type: "constructor",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "_nativeTokenHash", type: "address" },
+      { name: "_owner", type: "address" },
+    ],
+  },
+] as const;
+
+/** Constructor of Erc20ConversionProxy 0.1.2: the fee proxy it delegatecalls, the conversion path, its owner. */
+const conversionProxyConstructorAbi = [
+  {
+    type: "constructor",
+    stateMutability: "nonpayable",
+    inputs: [
+      { name: "_paymentProxyAddress", type: "address" },
+      { name: "_chainlinkConversionPathAddress", type: "address" },
+      { name: "_owner", type: "address" },
+    ],
+  },
+] as const;
+
 const noArgsAbi = [] as const satisfies Abi;
+
+/** Feed decimals of the devnet's price feeds (as Chainlink's fiat/USD and stablecoin/USD feeds). */
+export const AGGREGATOR_DECIMALS = 8;
+
+/**
+ * The devnet's price feeds, registered in ChainlinkConversionPath as `from → USD` (the direction of
+ * Chainlink's feeds; the path reads them in reverse for USD → token). Start values are typical
+ * rates; `npm run devnet -- rate EUR 1.08` changes one on a running devnet.
+ */
+export const DEVNET_FEEDS = {
+  EUR: "1.08",
+  GBP: "1.27",
+  CNY: "0.14",
+  JPY: "0.0067",
+  USDC: "1",
+  USDT: "1",
+  FAU: "1",
+} as const;
+export type DevnetFeed = keyof typeof DEVNET_FEEDS;
+
+/** Request Network currency hash of a fiat code (same as lib/chain/conversion.ts's fiatHash). */
+export function devnetFiatHash(code: string): Address {
+  return `0x${keccak256(toHex(JSON.stringify({ type: "ISO4217", value: code }).toLowerCase())).slice(-40)}`;
+}
 
 export const TEST_TOKENS = {
   USDC: { contract: "TestUSDC", decimals: 6 },
@@ -88,6 +143,12 @@ export interface Deployment {
   recurringPayments: Address;
   /** Request Network's SingleRequestProxyFactory: per-request deposit addresses (lib/deposits). */
   singleRequestProxyFactory: Address;
+  /** Request Network's ChainlinkConversionPath, its admin the deployer. */
+  chainlinkConversionPath: Address;
+  /** Request Network's Erc20ConversionProxy over erc20FeeProxy and chainlinkConversionPath. */
+  erc20ConversionProxy: Address;
+  /** DevnetAggregator per feed (`EUR` = the EUR → USD feed, `USDC` = USDC → USD), owner the deployer. */
+  aggregators: Record<DevnetFeed, Address>;
   tokens: Record<TestTokenSymbol, Address>;
 }
 
@@ -116,8 +177,9 @@ export async function deployAll(params: {
   // BatchNoConversionPayments routes paymentNetworkId 3 (native) through it; deploying the real
   // one keeps native batches working too, at the cost of one more transaction.
   const ethFeeProxy = await deploy(requestNetworkBytecode("EthereumFeeProxy"));
-  // No Erc20ConversionProxy/ChainlinkConversionPath on the devnet (they need price feeds): the
-  // conversion slots stay zero, so ids 0 and 4 revert, ERC-20 ids 1 and 2 and native id 3 work.
+  // The batch contract is deployed before the conversion contracts (to keep the addresses of the
+  // contracts below stable): its conversion slots stay zero, so ids 0 and 4 revert, ERC-20 ids 1 and
+  // 2 and native id 3 work. Single conversion payments go through Erc20ConversionProxy (below).
   // The batch fee starts at 0 and the contract approves the fee proxy itself on first use of a token.
   const batch = await deploy(requestNetworkBytecode("BatchConversionPayments"), batchConstructorAbi, [
     feeProxy.address,
@@ -150,6 +212,37 @@ export async function deployAll(params: {
     deployer.address,
   ]);
 
+  // Conversion contracts and their feeds come after everything else, so the addresses above keep
+  // their deployer nonces. BatchConversionPayments (deployed earlier) keeps zero conversion slots.
+  const conversionPath = await deploy(
+    requestNetworkBytecode("ChainlinkConversionPath.sol/ChainlinkConversionPath"),
+    conversionPathConstructorAbi,
+    [zeroAddress, deployer.address],
+  );
+  const conversionProxy = await deploy(requestNetworkBytecode("Erc20ConversionProxy"), conversionProxyConstructorAbi, [
+    feeProxy.address,
+    conversionPath.address,
+    deployer.address,
+  ]);
+  const aggregator = compiledTokens.DevnetAggregator;
+  const aggregators = {} as Record<DevnetFeed, Address>;
+  for (const [feed, value] of Object.entries(DEVNET_FEEDS) as [DevnetFeed, string][]) {
+    aggregators[feed] = (
+      await deploy(aggregator.bytecode, aggregator.abi, [AGGREGATOR_DECIMALS, `${feed} / USD`, parseUnits(value, AGGREGATOR_DECIMALS)])
+    ).address;
+  }
+  const feedInput = (feed: DevnetFeed): Address => (feed in tokens ? tokens[feed as TestTokenSymbol] : devnetFiatHash(feed));
+  const feeds = Object.keys(DEVNET_FEEDS) as DevnetFeed[];
+  const registered = await pub.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      address: conversionPath.address,
+      abi: chainlinkConversionPathAbi,
+      functionName: "updateAggregatorsList",
+      args: [feeds.map(feedInput), feeds.map(() => devnetFiatHash("USD")), feeds.map((f) => aggregators[f])],
+    }),
+  });
+  if (registered.status !== "success") throw new Error("updateAggregatorsList reverted");
+
   const hashes: Hex[] = [];
   for (const to of params.fund) {
     for (const [symbol, t] of Object.entries(TEST_TOKENS) as [TestTokenSymbol, (typeof TEST_TOKENS)[TestTokenSymbol]][]) {
@@ -176,6 +269,9 @@ export async function deployAll(params: {
     batchPayments: batch.address,
     recurringPayments: recurring.address,
     singleRequestProxyFactory: factory.address,
+    chainlinkConversionPath: conversionPath.address,
+    erc20ConversionProxy: conversionProxy.address,
+    aggregators,
     tokens,
   };
 }

@@ -10,6 +10,8 @@ export function describeDevnet(devnet: Devnet, configFile: string): string {
     `  Batch          ${devnet.contracts.batchPayments}  (BatchConversionPayments)`,
     `  Recurring      ${devnet.contracts.recurringPayments}  (DuebillRecurringPayments; relayer below, admin = deployer)`,
     `  Deposits       ${devnet.contracts.singleRequestProxyFactory}  (SingleRequestProxyFactory; deposit relayer below)`,
+    `  Conversion     ${devnet.contracts.erc20ConversionProxy}  (Erc20ConversionProxy; path ${devnet.contracts.chainlinkConversionPath})`,
+    `  Price feeds    ${Object.keys(devnet.aggregators).join(", ")} → USD  (change one: npm run devnet -- rate EUR 1.08)`,
     `  USDC (6)       ${devnet.tokens.USDC}`,
     `  USDT (6)       ${devnet.tokens.USDT}  (USDT-like: no return values, approve 0 before changing)`,
     `  FAU (18)       ${devnet.tokens.FAU}`,

@@ -2,7 +2,8 @@
  * Local EVM devnet for `npm run dev` and the test suite: anvil, the real Request Network
  * contracts (ERC20FeeProxy, EthereumFeeProxy, BatchConversionPayments, from the npm package's
  * bytecode), Duebill's own recurring-payment contract (contracts/DuebillRecurringPayments.sol,
- * relayer = accounts.relayer) and test tokens with real decimals (USDC 6, USDT-like 6, FAU 18),
+ * relayer = accounts.relayer), the conversion contracts (ChainlinkConversionPath, Erc20ConversionProxy)
+ * with settable price feeds (`npm run devnet -- rate EUR 1.08`) and test tokens with real decimals (USDC 6, USDT-like 6, FAU 18),
  * funded accounts. `npm run devnet -- time +30d` moves a running devnet's clock (scripts/devnet/cli.ts).
  *
  * Contract notes, verified by tests/devnet.test.ts:
@@ -18,7 +19,7 @@ import { pbkdf2Sync } from "node:crypto";
 import { type Chain, defineChain, type HDAccount, toHex } from "viem";
 import { HDKey, hdKeyToAccount } from "viem/accounts";
 import { ANVIL_MNEMONIC, startAnvil } from "./anvil";
-import { deployAll, type TestTokenSymbol } from "./deploy";
+import { type DevnetFeed, deployAll, type TestTokenSymbol } from "./deploy";
 
 export { getFreePort } from "./anvil";
 
@@ -42,7 +43,12 @@ export interface Devnet {
     recurringPayments: `0x${string}`;
     /** Request Network's SingleRequestProxyFactory: deposit addresses, deployed and forwarded by accounts.depositRelayer. */
     singleRequestProxyFactory: `0x${string}`;
+    /** Request Network's ChainlinkConversionPath (whitelist admin = deployer) and Erc20ConversionProxy. */
+    chainlinkConversionPath: `0x${string}`;
+    erc20ConversionProxy: `0x${string}`;
   };
+  /** DevnetAggregator price feeds (owner = deployer): `EUR` is EUR → USD, `USDC` is USDC → USD; 8 decimals. */
+  aggregators: Record<DevnetFeed, `0x${string}`>;
   tokens: Record<TestTokenSymbol, `0x${string}`>;
   accounts: {
     deployer: DevnetAccount;
@@ -130,6 +136,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       batchPayments: deployed.batchPayments,
       recurringPayments: deployed.recurringPayments,
       singleRequestProxyFactory: deployed.singleRequestProxyFactory,
+      chainlinkConversionPath: deployed.chainlinkConversionPath,
+      erc20ConversionProxy: deployed.erc20ConversionProxy,
     };
     return {
       rpcUrl: anvil.rpcUrl,
@@ -137,6 +145,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       network,
       chain,
       contracts,
+      aggregators: deployed.aggregators,
       tokens: deployed.tokens,
       accounts,
       timings: { anvilMs, deployMs },
@@ -145,8 +154,8 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
           rpcUrl: anvil.rpcUrl,
           chainId,
           confirmations: 0,
-          // Nothing is deployed at the network's real conversion/recurring addresses here: switch them off.
-          contracts: { ...contracts, erc20ConversionProxy: null, chainlinkConversionPath: null, recurringPaymentProxy: null },
+          // Nothing is deployed at the network's real recurring proxy address here: switch it off.
+          contracts: { ...contracts, recurringPaymentProxy: null },
           tokens: { ...deployed.tokens },
         },
       }),

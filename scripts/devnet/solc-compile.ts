@@ -1,5 +1,5 @@
 /**
- * Compiles the devnet's test tokens (scripts/devnet/contracts/*.sol) with solc-js, the compiler
+ * Compiles the devnet's test tokens and its settable price feed (scripts/devnet/contracts/*.sol) with solc-js, the compiler
  * bundled in the `solc` package: no download, no network (never call loadRemoteVersion).
  * Only compile.ts (to refresh compiled.generated.ts) and the freshness test use this; the devnet
  * itself loads the generated file so it starts without paying the compile time.
@@ -9,7 +9,7 @@ import path from "node:path";
 import solc from "solc";
 import type { Abi } from "viem";
 
-export const TOKEN_CONTRACTS = ["TestUSDC", "TestUSDT", "TestFAU"] as const;
+export const TOKEN_CONTRACTS = ["TestUSDC", "TestUSDT", "TestFAU", "DevnetAggregator"] as const;
 export type TokenContractName = (typeof TOKEN_CONTRACTS)[number];
 
 export interface CompiledContract {

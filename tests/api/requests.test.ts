@@ -78,7 +78,9 @@ describe("POST /v2/request", () => {
     [{ paymentCurrency: "USDC-nowhere", invoiceCurrency: "USDC-nowhere" }, "paymentCurrency", "Unknown currency"],
     [{ invoiceCurrency: "DOGE" }, "invoiceCurrency", "Unknown currency"],
     [{ invoiceCurrency: "USDC-matic" }, "paymentCurrency", "not on the invoice currency's network"],
-    [{ invoiceCurrency: "EUR" }, "invoiceCurrency", "price feed"],
+    [{ invoiceCurrency: "EUR", paymentCurrency: "USDT-tron", payee: TRON_PAYEE }, "paymentCurrency", "no conversion proxy"],
+    [{ invoiceCurrency: "GBP", paymentCurrency: "USDT0-arbitrum-one" }, "paymentCurrency", "conversion payments take"],
+    [{ invoiceCurrency: "JPY", paymentCurrency: "USDC-base", amount: "10.5" }, "amount", "more than 0 decimal places"],
     [{ paymentCurrency: "USD" }, "paymentCurrency", "token currency"],
     [{ feePercentage: "2.5" }, "feeAddress", "required"],
     [{ feePercentage: "101", feeAddress: PAYEE }, "feePercentage", "at most 100"],
@@ -90,6 +92,32 @@ describe("POST /v2/request", () => {
     expect(res.body.code).toBe("validation_failed");
     expect(res.body.errors[0].field).toBe(field);
     expect(res.body.errors[0].message).toContain(message);
+  });
+
+  it("accepts EUR invoices paid in USDC through the conversion proxy (no RPC: the configuration decides)", async () => {
+    const res = await post({ amount: "100", invoiceCurrency: "EUR", paymentCurrency: "USDC-base", payee: PAYEE });
+    expect(res.status).toBe(201);
+    const s = (await get(res.body.requestId)).body;
+    expect(s).toMatchObject({
+      invoiceCurrency: "EUR",
+      expectedAmount: "100",
+      totalAmountPaid: "0",
+      amountInUsd: null, // no rate without an RPC for base
+      conversionRate: null,
+      rateSource: "chainlink",
+      conversionBreakdown: { paidAmount: "0", remainingAmount: "100", currentMarketRate: null, payments: [] },
+    });
+    // The calldata needs the rate: without an RPC, 503.
+    const pay = await call(payRequest, `/v2/request/${res.body.requestId}/pay`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId: res.body.requestId },
+    });
+    expect(pay.status).toBe(503);
+    // A USD request has no conversion fields.
+    const usd = await post({ amount: "1", invoiceCurrency: "USD", paymentCurrency: "USDC-base", payee: PAYEE });
+    const u = (await get(usd.body.requestId)).body;
+    expect(u).toMatchObject({ amountInUsd: null, conversionRate: null, conversionBreakdown: null });
+    expect(u).not.toHaveProperty("rateSource");
   });
 
   it("rejects EVM payees on Tron", async () => {

@@ -106,7 +106,7 @@ describe("devnet", () => {
         rpcUrl: devnet.rpcUrl,
         chainId: 11155111,
         confirmations: 0,
-        contracts: { ...devnet.contracts, erc20ConversionProxy: null, chainlinkConversionPath: null, recurringPaymentProxy: null },
+        contracts: { ...devnet.contracts, recurringPaymentProxy: null },
         tokens: { USDC: devnet.tokens.USDC, USDT: devnet.tokens.USDT, FAU: devnet.tokens.FAU },
       },
     });
@@ -297,7 +297,7 @@ describe("devnet", () => {
   it("ships a compiled.generated.ts that matches the .sol sources", () => {
     // solc-js takes ~4 s here for the three tokens; fine for one test.
     const fresh = compileTestTokens();
-    for (const name of ["TestUSDC", "TestUSDT", "TestFAU"] as const) {
+    for (const name of ["TestUSDC", "TestUSDT", "TestFAU", "DevnetAggregator"] as const) {
       expect(compiledTokens[name].bytecode, `${name}: run npx tsx scripts/devnet/compile.ts`).toBe(fresh[name].bytecode);
       expect(compiledTokens[name].abi).toEqual(fresh[name].abi);
     }

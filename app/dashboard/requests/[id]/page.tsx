@@ -42,6 +42,8 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
   }
   const r = detail.request;
   const symbol = r.paymentCurrency.split("-")[0];
+  // A conversion request owes (and counts paid) its invoice currency; its payments move the token.
+  const owed = r.conversionBreakdown ? r.invoiceCurrency : symbol;
   return (
     <div className="space-y-6">
       <nav className="text-sm">
@@ -50,7 +52,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
         </Link>
       </nav>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
-        {formatAmount(r.expectedAmount)} {symbol}
+        {formatAmount(r.expectedAmount)} {owed}
         <span className="ml-3 align-middle text-sm font-medium text-slate-600" data-testid="request-status">
           {STATUS[r.status] ?? r.status}
         </span>
@@ -64,7 +66,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
             {r.reference ? <Row label="Reference">{r.reference}</Row> : null}
             <Row label="Network">{r.network}</Row>
             <Row label="Paid">
-              {formatAmount(r.totalAmountPaid)} of {formatAmount(r.expectedAmount)} {symbol}
+              {formatAmount(r.totalAmountPaid)} of {formatAmount(r.expectedAmount)} {owed}
             </Row>
             <Row label="Payee">
               <span className="font-mono text-xs">{r.payee}</span>

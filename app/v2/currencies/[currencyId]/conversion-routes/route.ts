@@ -4,4 +4,4 @@ import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(conversionRoutesOp, async ({ params, query }) => json(getConversionRoutes(params.currencyId, query)));
+export const GET = withApi(conversionRoutesOp, async ({ params, query }) => json(await getConversionRoutes(params.currencyId, query)));
