@@ -9,6 +9,7 @@ import * as payments from "./payments";
 import * as payouts from "./payouts";
 import * as recurring from "./recurring";
 import * as requests from "./requests";
+import * as retired from "./retired";
 import * as securePayments from "./secure-payments";
 import * as webhooks from "./webhooks";
 
@@ -30,6 +31,7 @@ const MODULES = [
   auth,
   clientIds,
   webhooks,
+  retired,
 ] as const;
 
 function isOperation(value: unknown): value is Operation {

@@ -1,0 +1,12 @@
+import { createPayerPaymentDetailsOp, getPayerPaymentDetailsOp, PAYER_OUT_OF_SCOPE } from "@/lib/contracts/retired";
+import { AppError } from "@/lib/errors";
+import { withApi } from "@/lib/http/handler";
+
+export const dynamic = "force-dynamic";
+
+const refuse = async () => {
+  throw new AppError("not_found", PAYER_OUT_OF_SCOPE);
+};
+
+export const GET = withApi(getPayerPaymentDetailsOp, refuse);
+export const POST = withApi(createPayerPaymentDetailsOp, refuse);

@@ -1,0 +1,9 @@
+import { createPayerOp, PAYER_OUT_OF_SCOPE } from "@/lib/contracts/retired";
+import { AppError } from "@/lib/errors";
+import { withApi } from "@/lib/http/handler";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(createPayerOp, async () => {
+  throw new AppError("not_found", PAYER_OUT_OF_SCOPE);
+});
