@@ -73,3 +73,47 @@ export const linkResponseSchema = z
 
 export type CreateSecurePaymentBody = z.infer<typeof createSecurePaymentBodySchema>;
 export type CreatePayoutLinkBody = z.infer<typeof createPayoutLinkBodySchema>;
+
+export const feePreviewBodySchema = z.strictObject({
+  amount: z.string().min(1).max(80).meta({ description: 'Gross amount in human units, e.g. "12.5"', example: "100" }),
+  currency: z
+    .string()
+    .min(1)
+    .max(40)
+    .meta({ description: "A dollar stablecoin's symbol or currency ID (USDC, USDC-base)", example: "USDC" }),
+  flow: z.enum(["get_paid", "pay"]).meta({ description: "`get_paid`: a link you are paid through; `pay`: a payout link" }),
+  defaultFeeBearer: z
+    .enum(["payer", "payee"])
+    .optional()
+    .meta({ description: "Overrides the flow's default; a fee configuration's own bearer still wins" }),
+});
+
+const usdString = z.string().meta({ example: "1.00" });
+export const feePlanSchema = z
+  .object({
+    version: z.literal(1),
+    flow: z.enum(["get_paid", "pay"]),
+    defaultFeeBearer: z.enum(["payer", "payee"]),
+    grossAmountUsd: usdString,
+    netRecipientAmountUsd: usdString,
+    payerTotalAmountUsd: usdString,
+    totalFeesUsd: usdString,
+    payeeBorneFeesUsd: usdString,
+    payerBorneFeesUsd: usdString,
+    fees: z.array(
+      z.object({
+        type: z.string(),
+        label: z.string(),
+        feeBearer: z.enum(["payer", "payee"]),
+        feeBearerSource: z.enum(["fee_config", "payment_default_override", "flow_default", "forced_fee_policy"]),
+        percentageBps: z.number(),
+        capUsd: z.string().nullable(),
+        fixedAmountUsd: z.string().nullable().optional(),
+        calculatedAmountUsd: z.string(),
+        destinationResolver: z.string(),
+        destinationRef: z.object({ evmAddress: z.string().optional(), tronAddress: z.string().optional() }),
+        configSource: z.string(),
+      }),
+    ),
+  })
+  .meta({ id: "FeePlan" });

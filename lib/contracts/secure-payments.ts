@@ -1,6 +1,12 @@
 import { z } from "zod";
 import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
-import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
+import {
+  createPayoutLinkBodySchema,
+  createSecurePaymentBodySchema,
+  feePlanSchema,
+  feePreviewBodySchema,
+  linkResponseSchema,
+} from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
 
@@ -219,4 +225,17 @@ export const linkIntentOp = defineOperation({
     },
     ...errorResponses(400, 404, 409, 429),
   },
+});
+
+export const previewFeesOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/fees/preview",
+  operationId: "previewSecurePaymentFees",
+  summary: "Preview the fee plan of a link",
+  description:
+    "The fee plan a secure payment of `amount` would get now, from the account's active fee configuration for the flow (the same resolution as POST /v2/secure-payments). No configuration: a plan without fees. Nothing is stored.",
+  tags,
+  auth: creators,
+  body: feePreviewBodySchema,
+  responses: { 200: { description: "Fee plan preview", schema: feePlanSchema }, ...errorResponses(400, 401, 403, 429) },
 });

@@ -200,6 +200,7 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   },
   updateOrchestratorBranding: { displayName: "Acme Pay", accentColor: "#0b57d0" },
   securePaymentIntent: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
+  previewSecurePaymentFees: { amount: "100", currency: "USDC", flow: "get_paid" },
 };
 
 /** The sample body of an operation; without one, its required fields as plausible strings. */
