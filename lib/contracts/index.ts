@@ -1,5 +1,6 @@
 import type { Operation } from "@/lib/http/operation";
 import * as auth from "./auth";
+import * as authAliases from "./auth-aliases";
 import * as clientIds from "./client-ids";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
@@ -32,6 +33,7 @@ const MODULES = [
   clientIds,
   webhooks,
   retired,
+  authAliases,
 ] as const;
 
 function isOperation(value: unknown): value is Operation {

@@ -22,7 +22,11 @@ export interface ApiContext<Q, B, P> {
 type RouteContext = { params?: Promise<Record<string, string | string[]>> };
 export type RouteHandler = (req: Request, ctx?: RouteContext) => Promise<Response>;
 /** A route handler that carries its operation, so tests can match route files to the registry. */
-export type ApiRoute = RouteHandler & { readonly operation: Operation };
+export type ApiRoute = RouteHandler & {
+  readonly operation: Operation;
+  /** The operation's own handler, so an alias path can serve it (aliasRoute). */
+  readonly serve: (ctx: ApiContext<never, never, never>) => Promise<Response>;
+};
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
@@ -55,7 +59,17 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
     for (const [k, v] of Object.entries(limitHeaders)) if (!res.headers.has(k)) res.headers.set(k, v);
     return res;
   };
-  return Object.assign(route, { operation: op as Operation });
+  return Object.assign(route, { operation: op as Operation, serve: handler as ApiRoute["serve"] });
+}
+
+/**
+ * The same operation at another path (the reference's auth-service paths, e.g. /v1/client-ids
+ * for /v2/client-ids): `alias` is `aliasOperation(route.operation, …)`, so parsing, credentials,
+ * rate limits and the handler are the original's.
+ */
+export function aliasRoute(route: ApiRoute, alias: Operation): ApiRoute {
+  if (alias.method !== route.operation.method) throw new Error(`alias ${alias.operationId} is not a ${route.operation.method}`);
+  return withApi(alias, route.serve as (ctx: ApiContext<unknown, unknown, unknown>) => Promise<Response>);
 }
 
 /** Failed authentication counts against the caller's IP, so guessing credentials is throttled too. */

@@ -47,3 +47,12 @@ export function defineOperation<Q extends z.ZodType = z.ZodType, B extends z.Zod
 ): Operation<Q, B, P> {
   return op;
 }
+
+/** `op` served at another path as well (same schemas, credentials and behaviour), documented under its own id. */
+export function aliasOperation<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType>(
+  op: Operation<Q, B, P>,
+  path: string,
+  operationId: string,
+): Operation<Q, B, P> {
+  return { ...op, path, operationId, summary: `${op.summary} (alias of ${op.path})` };
+}

@@ -317,14 +317,14 @@ describe("cross-account access", () => {
     linkedClientId: [],
   };
   /**
-   * `id` in a path is a webhook, except under /v2/payouts/recurring (a recurring schedule),
+   * `id` in a path is a webhook, except under /v2/payouts/recurring (a recurring schedule), /v1 and /v2 client-ids (a client ID),
    * /v2/orchestrators/webhooks (A's orchestrator webhook) and /v2/orchestrators/fee-configs (A's
    * fee config). A `clientId` in orchestrator setup is a client ID linked to A's orchestrator.
    */
   const ORCHESTRATOR_SETUP_CLIENT = ["/v2/orchestrators/fee-configs", "/v2/orchestrators/branding"];
   const valuesOf = (o: Operation, slot: Slot) => {
     if (slot.name === "id" && o.path.startsWith("/v2/payouts/recurring/")) return objects.recurringId ?? [];
-    if (slot.name === "id" && o.path.startsWith("/v2/client-ids/")) return objects.clientId ?? [];
+    if (slot.name === "id" && (o.path.startsWith("/v2/client-ids/") || o.path.startsWith("/v1/client-ids/"))) return objects.clientId ?? [];
     if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/webhooks/")) return objects.orchestratorWebhookId ?? [];
     if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/fee-configs/")) return objects.feeConfigId ?? [];
     if (slot.name === "clientId" && ORCHESTRATOR_SETUP_CLIENT.some((p) => o.path.startsWith(p))) return objects.linkedClientId ?? [];
@@ -529,6 +529,11 @@ describe("cross-account access", () => {
         "GET /v2/client-ids/{id}",
         "PUT /v2/client-ids/{id}",
         "DELETE /v2/client-ids/{id}",
+        "GET /v1/client-ids/{id}",
+        "PUT /v1/client-ids/{id}",
+        "DELETE /v1/client-ids/{id}",
+        "GET /v1/payee-destination/{destinationId}",
+        "DELETE /v1/payee-destination/{destinationId}",
       ]),
     );
   });

@@ -1,0 +1,9 @@
+import * as v2 from "@/app/v2/payee-destination/route";
+import { createDestinationV1Op, getActiveDestinationV1Op } from "@/lib/contracts/auth-aliases";
+import { aliasRoute } from "@/lib/http/handler";
+
+export const dynamic = "force-dynamic";
+
+/** The reference's auth-service path for /v2/payee-destination. */
+export const POST = aliasRoute(v2.POST, createDestinationV1Op);
+export const GET = aliasRoute(v2.GET, getActiveDestinationV1Op);
