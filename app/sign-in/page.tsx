@@ -3,7 +3,8 @@ import { redirect } from "next/navigation";
 import { AuthCard, AuthShell, authLink, Link } from "@/components/auth/auth-shell";
 import { PasswordForm } from "@/components/auth/password-form";
 import { WalletSignIn } from "@/components/auth/wallet-sign-in";
-import { allNetworkRuntimes, networkRuntime } from "@/lib/chain/config";
+import { networkRuntime } from "@/lib/chain/config";
+import { primaryLocalNetwork } from "@/lib/chain/stored";
 import { currentUser, safeNext } from "@/lib/http/page-session";
 import { signInWithPassword } from "./actions";
 
@@ -14,7 +15,7 @@ const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:
 
 /** The network wallets sign in on: a local devnet when one runs, else Base (SIWE only names a chain). */
 function walletNetwork() {
-  const rt = allNetworkRuntimes().find((r) => r.network.kind === "evm" && r.rpcUrl && isLocal(r.rpcUrl)) ?? networkRuntime("base");
+  const rt = primaryLocalNetwork() ?? networkRuntime("base");
   const local = rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null;
   return { chainId: rt.network.chainId, name: rt.network.name, testnet: rt.network.testnet, rpcUrl: local };
 }

@@ -1,4 +1,4 @@
-import { networkRuntime } from "@/lib/chain/config";
+import { allNetworkRuntimes, type NetworkRuntime, networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import { AppError } from "@/lib/errors";
 
@@ -31,4 +31,16 @@ export function isLocalChain(network: NetworkId): boolean {
 export function explorerLink(network: string, txHash: string): string | null {
   if (!isNetworkId(network) || isLocalChain(network)) return null;
   return `${NETWORKS[network].explorerTxUrl}${txHash}`;
+}
+
+/**
+ * The local devnet's network (the one `npm run dev` pays on), or null: the first EVM network served
+ * by a local node that is not the devnet bridge's cross-chain source chain.
+ */
+export function primaryLocalNetwork(): NetworkRuntime | null {
+  return (
+    allNetworkRuntimes().find(
+      (rt) => rt.network.kind === "evm" && rt.rpcUrl !== null && LOCAL_RPC.test(rt.rpcUrl) && !rt.contracts.devnetBridge,
+    ) ?? null
+  );
 }

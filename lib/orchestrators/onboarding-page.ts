@@ -1,5 +1,6 @@
 import { networkRuntime } from "@/lib/chain/config";
 import { NETWORK_IDS, NETWORKS } from "@/lib/chain/networks";
+import { primaryLocalNetwork } from "@/lib/chain/stored";
 import { intentByToken, KYT_PROVIDERS } from "@/lib/orchestrators/intents";
 
 /**
@@ -29,7 +30,9 @@ export async function getOnboardingPage(token: string): Promise<OnboardingPageDa
   const view = await intentByToken(token);
   if (!view) return null;
   const evm = NETWORK_IDS.filter((id) => NETWORKS[id].kind === "evm").map((id) => networkRuntime(id));
-  const local = evm.find((rt) => rt.rpcUrl && isLocal(rt.rpcUrl));
+  // The devnet's own network, not the cross-chain source chain beside it.
+  const localId = primaryLocalNetwork()?.network.id;
+  const local = evm.find((rt) => rt.network.id === localId);
   const ordered = local ? [local, ...evm.filter((rt) => rt !== local)] : evm;
   const currencies = [...ordered, networkRuntime("tron")].flatMap((rt) =>
     rt.tokens
