@@ -2,6 +2,7 @@ import { encodeFunctionData, getAddress, parseEventLogs } from "viem";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
+import { nowMs } from "@/lib/clock";
 import { formatAmount, rescale } from "@/lib/money";
 import { devnetBridgeAbi } from "@/lib/routing/devnet-bridge-abi.generated";
 import {
@@ -21,7 +22,7 @@ import {
 /** The devnet bridge's price: 0.1 % of what it delivers, at least 0.05 of the token. */
 export const DEVNET_BRIDGE_FEE_BPS = 10n;
 const MIN_FEE_HUNDREDTHS = 5n;
-/** Seconds a quote stays valid, counted from the source chain's latest block time (the contract checks it). */
+/** Seconds a quote stays valid, from the later of the source chain's latest block time and now (the contract checks it). */
 export const DEVNET_QUOTE_TTL_SECONDS = 300;
 /** What the relayer usually takes (its poll interval plus two transactions). */
 const DURATION_SECONDS = 15;
@@ -101,7 +102,9 @@ export class DevnetBridgeProvider implements RoutingProvider {
         },
       ],
       durationSeconds: DURATION_SECONDS,
-      expiresAt: new Date((Number(block.timestamp) + DEVNET_QUOTE_TTL_SECONDS) * 1000),
+      // The contract compares with the block that mines the deposit: an idle devnet's latest block can be
+      // minutes old (anvil mines on demand), and a time-travelled one ahead of the clock; count from the later.
+      expiresAt: new Date((Math.max(Number(block.timestamp), Math.floor(nowMs() / 1000)) + DEVNET_QUOTE_TTL_SECONDS) * 1000),
     };
   }
 

@@ -180,6 +180,19 @@ describe("cross-chain payment on the two-chain devnet", () => {
     expect(again.body.metadata.quoteExpiresAt).toBeGreaterThan(res.body.metadata.quoteExpiresAt);
   });
 
+  it("a quote counts from now when the source chain has been idle (its latest block is old)", async () => {
+    const requestId = await newRequest("5");
+    const later = Date.now() + 600_000;
+    setClock(() => later);
+    try {
+      const res = await pay(requestId, { wallet: devnet.accounts.payer.address, chain: "ARBITRUM", token: "USDC" });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      expect(res.body.metadata.quoteExpiresAt).toBeGreaterThanOrEqual(Math.floor(later / 1000) + 300);
+    } finally {
+      setClock(null);
+    }
+  });
+
   it("bad cross-chain input answers 400 naming the field", async () => {
     const requestId = await newRequest("25");
     const small = await newRequest("1");
