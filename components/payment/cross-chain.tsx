@@ -46,7 +46,7 @@ export function CrossChainSummary(p: {
   onCancel: () => void;
 }) {
   return (
-    <div data-testid="cross-chain-summary" className="rounded-lg bg-indigo-50 px-3 py-2.5 text-sm text-indigo-950">
+    <div data-testid="cross-chain-summary" className="mb-4 rounded-lg bg-indigo-50 px-3 py-2.5 text-sm text-indigo-950">
       <p>
         Cross-chain from <strong>{p.sourceName}</strong> with {p.token}
         {p.plan ? (

@@ -52,7 +52,7 @@ export function PlanPanel(props: PlanPanelProps) {
   return (
     <div className="space-y-4">
       {props.planError ? (
-        <div role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+        <div role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200 [overflow-wrap:anywhere]">
           <p>{props.planError}</p>
           <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>
             Try again
@@ -79,7 +79,7 @@ export function PlanPanel(props: PlanPanelProps) {
         </p>
       ) : null}
       {retryable && !short ? (
-        <div role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+        <div role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200 [overflow-wrap:anywhere]">
           {runner.error}
         </div>
       ) : null}

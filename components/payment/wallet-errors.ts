@@ -25,8 +25,21 @@ export function isUserRejection(err: unknown): boolean {
   });
 }
 
+/** Contract errors the payer can act on, by selector (the raw revert data is not for people). */
+const KNOWN_REVERTS: [RegExp, string][] = [
+  [/0xe7821d82/i, "The cross-chain quote expired before the transaction was sent. Try again for a fresh quote."],
+  [
+    /custom error 0x[0-9a-f]{8}/i,
+    "The contract refused this transaction, so it was not sent. Try again; if it keeps failing, contact the merchant.",
+  ],
+];
+
 /** One readable sentence: viem's shortMessage when there is one, never a stack or a JSON dump. */
 export function describeError(err: unknown): string {
+  const text = causes(err)
+    .map((e) => (typeof e === "string" ? e : ((e as { message?: unknown })?.message ?? "")))
+    .join(" ");
+  for (const [pattern, message] of KNOWN_REVERTS) if (pattern.test(String(text))) return message;
   if (typeof err === "string") return err;
   if (err && typeof err === "object") {
     const { shortMessage, message } = err as { shortMessage?: unknown; message?: unknown };
