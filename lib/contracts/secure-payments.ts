@@ -239,3 +239,34 @@ export const previewFeesOp = defineOperation({
   body: feePreviewBodySchema,
   responses: { 200: { description: "Fee plan preview", schema: feePlanSchema }, ...errorResponses(400, 401, 403, 429) },
 });
+
+const hexString = z.string().regex(/^[a-fA-F0-9]+$/, "must be hex");
+export const tronBroadcastOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/{token}/tron/broadcast",
+  operationId: "securePaymentTronBroadcast",
+  summary: "Relay the payer's signed Tron transaction",
+  description:
+    "For a pending Tron link: relays a signed TronWeb transaction (its approval of the link's token, or its payment through the Tron ERC20FeeProxy) to the configured Tron node API (`/wallet/broadcasttransaction`) and answers the node's `{result, txid, code, message}`; an accepted payment shows the link as processing. 503 when the server has no Tron node API configured (`TRON_API_URL`, `TRON_API_KEY`) or the node cannot be reached.",
+  tags,
+  auth: [],
+  params: z.object({ token: z.string().max(64) }),
+  body: z.strictObject({
+    signedTransaction: z.looseObject({
+      raw_data_hex: hexString.max(20_000),
+      signature: z.array(hexString.max(200)).min(1).max(10),
+      txID: z
+        .string()
+        .regex(/^[a-fA-F0-9]{64}$/, "must be 64 hex digits")
+        .optional(),
+      raw_data: z.looseObject({ contract: z.array(z.unknown()).min(1).max(10), fee_limit: z.number().int().min(0).optional() }),
+    }),
+  }),
+  responses: {
+    200: {
+      description: "The node's answer (`result: true` = accepted into its pool, not yet confirmed)",
+      schema: z.object({ result: z.boolean(), txid: z.string(), code: z.string(), message: z.string() }),
+    },
+    ...errorResponses(400, 404, 409, 429, 503),
+  },
+});

@@ -1,6 +1,6 @@
 import { hexToTron, isTronAddress, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
-import { TronGridError, tronGridCall } from "@/lib/detection/trongrid-http";
+import { TronGridError, tronGridCall } from "@/lib/chain/trongrid-http";
 import type { PaymentEventSource, TransferEvent } from "@/lib/detection/types";
 import { type Env, env } from "@/lib/env";
 import { log } from "@/lib/log";

@@ -201,6 +201,15 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   updateOrchestratorBranding: { displayName: "Acme Pay", accentColor: "#0b57d0" },
   securePaymentIntent: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
   previewSecurePaymentFees: { amount: "100", currency: "USDC", flow: "get_paid" },
+  securePaymentTronBroadcast: {
+    signedTransaction: {
+      raw_data_hex: "0a02abcd",
+      signature: ["ab".repeat(65)],
+      raw_data: {
+        contract: [{ type: "TriggerSmartContract", parameter: { value: { contract_address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } } }],
+      },
+    },
+  },
 };
 
 /** The sample body of an operation; without one, its required fields as plausible strings. */

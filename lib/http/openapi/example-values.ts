@@ -24,6 +24,8 @@ const BY_FORMAT: Record<string, string> = {
 const BY_PATTERN: readonly (readonly [RegExp, string])[] = [
   [/^\^0x\(\?:\[0-9a-fA-F\]\{2\}\)\+\$$/, `0x${"ab".repeat(65)}`],
   [/^\^cli_/, "cli_3kTq9vXw2bLm"],
+  [/^\^\[a-fA-F0-9\]\{64\}\$$/, "7c2f4a9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a"],
+  [/^\^\[a-fA-F0-9\]\+\$$/, "0a02d4a02208c1c3e5b7d9f1"],
   [/^\^#\[0-9a-fA-F\]\{6\}\$$/, "#4F46E5"],
   [/^\^\\d\{1,18\}/, "2.5"],
   [/@/, BY_FORMAT.email!],
