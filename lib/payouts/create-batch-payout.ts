@@ -83,11 +83,16 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
   const network = items[0]!.network;
   const field = body.requests ? "paymentCurrency" : "";
   items.forEach((item, i) => {
+    // The reference's message, with the field at fault named as everywhere else.
     if (item.network !== network)
-      throw invalidField(
-        body.requests ? `requests.${i}.${field}` : `requestIds.${i}`,
-        `every item must be on one network (item 0 is on ${network}, this one on ${item.network})`,
-      );
+      throw new AppError("validation_failed", "All requests must be on the same network", {
+        errors: [
+          {
+            field: body.requests ? `requests.${i}.${field}` : `requestIds.${i}`,
+            message: `every item must be on one network (item 0 is on ${network}, this one on ${item.network})`,
+          },
+        ],
+      });
   });
 
   const pct = body.feePercentage === undefined ? null : parseFeePercentage(body.feePercentage, "feePercentage");

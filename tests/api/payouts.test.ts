@@ -134,6 +134,7 @@ describe("POST /v2/payouts/batch", () => {
     const res = await batch({ requests: [item(), item({ invoiceCurrency: "USDC-matic", paymentCurrency: "USDC-matic" })] });
     expect(res.status).toBe(400);
     expect(res.body.errors[0].field).toBe("requests.1.paymentCurrency");
+    expect(res.body.message).toBe("All requests must be on the same network"); // the reference's words
   });
 
   it("names the bad field of an item", async () => {
