@@ -74,7 +74,8 @@ export const createSecurePaymentOp = defineOperation({
   description:
     "Pays the client ID's bound destination, else `destinationId`, else the account's active destination. A `destinationId` other than the bound one → 403. A multi-request Tron link → 400. Links expire after 7 days.",
   tags,
-  auth: creators,
+  // The reference also accepts a session (cookie or Bearer): the dashboard's own links are made so.
+  auth: [...creators, "session"],
   body: createSecurePaymentBodySchema,
   idempotent: true,
   responses: { 201: { description: "Link", schema: linkResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },

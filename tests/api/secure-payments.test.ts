@@ -12,7 +12,7 @@ import { db } from "@/lib/db";
 import { bindClientIdDestination } from "@/lib/destinations/destinations";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepNetwork } from "@/lib/detection/sweep";
-import { reloadEnv } from "@/lib/env";
+import { env, reloadEnv } from "@/lib/env";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import { prefixedId } from "@/lib/ids";
 import { expireSweep } from "@/lib/jobs/expire";
@@ -237,6 +237,22 @@ describe("secure payment links", () => {
     ).toBe(409);
     expect((await expireSweep()).securePayments.expired).toBe(1);
     expect((await bySession(created.body.requestIds[0])).body.status).toBe("expired");
+  });
+
+  it("a session (Bearer or cookie) creates a link as the reference allows, on the account's active destination", async () => {
+    const bearer = await link({ requests: [{ amount: "3" }], reference: "SESSION-1" }, { authorization: `Bearer ${session}` });
+    expect(bearer.status, JSON.stringify(bearer.body)).toBe(201);
+    // A cookie write must come from the app's own origin (CSRF), as every cookie-authenticated write.
+    const foreign = await link({ requests: [{ amount: "4" }] }, { cookie: `session_token=${session}`, origin: "https://evil.example" });
+    expect(foreign.status).toBe(403);
+    const cookie = await link(
+      { requests: [{ amount: "4" }] },
+      { cookie: `session_token=${session}`, origin: new URL(env().APP_URL).origin },
+    );
+    expect(cookie.status, JSON.stringify(cookie.body)).toBe(201);
+    const view = await bySession(bearer.body.requestIds[0]);
+    expect(view.status).toBe(200);
+    expect((await link({ requests: [{ amount: "1" }] }, { authorization: "Bearer not-a-session" })).status).toBe(401);
   });
 
   it("guards access: 401 without a session, 404 for another account, 403 for another destination than the bound one, 400 for a multi-item Tron link", async () => {
