@@ -216,6 +216,8 @@ async function main(): Promise<void> {
     CHECKPOINT_DISABLE: "1",
     BENCH_ROUTES: "true",
     LOG_LEVEL: "warn",
+    // The production server refuses to start without one (scripts/server.mjs); a fixed value for a local bench.
+    APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
     // The limiter stays on (its cost is part of every route) but must not refuse the load itself.
     RATE_LIMIT_MULTIPLIER: "1000",
   };
@@ -421,6 +423,8 @@ async function dashboardOnly(): Promise<void> {
     CHECKPOINT_DISABLE: "1",
     BENCH_ROUTES: "true",
     LOG_LEVEL: "warn",
+    // The production server refuses to start without one (scripts/server.mjs); a fixed value for a local bench.
+    APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
     RATE_LIMIT_MULTIPLIER: "1000",
   };
   const next = path.join(root, "node_modules/next/dist/bin/next");

@@ -22,6 +22,17 @@ const port = Number(arg("port", process.env.PORT ?? "3000"));
 // Not $HOSTNAME: container runtimes set it to the machine name, which need not be bound locally.
 const hostname = arg("hostname", "0.0.0.0");
 
+// Production encrypts webhook secrets with APP_SECRET: without one (or a short one) every webhook call
+// would fail, so refuse to start instead. The message says what to set.
+const secret = process.env.APP_SECRET;
+if (!secret || secret.length < 32) {
+  console.error(
+    `[duebill] refusing to start: APP_SECRET is ${secret ? `only ${secret.length} characters` : "not set"}. ` +
+      "Production needs at least 32 random characters (it encrypts webhook secrets at rest), e.g. APP_SECRET=$(openssl rand -base64 48). Keep it stable across restarts.",
+  );
+  process.exit(1);
+}
+
 // As `next start` does: production React and Next, whatever the caller's NODE_ENV.
 process.env.NODE_ENV = "production";
 const { default: next } = await import("next");
