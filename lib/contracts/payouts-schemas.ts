@@ -51,7 +51,13 @@ export const createBatchPayoutBodySchema = z.strictObject({
 export const batchPayoutResponseSchema = z
   .object({
     requestIds: z.array(z.string()),
-    ERC20ApprovalTransactions: z.array(txSchema),
+    ERC20ApprovalTransactions: z.array(
+      z.object({
+        data: z.string(),
+        to: z.string(),
+        value: z.literal(0).meta({ description: "Always 0 for ERC-20 approvals (a number, as in the reference)" }),
+      }),
+    ),
     ERC20BatchPaymentTransaction: txSchema,
     batchPaymentTransaction: txSchema.meta({ description: "Same transaction as ERC20BatchPaymentTransaction" }),
     metadata: payMetadataSchema,

@@ -111,7 +111,8 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
       .map((i) => (i.data ? i.data.id : ""))
       .filter(Boolean)
       .concat(body.requestIds ?? []),
-    ERC20ApprovalTransactions: plan.approvals,
+    // The reference's approvals carry `value` as the number 0 (its clients validate it so), unlike the batch call.
+    ERC20ApprovalTransactions: plan.approvals.map((tx) => ({ data: tx.data, to: tx.to, value: 0 as const })),
     ERC20BatchPaymentTransaction: plan.batch,
     batchPaymentTransaction: plan.batch,
     metadata: plan.metadata,

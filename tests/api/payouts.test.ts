@@ -117,6 +117,8 @@ describe("POST /v2/payouts/batch", () => {
     expect(res.status).toBe(201);
     expect(res.body.requestIds).toHaveLength(2);
     expect(res.body.ERC20ApprovalTransactions).toHaveLength(2);
+    // The reference's clients validate approvals' value as the number 0.
+    for (const tx of res.body.ERC20ApprovalTransactions) expect(tx.value).toBe(0);
     expect(res.body.ERC20BatchPaymentTransaction.to).toBe("0x1aF3f22685AcdDc788B3730ed415912d8f654420");
     expect(res.body.ERC20BatchPaymentTransaction.data.slice(0, 10)).toBe("0x92cddb91");
     expect(res.body.batchPaymentTransaction).toEqual(res.body.ERC20BatchPaymentTransaction);

@@ -36,7 +36,7 @@ beforeEach(async () => {
   a = await makeIntegrator();
 });
 
-type Tx = { to: `0x${string}`; data: `0x${string}`; value: { hex: `0x${string}` } };
+type Tx = { to: `0x${string}`; data: `0x${string}`; value: { hex: `0x${string}` } | number };
 
 /** Sends the returned transactions in order from the payer's wallet, waiting for each receipt. */
 async function sendAll(txs: Tx[]): Promise<`0x${string}`[]> {
@@ -47,7 +47,8 @@ async function sendAll(txs: Tx[]): Promise<`0x${string}`[]> {
       chain: devnet.chain,
       to: tx.to,
       data: tx.data,
-      value: BigInt(tx.value.hex),
+      // Batch approvals carry the number 0 (the reference's shape); other transactions the BigNumber object.
+      value: typeof tx.value === "number" ? BigInt(tx.value) : BigInt(tx.value.hex),
     });
     const receipt = await pub.waitForTransactionReceipt({ hash });
     expect(receipt.status).toBe("success");
