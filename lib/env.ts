@@ -52,6 +52,8 @@ const envSchema = z
     APP_SECRET: z.string().min(32).optional(),
     /** Allow webhook URLs on loopback/private addresses and plain http (local development only). */
     WEBHOOK_ALLOW_PRIVATE: boolString.default(false),
+    /** Also send the reference's header names (x-request-network-signature, -delivery, -retry-count, -test) with the same values. */
+    WEBHOOK_REFERENCE_HEADERS: boolString.default(true),
     /** Webhook HTTP timeout. */
     WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
     /** Redis for rate-limit counters shared by all instances; in-memory per instance when unset. */

@@ -6,7 +6,7 @@ import { log } from "@/lib/log";
 import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
 import { webhookResolver } from "@/lib/webhooks/resolver";
 import { decryptSecret } from "@/lib/webhooks/secret-box";
-import { signatureHeader, standardWebhookHeaders } from "@/lib/webhooks/sign";
+import { deliveryHeaders } from "@/lib/webhooks/sign";
 
 /**
  * Webhook delivery engine (at-least-once, no ordering):
@@ -179,15 +179,16 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
       const secret = secrets.get(d.endpointId) ?? decryptSecret(d.secretEnc);
       secrets.set(d.endpointId, secret);
       const bytes = Buffer.from(d.body, "utf8");
-      const headers: Record<string, string> = {
-        "content-type": "application/json",
-        "user-agent": `${service}-webhooks/1`,
-        [`x-${service}-signature`]: signatureHeader(secret, bytes),
-        [`x-${service}-delivery`]: d.id,
-        [`x-${service}-retry-count`]: String(d.attempts),
-        ...(d.isTest ? { [`x-${service}-test`]: "true" } : {}),
-        ...standardWebhookHeaders(secret, d.id, bytes, startedAt),
-      };
+      const headers = deliveryHeaders({
+        service,
+        secret,
+        body: bytes,
+        deliveryId: d.id,
+        retryCount: d.attempts,
+        isTest: d.isTest,
+        at: startedAt,
+        referenceHeaders: env().WEBHOOK_REFERENCE_HEADERS,
+      });
       outcome = await postWebhook({ url: d.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
     } catch (err) {
       // e.g. the secret cannot be decrypted (APP_SECRET changed): a failed attempt, retried later.

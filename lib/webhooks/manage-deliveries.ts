@@ -10,7 +10,7 @@ import { activeWebhooks, getWebhookOrThrow, type Owner } from "@/lib/webhooks/en
 import { type PostResult, postWebhook } from "@/lib/webhooks/http-post";
 import { webhookResolver } from "@/lib/webhooks/resolver";
 import { decryptSecret } from "@/lib/webhooks/secret-box";
-import { signatureHeader, standardWebhookHeaders } from "@/lib/webhooks/sign";
+import { deliveryHeaders } from "@/lib/webhooks/sign";
 
 /** What integrators see of deliveries: the owner-scoped views behind the /v1/webhook routes. */
 export function toDeliveryDto(d: WebhookDelivery & { attemptLog?: WebhookAttempt[] }) {
@@ -136,15 +136,16 @@ export async function sendTestDeliveriesNow(endpoints: WebhookEndpoint[], eventT
       try {
         const secret = decryptSecret(endpoint.secretEnc);
         const bytes = Buffer.from(delivery.body, "utf8");
-        const headers: Record<string, string> = {
-          "content-type": "application/json",
-          "user-agent": `${service}-webhooks/1`,
-          [`x-${service}-signature`]: signatureHeader(secret, bytes),
-          [`x-${service}-delivery`]: delivery.id,
-          [`x-${service}-retry-count`]: "0",
-          [`x-${service}-test`]: "true",
-          ...standardWebhookHeaders(secret, delivery.id, bytes, startedAt),
-        };
+        const headers = deliveryHeaders({
+          service,
+          secret,
+          body: bytes,
+          deliveryId: delivery.id,
+          retryCount: 0,
+          isTest: true,
+          at: startedAt,
+          referenceHeaders: env().WEBHOOK_REFERENCE_HEADERS,
+        });
         outcome = await postWebhook({ url: endpoint.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
       } catch (err) {
         outcome = {

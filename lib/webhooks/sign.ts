@@ -77,3 +77,36 @@ export function verifyStandardSignature(
   for (const candidate of signature.split(" ")) if (candidate && safeEqual(expected, candidate)) ok = true;
   return ok;
 }
+
+/** The reference service's header prefix: receivers written for it verify Duebill's deliveries unchanged. */
+export const REFERENCE_HEADER_PREFIX = "x-request-network";
+
+/**
+ * Every header of one delivery attempt: `x-<service>-signature|delivery|retry-count|test`, the same
+ * values under the reference's names unless switched off (WEBHOOK_REFERENCE_HEADERS=false), and the
+ * Standard Webhooks headers.
+ */
+export function deliveryHeaders(d: {
+  service: string;
+  secret: string;
+  body: Bytes;
+  deliveryId: string;
+  retryCount: number;
+  isTest: boolean;
+  at: Date;
+  referenceHeaders: boolean;
+}): Record<string, string> {
+  const own = (prefix: string) => ({
+    [`${prefix}-signature`]: signatureHeader(d.secret, d.body),
+    [`${prefix}-delivery`]: d.deliveryId,
+    [`${prefix}-retry-count`]: String(d.retryCount),
+    ...(d.isTest ? { [`${prefix}-test`]: "true" } : {}),
+  });
+  return {
+    "content-type": "application/json",
+    "user-agent": `${d.service}-webhooks/1`,
+    ...(d.referenceHeaders ? own(REFERENCE_HEADER_PREFIX) : {}),
+    ...own(`x-${d.service}`),
+    ...standardWebhookHeaders(d.secret, d.deliveryId, d.body, d.at),
+  };
+}

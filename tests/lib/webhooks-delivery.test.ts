@@ -119,6 +119,11 @@ describe("fan-out and delivery", () => {
     expect(got.headers["x-duebill-delivery"]).toBe(d.id);
     expect(got.headers["x-duebill-retry-count"]).toBe("0");
     expect(got.headers["x-duebill-test"]).toBeUndefined();
+    // The reference's header names carry the same values, so a receiver written for it verifies unchanged
+    // (its Easy Invoice example: hex HMAC-SHA256 of the body in x-request-network-signature).
+    expect(got.headers["x-request-network-signature"]).toBe(got.headers["x-duebill-signature"]);
+    expect(got.headers["x-request-network-delivery"]).toBe(d.id);
+    expect(got.headers["x-request-network-retry-count"]).toBe("0");
     expect(got.headers["webhook-id"]).toBe(d.id);
     const ts = Number(got.headers["webhook-timestamp"]);
     expect(Math.abs(ts - Date.now() / 1000)).toBeLessThan(5);
@@ -267,6 +272,23 @@ describe("fan-out and delivery", () => {
     expect(JSON.parse(f.body)).toMatchObject({ event: "payment.failed", subStatus: "insufficient_funds" });
     expect(await deliverDue(local)).toMatchObject({ claimed: 2, succeeded: 2 });
     expect(hooks().map((r) => r.headers["x-duebill-test"])).toEqual(["true", "true"]);
+    expect(hooks().map((r) => r.headers["x-request-network-test"])).toEqual(["true", "true"]);
+  });
+
+  it("WEBHOOK_REFERENCE_HEADERS=false sends only Duebill's own names", async () => {
+    process.env.WEBHOOK_REFERENCE_HEADERS = "false";
+    reloadEnv();
+    try {
+      const ep = await makeEndpoint();
+      await createTestDelivery(ep.id, "payment.confirmed");
+      expect(await deliverDue(local)).toMatchObject({ claimed: 1, succeeded: 1 });
+      const got = hooks().at(-1)!;
+      expect(got.headers["x-duebill-signature"]).toBeTruthy();
+      expect(Object.keys(got.headers).filter((h) => h.startsWith("x-request-network"))).toEqual([]);
+    } finally {
+      delete process.env.WEBHOOK_REFERENCE_HEADERS;
+      reloadEnv();
+    }
   });
 
   it("redelivers under the same delivery ID", async () => {
