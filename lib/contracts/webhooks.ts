@@ -73,12 +73,14 @@ export const listWebhooksOp = defineOperation({
   path: "/v1/webhook",
   operationId: "listWebhooks",
   summary: "List webhooks",
+  description:
+    "The reference's array `[{id, url, isActive, createdAt, …}]` (`active` is the same flag). Signing secrets are never listed: each is shown once, when the webhook is registered.",
   tags,
   auth,
   browser,
   query: ownerQuerySchema,
   responses: {
-    200: { description: "Webhooks", schema: z.object({ webhooks: z.array(webhookSchema) }) },
+    200: { description: "Webhooks", schema: z.array(webhookSchema.extend({ isActive: z.boolean() })) },
     ...errorResponses(401, 403, 404, 429),
   },
 });

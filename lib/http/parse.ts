@@ -61,18 +61,24 @@ export function queryObject(url: URL): Record<string, string> {
 export async function readJsonBody(req: Request, maxBytes: number, optional = false): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
   const isJson = /^application\/([a-z.+-]*\+)?json\b/i.test(type);
-  // An optional body may be absent: no Content-Type and no bytes (servers hand route handlers an
-  // empty stream rather than none, so the bytes are read to know).
-  if (optional && !type) {
+  // An optional body may be absent: no bytes, whatever Content-Type the client sent (servers hand
+  // route handlers an empty stream rather than none, and many clients label an empty PUT as JSON or
+  // text/plain, so the bytes are read to know).
+  if (optional) {
     const text = await readText(req, maxBytes);
     if (text.trim() === "") return {};
-    throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+    if (!isJson) throw new AppError("unsupported_media_type", "Content-Type must be application/json");
+    return parseJsonText(text);
   }
   if (!isJson) throw new AppError("unsupported_media_type", "Content-Type must be application/json");
   const text = await readText(req, maxBytes);
   if (text.trim() === "") {
     throw new AppError("validation_failed", "Validation failed", { errors: [{ field: "body", message: "Request body is required" }] });
   }
+  return parseJsonText(text);
+}
+
+function parseJsonText(text: string): unknown {
   try {
     return JSON.parse(text);
   } catch {

@@ -66,6 +66,12 @@ export function toWebhookDto(row: WebhookEndpoint) {
 export async function createWebhook(owner: Owner, url: string): Promise<{ id: string; secret: string } & ReturnType<typeof toWebhookDto>> {
   if (!owner.clientId) throw invalidField("clientId", "is required when signed in with a session");
   const normalized = await assertDeliverableUrl(url);
+  // As the reference: one registration per URL and client ID (a second would double every delivery).
+  const existing = await db().webhookEndpoint.findFirst({
+    where: { accountId: owner.accountId, clientId: owner.clientId, url: normalized },
+    select: { id: true },
+  });
+  if (existing) throw invalidField("url", `a webhook with this URL is already registered (${existing.id})`);
   const secret = generateWebhookSecret();
   const row = await db().webhookEndpoint.create({
     data: { id: ulid(), accountId: owner.accountId, clientId: owner.clientId, url: normalized, secretEnc: encryptSecret(secret) },

@@ -149,7 +149,7 @@ describe("orchestrator webhooks", () => {
     const orcList = await call(listHooks, "/v2/orchestrators/webhooks", { headers: orc(a) });
     expect(orcList.body.webhooks.map((w: { url: string }) => w.url)).toEqual(["https://hooks.example.test/orc"]);
     const v1List = await call(listV1Hooks, "/v1/webhook", { headers: { "x-client-id": a.clientId } });
-    expect(v1List.body.webhooks.map((w: { url: string }) => w.url)).toEqual(["https://hooks.example.test/v1"]);
+    expect(v1List.body.map((w: { url: string }) => w.url)).toEqual(["https://hooks.example.test/v1"]);
     // The v1 webhook's ID is not an orchestrator webhook.
     expect((await hookCall(deactivateHook, "DELETE", a, v1.body.id)).status).toBe(404);
     for (const url of ["ftp://hooks.example.test/x", "https://user:pw@hooks.example.test/x", "not a url"]) {

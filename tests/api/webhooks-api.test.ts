@@ -36,11 +36,27 @@ describe("webhook registration", () => {
     const row = await db().webhookEndpoint.findUniqueOrThrow({ where: { id: res.body.id } });
     expect(row.secretEnc).not.toContain(res.body.secret.slice(6));
     const list = await call(listWebhooks, "/v1/webhook", { headers: asClient(a.clientId) });
-    expect(list.body.webhooks).toHaveLength(1);
+    // The reference's array, with isActive; no secret.
+    expect(list.body).toHaveLength(1);
+    expect(list.body[0]).toMatchObject({ id: res.body.id, url: "https://hooks.example.test/duebill", isActive: true });
     expect(JSON.stringify(list.body)).not.toContain("whsec_");
     const params = { id: res.body.id };
+    // A PUT without a body toggles, whatever Content-Type the client put on the empty request.
     const off = await call(updateWebhook, `/v1/webhook/${res.body.id}`, { method: "PUT", headers: asClient(a.clientId), params });
     expect(off.body.active).toBe(false);
+    const emptyJson = await call(updateWebhook, `/v1/webhook/${res.body.id}`, {
+      method: "PUT",
+      headers: { ...asClient(a.clientId), "content-type": "application/json" },
+      params,
+    });
+    expect(emptyJson.status, JSON.stringify(emptyJson.body)).toBe(200);
+    expect(emptyJson.body.active).toBe(true);
+    const emptyText = await call(updateWebhook, `/v1/webhook/${res.body.id}`, {
+      method: "PUT",
+      headers: { ...asClient(a.clientId), "content-type": "text/plain;charset=UTF-8" },
+      params,
+    });
+    expect(emptyText.body.active).toBe(false);
     const on = await call(updateWebhook, `/v1/webhook/${res.body.id}`, {
       method: "PUT",
       headers: asClient(a.clientId),
@@ -51,7 +67,16 @@ describe("webhook registration", () => {
     expect(
       (await call(deleteWebhook, `/v1/webhook/${res.body.id}`, { method: "DELETE", headers: asClient(a.clientId), params })).status,
     ).toBe(200);
-    expect((await call(listWebhooks, "/v1/webhook", { headers: asClient(a.clientId) })).body.webhooks).toHaveLength(0);
+    expect((await call(listWebhooks, "/v1/webhook", { headers: asClient(a.clientId) })).body).toHaveLength(0);
+  });
+
+  it("refuses the same URL twice for a client ID, as the reference does", async () => {
+    expect((await register({ url: "https://hooks.example.test/twice" }, asClient(a.clientId))).status).toBe(201);
+    const again = await register({ url: "https://hooks.example.test/twice" }, asClient(a.clientId));
+    expect(again.status).toBe(400);
+    expect(again.body.errors[0]).toMatchObject({ field: "url", message: expect.stringMatching(/already registered/) });
+    // Another client ID of another account may use it.
+    expect((await register({ url: "https://hooks.example.test/twice" }, asClient(b.clientId))).status).toBe(201);
   });
 
   it("answers another client's webhook with 404", async () => {

@@ -8,6 +8,8 @@ export const POST = withApi(createWebhookOp, async ({ principal, body }) =>
   json(await createWebhook(await ownerFor(principal, body.clientId), body.url), 201),
 );
 
-export const GET = withApi(listWebhooksOp, async ({ principal, query }) =>
-  json(await listWebhooks(await ownerFor(principal, query.clientId))),
-);
+/** The reference's array of `{id, url, isActive, createdAt, …}`; secrets are never listed (they are shown once, at registration). */
+export const GET = withApi(listWebhooksOp, async ({ principal, query }) => {
+  const { webhooks } = await listWebhooks(await ownerFor(principal, query.clientId));
+  return json(webhooks.map((w) => ({ ...w, isActive: w.active })));
+});
