@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { TEST_EVENT_TYPES } from "@/lib/events/catalog";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
 
@@ -119,12 +120,13 @@ export const testWebhookOp = defineOperation({
   path: "/v1/webhook/test",
   operationId: "testWebhook",
   summary: "Send a signed test delivery to the active webhooks",
-  description: "Test deliveries carry x-duebill-test: true and the real payload shape. 404 when there is no active webhook.",
+  description:
+    "Test deliveries carry x-duebill-test: true and a sample of the event type: every type of the reference's enum, in its documented shape (Duebill itself emits payment.confirmed, payment.failed and, to orchestrators, client_id.linked). 404 when there is no active webhook.",
   tags,
   auth,
   browser,
   body: z.strictObject({
-    eventType: z.enum(["payment.confirmed", "payment.failed"]).meta({ example: "payment.confirmed" }),
+    eventType: z.enum(TEST_EVENT_TYPES).meta({ example: "payment.confirmed" }),
     clientId: z.string().max(64).optional(),
   }),
   responses: { 201: { description: "Queued (empty body)" }, ...errorResponses(400, 401, 403, 404, 429) },

@@ -1,9 +1,6 @@
-import { randomBytes } from "node:crypto";
 import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import { explorerUrl, tokenOf } from "@/lib/chain/stored";
-import { now } from "@/lib/clock";
 import type { Payment, PaymentRequest } from "@/lib/generated/prisma/client";
-import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 
 /**
@@ -13,6 +10,27 @@ import { formatAmount } from "@/lib/money";
  */
 export const EVENT_TYPES = ["payment.confirmed", "payment.failed", "client_id.linked"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
+/**
+ * Every event type of the reference's `POST /v1/webhook/test` enum (reference-notes §1.8): a test
+ * delivery sends a sample of any of them, in the reference's documented shape, so a receiver can
+ * be checked against all it may handle. Duebill itself emits the EVENT_TYPES above.
+ */
+export const TEST_EVENT_TYPES = [
+  "payment.processing",
+  "payment.failed",
+  "payment.refunded",
+  "payment.confirmed",
+  "payment.partial",
+  "request.recurring",
+  "payment_detail.updated",
+  "compliance.updated",
+  "client_id.linked",
+  "secure_payment.access_rejected",
+  "kyt.screening.completed",
+  "secure_payment.user_event",
+] as const;
+export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
+
 /** Events for an orchestrator's webhooks (/v2/orchestrators/webhooks), never an integrator's. */
 export const ORCHESTRATOR_EVENTS = ["client_id.linked"] as const satisfies readonly EventType[];
 
@@ -171,53 +189,4 @@ export function paymentConfirmedPayload(request: PaymentRequest, payment: Paymen
         : undefined,
     crossChain,
   });
-}
-
-const hex = (bytes: number) => randomBytes(bytes).toString("hex");
-
-/** A sample body of each type (POST /v1/webhook/test), from the same builders, with fresh random identifiers. */
-export function sampleEvent(type: EventType, at: Date = now()): Record<string, unknown> {
-  const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
-  switch (type) {
-    case "payment.failed":
-      return paymentFailedEvent({
-        requestId,
-        paymentReference,
-        subStatus: "insufficient_funds",
-        failureReason: "The payer's token balance is below the payment amount.",
-        amount: "10",
-        paymentCurrency: "USDC-base",
-        network: "base",
-        timestamp,
-        recurring: { recurringPaymentId: ulid(), paymentIndex: 2, failureCode: "insufficient_balance" },
-      });
-    case "client_id.linked":
-      return clientIdLinkedEvent({
-        clientId: `cli_${ulid().toLowerCase()}`,
-        orchestratorId: `okey_${ulid().toLowerCase()}`,
-        linkId: ulid(),
-        intentId: ulid(),
-        externalId: "test-external-id",
-        destinationId: ulid(),
-        destinationWalletAddress: `0x${hex(20)}`,
-        network: "base",
-        currency: "USDC-base",
-        timestamp,
-      });
-    case "payment.confirmed":
-      return paymentConfirmedEvent({
-        requestId,
-        paymentReference,
-        explorer: explorerUrl("base", txHash),
-        amount: "10",
-        totalAmountPaid: "10",
-        expectedAmount: "10",
-        timestamp,
-        txHash,
-        network: "base",
-        currency: "USD",
-        paymentCurrency: "USDC-base",
-        fees: [],
-      });
-  }
 }

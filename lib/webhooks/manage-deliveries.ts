@@ -2,7 +2,8 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
-import { EVENT_TYPES, type EventType, sampleEvent } from "@/lib/events/catalog";
+import { TEST_EVENT_TYPES, type TestEventType } from "@/lib/events/catalog";
+import { sampleEvent } from "@/lib/events/samples";
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
@@ -38,7 +39,7 @@ export function toDeliveryDto(d: WebhookDelivery & { attemptLog?: WebhookAttempt
 }
 
 /** POST /v1/webhook/test: one test delivery per active webhook of the owner; 404 when none. */
-export async function sendTestDeliveries(owner: Owner, eventType: EventType): Promise<number> {
+export async function sendTestDeliveries(owner: Owner, eventType: TestEventType): Promise<number> {
   const endpoints = await activeWebhooks(owner);
   if (endpoints.length === 0) throw notFound("No active webhook");
   for (const e of endpoints) await createTestDelivery(e.id, eventType);
@@ -82,11 +83,11 @@ export async function redeliver(deliveryId: string, at: Date = now()): Promise<W
  */
 export async function createTestDelivery(
   endpointId: string,
-  eventType: EventType,
+  eventType: TestEventType,
   at: Date = now(),
   leaseUntil: Date | null = null,
 ): Promise<WebhookDelivery> {
-  if (!EVENT_TYPES.includes(eventType)) throw new Error(`Unsupported test event type ${eventType}`);
+  if (!TEST_EVENT_TYPES.includes(eventType)) throw new Error(`Unsupported test event type ${eventType}`);
   return db().webhookDelivery.create({
     data: {
       id: ulid(),
@@ -122,7 +123,7 @@ export interface ImmediateAttempt {
  * retries it like any delivery). A process that dies mid-attempt leaves a lease that runs out,
  * after which a sweep sends the same delivery (at-least-once).
  */
-export async function sendTestDeliveriesNow(endpoints: WebhookEndpoint[], eventType: EventType): Promise<ImmediateAttempt[]> {
+export async function sendTestDeliveriesNow(endpoints: WebhookEndpoint[], eventType: TestEventType): Promise<ImmediateAttempt[]> {
   const { WEBHOOK_TIMEOUT_MS: timeoutMs, WEBHOOK_ALLOW_PRIVATE: allowPrivate, SERVICE_NAME: service } = env();
   const resolve = webhookResolver();
   return Promise.all(

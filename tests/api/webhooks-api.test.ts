@@ -6,6 +6,7 @@ import { POST as testWebhook } from "@/app/v1/webhook/test/route";
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import { reloadEnv } from "@/lib/env";
+import { TEST_EVENT_TYPES } from "@/lib/events/catalog";
 import { prefixedId } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
@@ -162,6 +163,17 @@ describe("POST /v1/webhook/test", () => {
     const bad = await call(testWebhook, "/v1/webhook/test", { method: "POST", headers: asClient(a.clientId), json: { eventType: "nope" } });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe("eventType");
+  });
+
+  it("sends a sample of every event type of the reference's enum, each with its own event name", async () => {
+    await register({ url: "https://hooks.example.test/all" }, asClient(a.clientId));
+    for (const eventType of TEST_EVENT_TYPES) {
+      const res = await call(testWebhook, "/v1/webhook/test", { method: "POST", headers: asClient(a.clientId), json: { eventType } });
+      expect(res.status, `${eventType}: ${JSON.stringify(res.body)}`).toBe(201);
+    }
+    const deliveries = await db().webhookDelivery.findMany({ orderBy: { id: "asc" } });
+    expect(deliveries.map((d) => d.eventType).sort()).toEqual([...TEST_EVENT_TYPES].sort());
+    for (const d of deliveries) expect(JSON.parse(d.body).event).toBe(d.eventType);
   });
 });
 

@@ -1,0 +1,124 @@
+import { randomBytes } from "node:crypto";
+import { explorerUrl } from "@/lib/chain/stored";
+import { now } from "@/lib/clock";
+import { clientIdLinkedEvent, paymentConfirmedEvent, paymentFailedEvent, type TestEventType } from "@/lib/events/catalog";
+import { ulid } from "@/lib/ids";
+
+const hex = (bytes: number) => randomBytes(bytes).toString("hex");
+
+/** A sample body of each type (POST /v1/webhook/test), from the same builders, with fresh random identifiers. */
+export function sampleEvent(type: TestEventType, at: Date = now()): Record<string, unknown> {
+  const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
+  const payment = (event: string, totalAmountPaid: string, subStatus = "") => ({
+    ...paymentConfirmedEvent({
+      requestId,
+      paymentReference,
+      explorer: explorerUrl("base", txHash),
+      amount: totalAmountPaid,
+      totalAmountPaid,
+      expectedAmount: "10",
+      timestamp,
+      txHash,
+      network: "base",
+      currency: "USD",
+      paymentCurrency: "USDC-base",
+      fees: [],
+    }),
+    event,
+    subStatus,
+  });
+  const wallet = `0x${hex(20)}`;
+  const token = ulid();
+  switch (type) {
+    case "payment.processing":
+      return payment("payment.processing", "0");
+    case "payment.partial":
+      return payment("payment.partial", "4");
+    case "payment.refunded":
+      return payment("payment.refunded", "10", "refunded");
+    case "request.recurring":
+      return {
+        event: "request.recurring",
+        requestId,
+        requestID: requestId,
+        paymentReference,
+        originalRequestId: `01${hex(32)}`,
+        recurringPaymentId: ulid(),
+        paymentIndex: 2,
+        amount: "10",
+        paymentCurrency: "USDC-base",
+        network: "base",
+        timestamp,
+      };
+    case "payment_detail.updated":
+      return { event: "payment_detail.updated", paymentDetailsId: ulid(), clientUserId: "user-123", status: "approved", timestamp };
+    case "compliance.updated":
+      return { event: "compliance.updated", clientUserId: "user-123", kycStatus: "approved", agreementStatus: "completed", timestamp };
+    case "secure_payment.access_rejected":
+      return { event: "secure_payment.access_rejected", requestId, attemptedPayerWalletAddress: wallet, timestamp };
+    case "kyt.screening.completed":
+      return {
+        event: "kyt.screening.completed",
+        paymentToken: token,
+        walletAddress: wallet,
+        eoaAddress: wallet,
+        smartAccountAddress: null,
+        status: "approved",
+        provider: "duebill-sanctions-list",
+        policyId: null,
+        timestamp,
+      };
+    case "secure_payment.user_event":
+      return {
+        event: "secure_payment.user_event",
+        userEvent: "wallet_connected",
+        securePaymentToken: token,
+        requestId,
+        requestIds: [requestId],
+        orchestratorId: null,
+        occurredAt: timestamp,
+        timestamp,
+        properties: { walletAddress: wallet },
+      };
+    case "payment.failed":
+      return paymentFailedEvent({
+        requestId,
+        paymentReference,
+        subStatus: "insufficient_funds",
+        failureReason: "The payer's token balance is below the payment amount.",
+        amount: "10",
+        paymentCurrency: "USDC-base",
+        network: "base",
+        timestamp,
+        recurring: { recurringPaymentId: ulid(), paymentIndex: 2, failureCode: "insufficient_balance" },
+      });
+    case "client_id.linked":
+      return clientIdLinkedEvent({
+        clientId: `cli_${ulid().toLowerCase()}`,
+        orchestratorId: `okey_${ulid().toLowerCase()}`,
+        linkId: ulid(),
+        intentId: ulid(),
+        externalId: "test-external-id",
+        destinationId: ulid(),
+        destinationWalletAddress: `0x${hex(20)}`,
+        network: "base",
+        currency: "USDC-base",
+        timestamp,
+      });
+    case "payment.confirmed":
+      return paymentConfirmedEvent({
+        requestId,
+        paymentReference,
+        explorer: explorerUrl("base", txHash),
+        amount: "10",
+        totalAmountPaid: "10",
+        expectedAmount: "10",
+        timestamp,
+        txHash,
+        network: "base",
+        currency: "USD",
+        paymentCurrency: "USDC-base",
+        fees: [],
+      });
+  }
+}
