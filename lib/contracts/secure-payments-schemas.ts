@@ -117,3 +117,13 @@ export const feePlanSchema = z
     ),
   })
   .meta({ id: "FeePlan" });
+
+export const batchPayoutsBodySchema = z.strictObject({
+  tokens: z
+    .array(z.string().min(1).max(64))
+    .min(2)
+    .max(150)
+    .meta({ description: "Pending single-payout link tokens of this account (same network, currency and creator wallet)" }),
+  redirectUrl: redirectUrl.optional(),
+  redirectLabel: label.optional(),
+});

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
 import {
+  batchPayoutsBodySchema,
   createPayoutLinkBodySchema,
   createSecurePaymentBodySchema,
   feePlanSchema,
@@ -270,4 +271,18 @@ export const tronBroadcastOp = defineOperation({
     },
     ...errorResponses(400, 404, 409, 429, 503),
   },
+});
+
+export const batchPayoutsOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/batch-payouts",
+  operationId: "createSecureBatchPayout",
+  summary: "Merge pending payout links into one batch link",
+  description:
+    "The creator's wallet then pays every payout in one transaction. The children's requests move to the new link and the children become `invalidated`; the batch expires with its earliest child. Same network (EVM only), currency and creator wallet; another account's token → 404.",
+  tags,
+  auth: creators,
+  body: batchPayoutsBodySchema,
+  idempotent: true,
+  responses: { 201: { description: "Batch link", schema: linkResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
 });

@@ -68,7 +68,7 @@ async function boundDestinationId(principal: Principal): Promise<string | null> 
   return client?.boundDestinationId ?? null;
 }
 
-function linkUrl(token: string): string {
+export function linkUrl(token: string): string {
   return `${env().APP_URL.replace(/\/$/, "")}/pay/${token}`;
 }
 

@@ -201,6 +201,7 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   updateOrchestratorBranding: { displayName: "Acme Pay", accentColor: "#0b57d0" },
   securePaymentIntent: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
   previewSecurePaymentFees: { amount: "100", currency: "USDC", flow: "get_paid" },
+  createSecureBatchPayout: { tokens: ["01JAAAAAAAAAAAAAAAAAAAAAAA", "01JBBBBBBBBBBBBBBBBBBBBBBB"] },
   securePaymentTronBroadcast: {
     signedTransaction: {
       raw_data_hex: "0a02abcd",

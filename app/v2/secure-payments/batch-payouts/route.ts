@@ -1,0 +1,7 @@
+import { batchPayoutsOp } from "@/lib/contracts/secure-payments";
+import { json, withApi } from "@/lib/http/handler";
+import { createBatchPayoutLink } from "@/lib/secure-payments/batch-payouts";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(batchPayoutsOp, async ({ principal, body }) => json(await createBatchPayoutLink(principal, body), 201));
