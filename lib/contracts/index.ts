@@ -11,6 +11,7 @@ import * as payouts from "./payouts";
 import * as recurring from "./recurring";
 import * as requests from "./requests";
 import * as retired from "./retired";
+import * as securePaymentTools from "./secure-payment-tools";
 import * as securePayments from "./secure-payments";
 import * as webhooks from "./webhooks";
 
@@ -26,6 +27,7 @@ const MODULES = [
   payouts,
   recurring,
   securePayments,
+  securePaymentTools,
   destinations,
   orchestrators,
   orchestratorSetup,

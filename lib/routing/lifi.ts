@@ -20,6 +20,7 @@ import {
   type RouteQuote,
   type RoutingProvider,
   RoutingProviderError,
+  type SourceTransaction,
   type TrackResult,
 } from "@/lib/routing/types";
 
@@ -74,6 +75,14 @@ export class LifiRoutingProvider implements RoutingProvider {
     });
     const sending = "sending" in s && s.sending && "txHash" in s.sending ? s.sending.txHash : null;
     return s.status === "DONE" && sending ? { sourceTxHash: sending } : null;
+  }
+
+  /** `POST /v1/advanced/stepTransaction`: the same step with a fresh `transactionRequest`. */
+  async refreshStep(step: Record<string, unknown>): Promise<SourceTransaction> {
+    const tx = (await lifiRequest<LiFiStep>(this.http, "POST", "v1/advanced/stepTransaction", { body: step })).transactionRequest;
+    if (!tx?.to || !tx.data || tx.chainId === undefined)
+      throw new RoutingProviderError("LI.FI returned the step without a transaction", "NO_ROUTE");
+    return { to: tx.to as `0x${string}`, data: tx.data as `0x${string}`, value: BigInt(tx.value ?? "0x0"), chainId: Number(tx.chainId) };
   }
 
   async quote(input: QuoteInput): Promise<RouteQuote[]> {

@@ -128,6 +128,11 @@ export interface RoutingProvider {
     destinationNetwork: NetworkId;
     sourceNetwork: CrossChainNetwork;
   }): Promise<{ sourceTxHash: string } | null>;
+  /**
+   * A fresh transaction for a route step the payer already chose (the bridge's deadline re-stamped),
+   * for providers whose steps expire (LI.FI's `/v1/advanced/stepTransaction`). Absent: build() again.
+   */
+  refreshStep?(step: Record<string, unknown>): Promise<SourceTransaction>;
   /** Status of a source transaction. */
   track(input: {
     sourceTxHash: string;

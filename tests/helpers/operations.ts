@@ -201,6 +201,14 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   updateOrchestratorBranding: { displayName: "Acme Pay", accentColor: "#0b57d0" },
   securePaymentIntent: { txHash: `0x${"ab".repeat(32)}`, chain: "BASE", token: "USDC" },
   previewSecurePaymentFees: { amount: "100", currency: "USDC", flow: "get_paid" },
+  securePaymentRefreshStep: {
+    step: {
+      id: "step-1",
+      type: "lifi",
+      tool: "across",
+      action: { toChainId: 8453, toAddress: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC" },
+    },
+  },
   createSecureBatchPayout: { tokens: ["01JAAAAAAAAAAAAAAAAAAAAAAA", "01JBBBBBBBBBBBBBBBBBBBBBBB"] },
   securePaymentTronBroadcast: {
     signedTransaction: {

@@ -1,4 +1,4 @@
-import { batchPayoutsOp } from "@/lib/contracts/secure-payments";
+import { batchPayoutsOp } from "@/lib/contracts/secure-payment-tools";
 import { json, withApi } from "@/lib/http/handler";
 import { createBatchPayoutLink } from "@/lib/secure-payments/batch-payouts";
 

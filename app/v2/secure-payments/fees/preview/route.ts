@@ -1,4 +1,4 @@
-import { previewFeesOp } from "@/lib/contracts/secure-payments";
+import { previewFeesOp } from "@/lib/contracts/secure-payment-tools";
 import { previewFeePlan } from "@/lib/fees/preview";
 import { json, withApi } from "@/lib/http/handler";
 import { resolveLinkCreator } from "@/lib/orchestrators/linked-creator";

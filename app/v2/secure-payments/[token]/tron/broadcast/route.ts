@@ -1,4 +1,4 @@
-import { tronBroadcastOp } from "@/lib/contracts/secure-payments";
+import { tronBroadcastOp } from "@/lib/contracts/secure-payment-tools";
 import { json, withApi } from "@/lib/http/handler";
 import { broadcastTronTransaction } from "@/lib/secure-payments/tron-broadcast";
 
