@@ -12,6 +12,9 @@ import { schedulePermitTypedData } from "@/lib/recurring/permit";
 import { permitOf, perPaymentCost, scheduleReferences } from "@/lib/recurring/stored";
 
 const NOT_FOUND = "Recurring payment not found";
+
+/** A refused action in the reference's words as the message, with `errors[]` still naming the field. */
+const refused = (message: string) => new AppError("validation_failed", message, { errors: [{ field: "action", message }] });
 /** Failures a payer or integrator cannot fix by unpausing: the permit itself is over. */
 const FINAL_FAILURES: Record<string, string> = {
   deadline_passed: "the permit's deadline has passed; create a new schedule",
@@ -134,8 +137,8 @@ export async function manageSchedule(principal: Principal, id: string, action: s
  * back the remaining allowance; the payer can also call cancelSchedule on the contract itself.
  */
 async function cancel(s: RecurringSchedule) {
-  if (s.status === "cancelled") throw invalidField("action", "Recurring payment is already cancelled");
-  if (s.status === "completed") throw invalidField("action", "Cannot cancel a completed recurring payment");
+  if (s.status === "cancelled") throw refused("Recurring payment is already cancelled");
+  if (s.status === "completed") throw refused("Cannot cancel a completed recurring payment");
   const moved = await db().recurringSchedule.updateMany({
     where: { id: s.id, status: s.status },
     data: { status: "cancelled", nextDueAt: null, leaseUntil: null },
@@ -158,9 +161,9 @@ async function cancel(s: RecurringSchedule) {
 
 /** Unpause: back to active; every payment missed meanwhile is due now and is caught up in order. */
 async function unpause(s: RecurringSchedule) {
-  if (s.status !== "paused") throw invalidField("action", "Recurring payment is not paused");
+  if (s.status !== "paused") throw refused("Recurring payment is not paused");
   const final = s.failureCode ? FINAL_FAILURES[s.failureCode] : undefined;
-  if (final) throw invalidField("action", `Recurring payment cannot be resumed: ${final}`);
+  if (final) throw refused(`Recurring payment cannot be resumed: ${final}`);
   return resume(s);
 }
 
