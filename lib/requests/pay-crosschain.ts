@@ -25,10 +25,7 @@ import {
 } from "@/lib/routing/types";
 
 /** `chain` query values (DECISIONS "Cross-chain and conversion") → network ids. */
-const CHAIN_BY_LABEL = Object.fromEntries(Object.entries(ROUTE_CHAIN_LABEL).map(([id, label]) => [label, id])) as Record<
-  string,
-  CrossChainNetwork
->;
+const CHAIN_BY_LABEL: Record<string, CrossChainNetwork> = Object.fromEntries(CROSS_CHAIN_NETWORKS.map((n) => [ROUTE_CHAIN_LABEL[n], n]));
 const CHAIN_LABELS = Object.keys(CHAIN_BY_LABEL);
 
 export const CROSS_CHAIN_MIN_USD = 1;

@@ -1,6 +1,5 @@
 import { asHex } from "@/lib/chain/address";
 import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
-import { NETWORKS } from "@/lib/chain/networks";
 import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { AppError, invalidField } from "@/lib/errors";
 import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money";
@@ -9,6 +8,7 @@ import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/paym
 import { parseAddressFor } from "@/lib/payments/terms";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
 import { type CrossChainTerms, crossChainRoutes, parseCrossChainQuery, payCrossChain } from "@/lib/requests/pay-crosschain";
+import { ROUTE_CHAIN_LABEL } from "@/lib/routing/route-id";
 
 export interface PayOptions {
   wallet?: string;
@@ -93,18 +93,6 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
   );
 }
 
-/** Human chain labels of the reference API's routes. */
-const CHAIN_LABEL: Record<string, string> = {
-  mainnet: "ETHEREUM",
-  "arbitrum-one": "ARBITRUM",
-  optimism: "OPTIMISM",
-  base: "BASE",
-  matic: "POLYGON",
-  bsc: "BSC",
-  tron: "TRON",
-  sepolia: "SEPOLIA",
-};
-
 type Terms = Awaited<ReturnType<typeof remainingTerms>>;
 export type CrossChainPlan = Awaited<ReturnType<typeof payCrossChain>>;
 
@@ -155,7 +143,7 @@ export async function listRoutes(accountId: string, requestId: string, opts: Pay
               ]
             : [],
         speed: "FAST" as "FAST" | number,
-        chain: CHAIN_LABEL[t.network] ?? NETWORKS[t.network].name.toUpperCase(),
+        chain: ROUTE_CHAIN_LABEL[t.network],
         token: t.token.symbol,
       },
       ...crossChain,

@@ -5,6 +5,7 @@ import { publicClientFor } from "@/lib/chain/reader";
 import { nowMs } from "@/lib/clock";
 import { formatAmount, rescale } from "@/lib/money";
 import { devnetBridgeAbi } from "@/lib/routing/devnet-bridge-abi.generated";
+import { crossChainRouteId } from "@/lib/routing/route-id";
 import {
   type BuiltRoute,
   CROSS_CHAIN_NETWORKS,
@@ -12,7 +13,6 @@ import {
   type CrossChainNetwork,
   type CrossChainToken,
   type QuoteInput,
-  ROUTE_CHAIN_LABEL,
   type RouteQuote,
   type RoutingProvider,
   RoutingProviderError,
@@ -73,19 +73,29 @@ export class DevnetBridgeProvider implements RoutingProvider {
     return { address: getAddress(token.address), symbol, decimals: token.decimals };
   }
 
-  private async quoteOne(input: QuoteInput, source: BridgeSource, symbol: CrossChainToken): Promise<RouteQuote | null> {
-    const token = this.sourceToken(source.network, symbol);
+  /**
+   * When a quote made now expires. The contract compares with the block that mines the deposit: an idle
+   * devnet's latest block can be minutes old (anvil mines on demand), and a time-travelled one ahead of
+   * the clock; count from the later.
+   */
+  private async expiryFrom(source: BridgeSource): Promise<Date> {
     const client = publicClientFor(source.network);
-    if (!token || !client) return null;
-    const d = input.destination;
-    const { sourceAmount, bridgeFee } = devnetBridgeSourceAmount(d.amount + d.feeAmount, d.tokenDecimals, token.decimals);
+    if (!client) throw new RoutingProviderError(`The ${source.network} devnet chain has no RPC`, "UNAVAILABLE");
     const block = await client.getBlock({ blockTag: "latest" }).catch(() => {
       throw new RoutingProviderError(`The ${source.network} devnet chain does not answer`, "UNAVAILABLE");
     });
+    return new Date((Math.max(Number(block.timestamp), Math.floor(nowMs() / 1000)) + DEVNET_QUOTE_TTL_SECONDS) * 1000);
+  }
+
+  private quoteOne(input: QuoteInput, source: BridgeSource, symbol: CrossChainToken, expiresAt: Date): RouteQuote | null {
+    const token = this.sourceToken(source.network, symbol);
+    if (!token) return null;
+    const d = input.destination;
+    const { sourceAmount, bridgeFee } = devnetBridgeSourceAmount(d.amount + d.feeAmount, d.tokenDecimals, token.decimals);
     const destinationTotal = d.amount + d.feeAmount;
     return {
       provider: this.name,
-      id: `${ROUTE_CHAIN_LABEL[source.network]}_${d.network.toUpperCase().replace(/-/g, "_")}_${symbol}_${d.tokenSymbol}`,
+      id: crossChainRouteId(source.network, d.network, symbol, d.tokenSymbol),
       sourceNetwork: source.network,
       sourceChainId: source.chainId,
       sourceToken: token,
@@ -102,9 +112,7 @@ export class DevnetBridgeProvider implements RoutingProvider {
         },
       ],
       durationSeconds: DURATION_SECONDS,
-      // The contract compares with the block that mines the deposit: an idle devnet's latest block can be
-      // minutes old (anvil mines on demand), and a time-travelled one ahead of the clock; count from the later.
-      expiresAt: new Date((Math.max(Number(block.timestamp), Math.floor(nowMs() / 1000)) + DEVNET_QUOTE_TTL_SECONDS) * 1000),
+      expiresAt,
     };
   }
 
@@ -115,8 +123,9 @@ export class DevnetBridgeProvider implements RoutingProvider {
     const symbols = input.sourceToken ? [input.sourceToken] : [...CROSS_CHAIN_TOKENS];
     const out: RouteQuote[] = [];
     for (const source of sources) {
+      const expiresAt = await this.expiryFrom(source);
       for (const symbol of symbols) {
-        const q = await this.quoteOne(input, source, symbol);
+        const q = this.quoteOne(input, source, symbol, expiresAt);
         if (q) out.push(q);
       }
     }
@@ -127,7 +136,7 @@ export class DevnetBridgeProvider implements RoutingProvider {
     const source = devnetBridgeSources().find((s) => s.network === input.sourceNetwork);
     if (!source || source.network === input.destination.network)
       throw new RoutingProviderError(`No route from ${input.sourceNetwork} on this devnet`, "NO_ROUTE");
-    const q = await this.quoteOne(input, source, input.sourceToken);
+    const q = this.quoteOne(input, source, input.sourceToken, await this.expiryFrom(source));
     if (!q) throw new RoutingProviderError(`No ${input.sourceToken} on ${input.sourceNetwork} on this devnet`, "NO_ROUTE");
     const d = input.destination;
     const data = encodeFunctionData({

@@ -23,14 +23,7 @@ export function isCrossChainNetwork(id: string): id is CrossChainNetwork {
   return (CROSS_CHAIN_NETWORKS as readonly string[]).includes(id);
 }
 
-/** The `chain` labels of the reference API (routes' `chain`, the pay query's `chain`). */
-export const ROUTE_CHAIN_LABEL: Record<CrossChainNetwork, string> = {
-  mainnet: "ETHEREUM",
-  "arbitrum-one": "ARBITRUM",
-  base: "BASE",
-  optimism: "OPTIMISM",
-  matic: "POLYGON",
-};
+export { ROUTE_CHAIN_LABEL } from "@/lib/routing/route-id";
 
 /** What the destination must receive: exactly one ERC20FeeProxy payment with this reference. */
 export interface DestinationPayment {
