@@ -95,9 +95,9 @@ export async function fetchPlan(
   };
 }
 
-/** The link as the page sees it, for live status polling. */
-export function fetchPageData(token: string, signal?: AbortSignal): Promise<PaymentPageData> {
-  return getJson(tokenPath(token), signal);
+/** The link as the page sees it (the `checkout` view beside the reference's fields), for live status polling. */
+export async function fetchPageData(token: string, signal?: AbortSignal): Promise<PaymentPageData> {
+  return (await getJson<{ checkout: PaymentPageData }>(tokenPath(token), signal)).checkout;
 }
 
 /** The link's deposit address (created on first call), the exact amount and the QR code; `received` is what it holds now. */

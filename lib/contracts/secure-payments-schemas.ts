@@ -15,6 +15,16 @@ export const accessPolicySchema = z.strictObject({
   mode: z.enum(["inherit", "off", "kyt_all_wallets"]),
   allowedPayerAddresses: z.array(z.string().max(100)).max(100).optional(),
   maskPayee: z.boolean().optional().meta({ description: "Hide the payee address on the hosted page" }),
+  hidePayeeAddress: z.boolean().optional().meta({ description: "The reference's name for maskPayee" }),
+  hideUntilApproved: z
+    .boolean()
+    .optional()
+    .meta({ description: "Hide the payee until screening approves the payer: the address appears only in the calldata served after it" }),
+  screeningProvider: z
+    .enum(["hypernative", "merklescience"])
+    .nullable()
+    .optional()
+    .meta({ description: "Accepted for compatibility; screening runs on the configured provider (README: KYT)" }),
 });
 
 export const createSecurePaymentBodySchema = z.strictObject({

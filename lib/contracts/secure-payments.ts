@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
+import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/contracts/secure-payment-view-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
@@ -104,10 +104,15 @@ export const getPaymentPageOp = defineOperation({
   path: "/v2/secure-payments/{token}",
   operationId: "getSecurePaymentPage",
   summary: "Public view of a link (the hosted page polls it)",
+  description:
+    "The reference's display data of a link (single and batch variants: requestIds, payee(s), amount(s), payment currency, " +
+    "destination(s), fee plan, branding) plus `checkout`, Duebill's view that the hosted page renders. The token is the " +
+    "capability: no credentials are needed (the reference's `x-client-id` and `Origin` headers are accepted and not required). " +
+    "Answers for every status, so a page can show a paid or expired link.",
   tags,
   auth: [],
   params: z.object({ token: z.string().max(64) }),
-  responses: { 200: { description: "Link view" }, ...errorResponses(404, 429) },
+  responses: { 200: { description: "Link view", schema: publicLinkSchema }, ...errorResponses(404, 429) },
 });
 
 export const payLinkOp = defineOperation({
@@ -134,8 +139,11 @@ export const payLinkOp = defineOperation({
   }),
   responses: {
     200: {
-      description: "Calldata (cross-chain when chain and token are given)",
-      schema: z.union([z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema }), crossChainPayResponseSchema]),
+      description:
+        "Calldata (cross-chain when chain and token are given), approvals first: `metadata.paymentTransactionIndex` is the payment, " +
+        "`approvalTransactionsCount` the approvals before it. A batch link also answers `ERC20ApprovalTransactions` and " +
+        "`batchPaymentTransaction` (the same transactions, split).",
+      schema: tokenPayResponseSchema,
     },
     ...errorResponses(400, 403, 404, 409, 429),
   },

@@ -7,12 +7,23 @@ import type { KytProvider, KytResult } from "@/lib/kyt/types";
 /**
  * The secure-payment access policy (DECISIONS.md): `off` screens nothing; `kyt_all_wallets`
  * (and `inherit`, the account default) screens every detected wallet; a non-empty
- * `allowedPayerAddresses` rejects any other payer. `maskPayee` hides the payee on the page.
+ * `allowedPayerAddresses` rejects any other payer. `maskPayee` (the reference's `hidePayeeAddress`,
+ * or `hideUntilApproved`: the payee is revealed only in the calldata served after screening)
+ * hides the payee on the page and in the public view.
  */
 export interface AccessPolicy {
   mode: "inherit" | "off" | "kyt_all_wallets";
   allowedPayerAddresses?: string[];
   maskPayee?: boolean;
+  hidePayeeAddress?: boolean;
+  hideUntilApproved?: boolean;
+  /** The reference's vendor choice: accepted; screening runs on the configured provider. */
+  screeningProvider?: "hypernative" | "merklescience" | null;
+}
+
+/** Whether a link's payee is hidden from the payer until they pay. */
+export function payeeMasked(policy: AccessPolicy | null | undefined): boolean {
+  return policy?.maskPayee === true || policy?.hidePayeeAddress === true || policy?.hideUntilApproved === true;
 }
 
 let configured: { config: Env; provider: KytProvider } | undefined;

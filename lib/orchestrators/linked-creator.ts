@@ -5,6 +5,8 @@ import { activeLinkOf } from "@/lib/orchestrators/links";
 
 /** Branding shown on the hosted page of a link made for a linked client ID. */
 export interface BrandingSnapshot {
+  /** The branding row it was taken from (the reference's `branding.id`). */
+  id: string;
   displayName: string;
   logoUrl: string | null;
   accentColor: string | null;
@@ -55,7 +57,13 @@ export async function resolveLinkCreator(principal: Principal, clientIdHeader: s
       clientId: client.id,
       boundDestinationId: client.boundDestination.id,
       branding: brand
-        ? { displayName: brand.displayName, logoUrl: brand.logoUrl, accentColor: brand.accentColor, supportUrl: brand.supportUrl }
+        ? {
+            id: brand.id,
+            displayName: brand.displayName,
+            logoUrl: brand.logoUrl,
+            accentColor: brand.accentColor,
+            supportUrl: brand.supportUrl,
+          }
         : null,
     },
   };

@@ -10,7 +10,7 @@ import { AppError, invalidField } from "@/lib/errors";
 import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { screenWallet } from "@/lib/kyt/screen";
+import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import { formatAmount, parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
 import { assertNotTronBatch } from "@/lib/payments/plan";
@@ -23,11 +23,7 @@ import { ownerOf, requestData } from "@/lib/requests/create-request";
  * outgoing link pays a recipient from the creator's wallet, with the payee screened now.
  */
 
-export interface AccessPolicyInput {
-  mode: "inherit" | "off" | "kyt_all_wallets";
-  allowedPayerAddresses?: string[];
-  maskPayee?: boolean;
-}
+export type AccessPolicyInput = AccessPolicy;
 
 export interface CreateSecurePaymentInput {
   requests: { amount: string; destinationId?: string }[];

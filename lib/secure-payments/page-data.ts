@@ -1,20 +1,17 @@
-import { asHex, sameAddress } from "@/lib/chain/address";
+import { sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
-import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import { isNetworkId } from "@/lib/chain/networks";
 import { isLocalChain } from "@/lib/chain/stored";
 import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import { depositUnavailableReason } from "@/lib/deposits/relayer";
-import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
-import type { AccessPolicy } from "@/lib/kyt/screen";
+import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
-import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
-import { parseAddressFor } from "@/lib/payments/terms";
-import { crossChainSourcesFor, crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
+import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
-import type { CrossChainSource, PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
+import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
@@ -76,7 +73,12 @@ const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
 
 export async function getPaymentPage(token: string): Promise<PaymentPageData | null> {
   const link = await loadLink(token);
-  if (!link || !isNetworkId(link.sp.network)) return null;
+  return link ? pageDataOf(link) : null;
+}
+
+/** The page's view of a loaded link; null when its network or currency is no longer configured. */
+export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[] }): Promise<PaymentPageData | null> {
+  if (!isNetworkId(link.sp.network)) return null;
   const { sp, requests } = link;
   const rt = networkRuntime(link.sp.network);
   const currency = sp.currency ? findTokenCurrency(sp.currency) : undefined;
@@ -85,7 +87,7 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
   const toPayees = requests.reduce((s, r) => s + units(r.expectedAmount), 0n);
   const fees = requests.reduce((s, r) => s + units(r.feeAmount), 0n);
   const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
-  const masked = policy?.maskPayee === true;
+  const masked = payeeMasked(policy);
   const payee = requests[0]?.payee ?? "";
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
   return {
@@ -155,83 +157,4 @@ function crossChainSourcesOfLink(sp: LinkRow, requests: PaymentRequest[]): Cross
       },
     };
   });
-}
-
-export async function getPaymentPageOrThrow(token: string): Promise<PaymentPageData> {
-  const page = await getPaymentPage(token);
-  if (!page) throw notFound("Secure payment not found");
-  return page;
-}
-
-/** GET /v2/secure-payments/{token}/pay?wallet=: the payer's transactions for the whole link. */
-export async function planLinkPayment(
-  token: string,
-  walletInput: string,
-  crossChain?: { chain?: string; token?: string; quoteId?: string },
-): Promise<PaymentPagePlan | CrossChainLinkPlan> {
-  const link = await loadLink(token);
-  if (!link || !isNetworkId(link.sp.network)) throw notFound("Secure payment not found");
-  const { sp, requests } = link;
-  const status = linkStatus(sp);
-  if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
-  const network: NetworkId = link.sp.network;
-  if ((crossChain?.chain === undefined) !== (crossChain?.token === undefined))
-    throw invalidField(
-      crossChain?.chain === undefined ? "chain" : "token",
-      "chain and token go together (cross-chain); omit both to pay on the link's network",
-    );
-  const wallet = crossChain?.chain ? walletInput : parseAddressFor(network, walletInput, "wallet");
-  const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
-  const allowed = policy?.allowedPayerAddresses ?? [];
-  if (sp.direction === "incoming" && allowed.length > 0 && !allowed.some((a) => sameAddress(a, wallet))) {
-    throw new AppError("forbidden", "This wallet is not allowed to pay this link");
-  }
-  if (sp.direction === "outgoing" && requests[0]?.payer && !sameAddress(requests[0].payer, wallet)) {
-    throw invalidField("wallet", "this payout must be sent from the creator's wallet");
-  }
-  const token0 = sp.currency ? findTokenCurrency(sp.currency)?.token : undefined;
-  const reset = token0?.approveResetRequired ?? false;
-  const open = requests.filter((r) => r.status !== "paid");
-  if (open.length === 0) throw new AppError("conflict", "Already paid");
-  if (crossChain?.chain && crossChain.token) {
-    if (sp.direction !== "incoming" || open.length !== 1)
-      throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
-    return payCrossChain(crossChainTermsOf(open[0]!), {
-      chain: crossChain.chain,
-      token: crossChain.token,
-      wallet,
-      quoteId: crossChain.quoteId,
-    });
-  }
-  if (open.length === 1) {
-    const r = open[0]!;
-    const remaining = units(r.expectedAmount) - units(r.amountPaid);
-    return planSinglePayment(
-      {
-        network,
-        tokenAddress: r.tokenAddress,
-        payee: r.payee,
-        amount: remaining,
-        feeAmount: feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount)),
-        feeAddress: r.feeAddress,
-        paymentReference: asHex(r.paymentReference),
-        approveResetRequired: reset,
-      },
-      wallet,
-    );
-  }
-  const plan = await planBatchPayment(
-    network,
-    open.map((r) => ({
-      token: r.tokenAddress,
-      to: r.payee,
-      amount: units(r.expectedAmount),
-      paymentReference: asHex(r.paymentReference),
-      feeAmount: units(r.feeAmount),
-      approveResetRequired: reset,
-    })),
-    open.find((r) => r.feeAddress)?.feeAddress ?? null,
-    wallet,
-  );
-  return { transactions: [...plan.approvals, plan.batch], metadata: plan.metadata };
 }

@@ -50,7 +50,8 @@ describe("POST /v2/secure-payments/batch-payouts", () => {
     expect(res.body.requestIds).toEqual([...one.requestIds, ...two.requestIds, ...three.requestIds]);
     expect(res.body.securePaymentUrl).toContain(res.body.token);
     const batch = await view(res.body.token);
-    expect(batch.body).toMatchObject({ paymentType: "batch", direction: "outgoing", status: "pending", totalAmount: "13.5" });
+    expect(batch.body).toMatchObject({ paymentType: "batch", status: "pending", network: "base", amounts: ["5", "7.5", "1"] });
+    expect(batch.body.checkout).toMatchObject({ direction: "outgoing", totalAmount: "13.5" });
     for (const child of [one, two, three]) expect((await view(child.token)).body.status).toBe("invalidated");
     // An invalidated child cannot be merged again.
     const again = await merge(a, { tokens: [one.token, (await payout(a, "2")).token] });

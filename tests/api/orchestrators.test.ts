@@ -257,12 +257,24 @@ describe("secure payments for linked client IDs", () => {
     expect(request.feeAddress).toBe(FEE_WALLET);
     expect(BigInt(request.feeAmount.toFixed())).toBe(1_000_000n); // 1 % of 100 USDC, paid by the payer on top
     const view = await call(pageView, `/v2/secure-payments/${res.body.token}`, { params: { token: res.body.token } });
-    expect(view.body.branding).toEqual({
+    expect(view.body.checkout.branding).toEqual({
       displayName: "Orchestra Pay",
       logoUrl: "https://cdn.orchestra.test/logo.png",
       accentColor: "#7c3aed",
       supportUrl: null,
     });
+    // The reference's branding object: the branding row's id, the logo as logoPath, the accent as the action colour.
+    const row = await db().branding.findFirstOrThrow({ where: { accountId: orch.account.id } });
+    expect(view.body.branding).toEqual({
+      id: row.id,
+      clientIdId: platform.clientId,
+      orchestratorId: orch.account.id,
+      logoPath: "https://cdn.orchestra.test/logo.png",
+      primaryActionColor: "#7c3aed",
+      displayRequestBranding: false,
+      displayName: "Orchestra Pay",
+    });
+    expect(view.body.orchestratorId).toBe(orch.account.id);
 
     // A per-client override beats the orchestrator's default.
     await setFeeConfig({

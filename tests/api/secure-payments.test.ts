@@ -80,7 +80,26 @@ describe("secure payment links", () => {
     expect(created.body.feePlan).toBeNull();
     const [requestId] = created.body.requestIds;
     const view = await call(pageView, `/v2/secure-payments/${created.body.token}`, { params: { token: created.body.token } });
+    // The reference's public shape (single variant), with the hosted checkout's view beside it.
     expect(view.body).toMatchObject({
+      paymentType: "single",
+      status: "pending",
+      requestIds: [requestId],
+      payee: devnet.accounts.payee.address,
+      network: "sepolia",
+      amount: "25",
+      paymentCurrency: "USDC-sepolia",
+      isNativeCurrency: false,
+      reference: "ORDER-7",
+      redirectUrl: "https://shop.example/done",
+      redirectLabel: "Back to shop",
+      branding: null,
+      feePlan: null,
+      isPayeeAddressMasked: false,
+    });
+    expect(view.body.destination).toMatchObject({ walletAddress: devnet.accounts.payee.address, network: "sepolia", isMasked: false });
+    expect(view.body.destination.payeeAddress).toMatch(/@eip155:11155111#[0-9A-F]{8}$/);
+    expect(view.body.checkout).toMatchObject({
       status: "pending",
       totalAmount: "25",
       network: { id: "sepolia", chainId: 11155111 },
@@ -203,6 +222,16 @@ describe("secure payment links", () => {
     });
     const plan = await payFromPage(created.body.token);
     expect(plan.transactions.at(-1).data).toContain(devnet.accounts.feeRecipient.address.slice(2).toLowerCase());
+    // The reference's single variant: the fee plan as a fee bundle in token amounts, the payment after its approvals.
+    expect(plan).toMatchObject({ paymentType: "single", eoaApprovalTransactions: [] });
+    expect(plan.feeBundle).toEqual({
+      bundleId: null,
+      defaultFeeBearer: "payer",
+      amountSummary: expect.objectContaining({ totalFees: "1.00", payerBorneFees: "1.00" }),
+      fees: [],
+    });
+    expect(plan.metadata.paymentTransactionIndex).toBe(plan.transactions.length - 1);
+    expect(plan.metadata.approvalTransactionsCount).toBe(plan.transactions.length - 1);
     expect((await bySession(created.body.requestIds[0])).body.status).toBe("completed");
   });
 
@@ -211,6 +240,21 @@ describe("secure payment links", () => {
     expect(created.body.requestIds).toHaveLength(2);
     const plan = await payFromPage(created.body.token);
     expect(plan.transactions.at(-1).data.slice(0, 10)).toBe("0x92cddb91");
+    // The reference's batch fields: the same transactions, split into approvals and the batch call.
+    expect(plan.paymentType).toBe("batch");
+    expect(plan.batchPaymentTransaction).toEqual(plan.transactions.at(-1));
+    expect(plan.ERC20ApprovalTransactions).toEqual(plan.transactions.slice(0, -1));
+    expect(plan.metadata.approvalTransactionsCount).toBe(plan.ERC20ApprovalTransactions.length);
+    const view = await call(pageView, `/v2/secure-payments/${created.body.token}`, { params: { token: created.body.token } });
+    expect(view.body).toMatchObject({
+      paymentType: "batch",
+      status: "completed",
+      requestIds: created.body.requestIds,
+      amounts: ["1", "2"],
+      paymentCurrencies: ["USDC-sepolia", "USDC-sepolia"],
+      isNativeCurrency: [false, false],
+    });
+    expect(view.body.destinations).toHaveLength(2);
     expect((await bySession(created.body.requestIds[1])).body).toMatchObject({ status: "completed", paymentType: "batch" });
   });
 
@@ -282,7 +326,8 @@ describe("secure payment links", () => {
     const single = await link({ requests: [{ amount: "1" }] }, { "x-api-key": a.apiKey });
     expect(single.status).toBe(201);
     const view = await call(pageView, `/v2/secure-payments/${single.body.token}`, { params: { token: single.body.token } });
-    expect(view.body.network).toMatchObject({ id: "tron", kind: "tron" });
+    expect(view.body.network).toBe("tron");
+    expect(view.body.checkout.network).toMatchObject({ id: "tron", kind: "tron" });
   });
 
   it("screens the payee of an outgoing link at creation", async () => {

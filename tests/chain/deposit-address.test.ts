@@ -87,7 +87,7 @@ describe("deposit addresses", () => {
     });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
     const token = created.body.token as string;
-    expect((await view(token)).body).toMatchObject({
+    expect((await view(token)).body.checkout).toMatchObject({
       payByTransfer: true,
       description: "Order #1042",
       lineItems: [{ description: "Widget", quantity: 2, total: "50" }],
@@ -158,7 +158,7 @@ describe("deposit addresses", () => {
 
   it("says why a link has no deposit address: batch, payout link, no deposit relayer", async () => {
     const batch = await link({ requests: [{ amount: "1" }, { amount: "2" }] });
-    expect((await view(batch.body.token)).body.payByTransfer).toBe(false);
+    expect((await view(batch.body.token)).body.checkout.payByTransfer).toBe(false);
     const b = await deposit(batch.body.token);
     expect(b.status).toBe(409);
     expect(b.body.message).toMatch(/several payments/);
@@ -182,7 +182,7 @@ describe("deposit addresses", () => {
     delete process.env.DEPOSIT_RELAYER_PRIVATE_KEY;
     reloadEnv();
     try {
-      expect((await view(single.body.token)).body.payByTransfer).toBe(false);
+      expect((await view(single.body.token)).body.checkout.payByTransfer).toBe(false);
       const r = await deposit(single.body.token);
       expect(r.status).toBe(409);
       expect(r.body.message).toMatch(/DEPOSIT_RELAYER_PRIVATE_KEY/);
@@ -195,7 +195,7 @@ describe("deposit addresses", () => {
   it("the page names the merchant with the account's logo; only https logos are accepted", async () => {
     await setAccountBrand(a.account.id, { name: "Acme Studio", logoUrl: "https://cdn.acme.example/logo.png" });
     const created = await link({ requests: [{ amount: "1" }] });
-    expect((await view(created.body.token)).body.merchant).toMatchObject({
+    expect((await view(created.body.token)).body.checkout.merchant).toMatchObject({
       name: "Acme Studio",
       logoUrl: "https://cdn.acme.example/logo.png",
     });

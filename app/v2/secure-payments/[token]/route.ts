@@ -1,7 +1,7 @@
 import { getPaymentPageOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
-import { getPaymentPageOrThrow } from "@/lib/secure-payments/page-data";
+import { getPublicLinkOrThrow } from "@/lib/secure-payments/pay-link";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(getPaymentPageOp, async ({ params }) => json(await getPaymentPageOrThrow(params.token)));
+export const GET = withApi(getPaymentPageOp, async ({ params }) => json(await getPublicLinkOrThrow(params.token)));

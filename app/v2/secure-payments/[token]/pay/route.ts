@@ -1,6 +1,6 @@
 import { payLinkOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
-import { planLinkPayment } from "@/lib/secure-payments/page-data";
+import { planLinkPayment } from "@/lib/secure-payments/pay-link";
 
 export const dynamic = "force-dynamic";
 

@@ -1,0 +1,127 @@
+import { z } from "zod";
+import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
+import { feePlanSchema } from "@/lib/contracts/secure-payments-schemas";
+
+/**
+ * The public shapes of a link's token routes, as the reference documents them (single and
+ * batch variants), plus Duebill's `checkout` view of the link (what the hosted page renders).
+ */
+const status = z.enum(["pending", "completed", "expired", "invalidated", "compliance_failed"]);
+
+const branding = z
+  .object({
+    id: z.string(),
+    clientIdId: z.string().optional(),
+    orchestratorId: z.string().optional(),
+    logoPath: z.string().optional(),
+    primaryActionColor: z.string().optional(),
+    displayRequestBranding: z.boolean(),
+    displayName: z.string().meta({ description: "Duebill extension: the brand name the hosted page shows" }),
+  })
+  .nullable()
+  .meta({ description: "The orchestrator's branding of a linked client ID's link; null: Duebill's own look" });
+
+const destination = z.object({
+  destinationId: z.string().optional().meta({ description: "Omitted when the payee is masked" }),
+  payeeAddress: z.string().meta({ description: "ERC-7828 interop name of the payee (masked when the policy hides it)" }),
+  tokenAddress: z.string(),
+  walletAddress: z.string(),
+  network: z.string(),
+  isMasked: z.boolean(),
+});
+
+const common = {
+  status,
+  redirectUrl: z.string().nullable(),
+  redirectLabel: z.string().nullable(),
+  orchestratorId: z.string().nullable(),
+  branding,
+  analytics: z.object({
+    creationTimestamp: z.string(),
+    numberOfPaymentsExcludingFees: z.number().int(),
+    destinationIds: z.array(z.string()),
+  }),
+  requestIds: z.array(z.string()),
+  network: z.string().meta({ description: "Network id (sepolia, base, tron, …)" }),
+  reference: z.string().nullable(),
+  isPayeeAddressMasked: z.boolean(),
+  feePlan: feePlanSchema.nullable(),
+  checkout: z
+    .record(z.string(), z.unknown())
+    .meta({
+      description: "Duebill extension: the hosted checkout's view (merchant, line items, network details, totals with fees, status)",
+    }),
+};
+
+export const publicLinkSchema = z
+  .union([
+    z.object({
+      paymentType: z.literal("single"),
+      ...common,
+      payee: z.string(),
+      amount: z.string().meta({ description: "What the payee receives (human decimal)" }),
+      paymentCurrency: z.string().meta({ example: "USDC-sepolia" }),
+      isNativeCurrency: z.boolean(),
+      destination: destination.nullable(),
+    }),
+    z.object({
+      paymentType: z.literal("batch"),
+      ...common,
+      payees: z.array(z.string()),
+      amounts: z.array(z.string()),
+      paymentCurrencies: z.array(z.string()),
+      isNativeCurrency: z.array(z.boolean()),
+      destinations: z.array(destination),
+    }),
+  ])
+  .meta({ id: "SecurePaymentPublicView" });
+
+const feeBundle = z
+  .object({
+    bundleId: z.string().nullable(),
+    defaultFeeBearer: z.enum(["payer", "payee"]).nullable(),
+    amountSummary: z
+      .object({
+        grossAmount: z.string(),
+        netRecipientAmount: z.string(),
+        totalFees: z.string(),
+        payeeBorneFees: z.string(),
+        payerBorneFees: z.string(),
+        payerTotal: z.string(),
+      })
+      .nullable(),
+    fees: z.array(z.unknown()).meta({ description: "Empty: fees are paid inside the payment transaction (the fee proxy's fee leg)" }),
+  })
+  .nullable()
+  .meta({ description: "The link's fee plan in token amounts; null when no fee plan applies" });
+
+const tokenPayExtras = {
+  feeBundle,
+  eoaApprovalTransactions: z.array(txSchema).meta({ description: "Always empty: Duebill's plans are sent by the paying wallet itself" }),
+};
+
+const sameChainMetadata = payMetadataSchema
+  .omit({ approvalTransactionIndex: true })
+  .extend({ approvalTransactionIndex: z.number().int().optional(), approvalTransactionsCount: z.number().int() });
+
+export const tokenPayResponseSchema = z
+  .union([
+    z.object({ paymentType: z.literal("single"), transactions: z.array(txSchema), metadata: sameChainMetadata, ...tokenPayExtras }),
+    z.object({
+      paymentType: z.literal("batch"),
+      transactions: z.array(txSchema),
+      metadata: sameChainMetadata,
+      ERC20ApprovalTransactions: z.array(txSchema),
+      batchPaymentTransaction: txSchema,
+      ...tokenPayExtras,
+    }),
+    z.object({
+      paymentType: z.literal("single"),
+      transactions: crossChainPayResponseSchema.shape.transactions,
+      metadata: crossChainPayResponseSchema.shape.metadata
+        .omit({ approvalTransactionIndex: true })
+        .extend({ approvalTransactionIndex: z.number().int().optional(), approvalTransactionsCount: z.number().int() }),
+      ...tokenPayExtras,
+    }),
+  ])
+  .meta({ id: "SecurePaymentCalldata" });
