@@ -60,7 +60,7 @@ for (const [label, width] of [
 
     // The link's public view agrees: completed, paid on the devnet by the relayer's transaction.
     const res = await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}`);
-    const body = (await res.json()) as { status: string; txHash: string | null };
+    const body = ((await res.json()) as { checkout: { status: string; txHash: string | null } }).checkout;
     expect(body.status).toBe("completed");
     expect(body.txHash).toMatch(/^0x[0-9a-f]{64}$/);
     expect(wallet.sent.map((s) => s.hash)).not.toContain(body.txHash);

@@ -105,7 +105,9 @@ for (const viewport of [
       expect(event.valid).toBe(true);
       expect(event.body).toMatchObject({ requestId: link.requestIds[0] });
       // Attributed to who sent the tokens, not to the relayer that forwarded them.
-      const view = (await (await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}`)).json()) as { payerAddress: string };
+      const view = (
+        (await (await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}`)).json()) as { checkout: { payerAddress: string } }
+      ).checkout;
       expect(view.payerAddress.toLowerCase()).toBe(state.devnet.payer.address.toLowerCase());
     } finally {
       await fetch(`${state.baseUrl}/v1/webhook/${webhookId}`, { method: "DELETE", headers: { "x-client-id": state.demo.clientId } });

@@ -123,7 +123,7 @@ describe("deposit addresses", () => {
     const payment = await db().payment.findFirstOrThrow({ where: { requestId } });
     expect(payment.payer).toBe(devnet.accounts.payer.address);
     const after = await view(token);
-    expect(after.body).toMatchObject({ status: "completed", payerAddress: devnet.accounts.payer.address });
+    expect(after.body.checkout).toMatchObject({ status: "completed", payerAddress: devnet.accounts.payer.address });
     expect(await db().outboxEvent.count({ where: { type: "payment.confirmed", requestId } })).toBe(1);
     // Nothing left to forward; a paid link has no deposit to show.
     expect((await depositSweep()).sepolia).toEqual({ checked: 0, forwarded: 0 });
