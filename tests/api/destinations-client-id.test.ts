@@ -99,7 +99,12 @@ describe("payee destinations with x-client-id + Origin", () => {
 
   it("refuses a foreign Origin, a missing Origin and the wrong kind of credential", async () => {
     const proof = await signed(browser(), wallet, "add");
-    for (const headers of [browser(a, "https://evil.example"), { "x-client-id": a.browserClientId }, { "x-api-key": a.apiKey }]) {
+    const refused: Record<string, string>[] = [
+      browser(a, "https://evil.example"),
+      { "x-client-id": a.browserClientId },
+      { "x-api-key": a.apiKey },
+    ];
+    for (const headers of refused) {
       expect((await post(headers, proof)).status).toBe(403);
       expect((await lookup(headers, wallet.address)).status).toBe(403);
       const q = new URLSearchParams({ walletAddress: wallet.address, action: "add", ...USDC_BASE });
