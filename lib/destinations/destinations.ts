@@ -66,7 +66,7 @@ type Proof = { nonce: string; signature: string };
  * The proof a request carries: none (a session may rely on its own wallet), or nonce and
  * signature together. A client ID has no wallet session: it always needs both (400 naming the missing one).
  */
-export function proofOf(principal: Principal, input: { nonce?: string; signature?: string }): Proof | null {
+function proofOf(principal: Principal, input: { nonce?: string; signature?: string }): Proof | null {
   const { nonce, signature } = input;
   if (nonce === undefined && signature === undefined && principal.kind === "session") return null;
   const why = "is required with a client ID or with a signature: sign GET /v2/payee-destination/signing-data with the wallet";
