@@ -95,7 +95,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       tags: op.tags,
       parameters: parameters(op, components),
       ...(op.body
-        ? { requestBody: { required: true, content: { "application/json": { schema: schemaOf(op.body, "input", components) } } } }
+        ? {
+            requestBody: {
+              required: !op.bodyOptional,
+              content: { "application/json": { schema: schemaOf(op.body, "input", components) } },
+            },
+          }
         : {}),
       responses,
       security: op.auth.map((m) => ({ [SECURITY[m].name]: [] })),

@@ -57,7 +57,13 @@ describe("payee destinations", () => {
       json: { currency: "USDT-tron", walletAddress: "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW" },
     });
     expect(tron.body.payeeAddress).toMatch(/^TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW@eip155:728126428#[0-9A-F]{8}$/);
-    expect((await call(getActive, "/v2/payee-destination", { headers: s })).body.destination.destinationId).toBe(tron.body.destinationId);
+    // As the reference: the destination itself (or null), optionally filtered by wallet.
+    expect((await call(getActive, "/v2/payee-destination", { headers: s })).body.destinationId).toBe(tron.body.destinationId);
+    const q = (w: string) => `/v2/payee-destination?walletAddress=${w}`;
+    expect((await call(getActive, q("TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW"), { headers: s })).body.destinationId).toBe(
+      tron.body.destinationId,
+    );
+    expect((await call(getActive, q(PAYEE), { headers: s })).body).toBeNull();
     const params = { destinationId: first.body.destinationId };
     const old = await call(readOne, "/v2/payee-destination/x", { headers: s, params });
     expect(old.body.active).toBe(false);
@@ -67,10 +73,10 @@ describe("payee destinations", () => {
       params: { destinationId: tron.body.destinationId },
     });
     expect(off.body.active).toBe(false);
-    expect((await call(getActive, "/v2/payee-destination", { headers: s })).body.destination).toBeNull();
+    expect((await call(getActive, "/v2/payee-destination", { headers: s })).body).toBeNull();
   });
 
-  it("404s another account's destination and needs a session", async () => {
+  it("404s another account's destination and needs a session or a client ID", async () => {
     const s = await sessionFor(a.account.id, PAYEE);
     const mine = await call(create, "/v2/payee-destination", {
       method: "POST",
@@ -143,15 +149,15 @@ describe("payee destinations: proof of control (hardening)", () => {
     const { domain, types, primaryType, message, nonce } = data.body;
     const signature = await wallet.signTypedData({ domain, types, primaryType, message });
     const body = { currency: "USDC-base", walletAddress: wallet.address, nonce, signature };
-    // Another account cannot use this account's signed nonce.
+    // Another account cannot use this account's signed nonce (a bad proof is bad input: 400 naming the field).
     const b = await makeIntegrator();
-    expect(
-      (await call(create, "/v2/payee-destination", { method: "POST", headers: await sessionFor(b.account.id), json: body })).status,
-    ).toBe(403);
+    const foreign = await call(create, "/v2/payee-destination", { method: "POST", headers: await sessionFor(b.account.id), json: body });
+    expect([foreign.status, foreign.body.errors?.[0]?.field]).toEqual([400, "nonce"]);
     const ok = await call(create, "/v2/payee-destination", { method: "POST", headers: email, json: body });
     expect(ok.status).toBe(201);
     expect(ok.body.walletAddress).toBe(wallet.address);
-    expect((await call(create, "/v2/payee-destination", { method: "POST", headers: email, json: body })).status).toBe(403);
+    const replay = await call(create, "/v2/payee-destination", { method: "POST", headers: email, json: body });
+    expect([replay.status, replay.body.errors?.[0]?.field]).toEqual([400, "nonce"]);
     // A signature by another key is refused.
     const again = await signingData(email, { walletAddress: wallet.address, action: "add", ...usdcBase });
     const forged = await privateKeyToAccount(generatePrivateKey()).signTypedData({ ...again.body });
@@ -160,7 +166,7 @@ describe("payee destinations: proof of control (hardening)", () => {
       headers: email,
       json: { ...body, nonce: again.body.nonce, signature: forged },
     });
-    expect(bad.status).toBe(403);
+    expect([bad.status, bad.body.errors?.[0]?.field]).toEqual([400, "signature"]);
   });
 
   it("never lets another account redirect an account's active destination (W1, W2, W1, then B claims W2)", async () => {

@@ -1,5 +1,5 @@
 import { deactivateDestinationOp, readDestinationOp } from "@/lib/contracts/destinations";
-import { deactivateDestination, readDestination } from "@/lib/destinations/destinations";
+import { deactivateDestinationAs, readDestination } from "@/lib/destinations/destinations";
 import { json, withApi } from "@/lib/http/handler";
 
 export const dynamic = "force-dynamic";
@@ -8,6 +8,6 @@ export const GET = withApi(readDestinationOp, async ({ principal, params }) =>
   json(await readDestination(principal.accountId, params.destinationId)),
 );
 
-export const DELETE = withApi(deactivateDestinationOp, async ({ principal, params }) =>
-  json(await deactivateDestination(principal.accountId, params.destinationId)),
+export const DELETE = withApi(deactivateDestinationOp, async ({ principal, params, body }) =>
+  json(await deactivateDestinationAs(principal, params.destinationId, body)),
 );
