@@ -46,11 +46,9 @@ const common = {
   reference: z.string().nullable(),
   isPayeeAddressMasked: z.boolean(),
   feePlan: feePlanSchema.nullable(),
-  checkout: z
-    .record(z.string(), z.unknown())
-    .meta({
-      description: "Duebill extension: the hosted checkout's view (merchant, line items, network details, totals with fees, status)",
-    }),
+  checkout: z.record(z.string(), z.unknown()).meta({
+    description: "Duebill extension: the hosted checkout's view (merchant, line items, network details, totals with fees, status)",
+  }),
 };
 
 export const publicLinkSchema = z
