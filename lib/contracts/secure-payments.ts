@@ -136,6 +136,15 @@ export const payLinkOp = defineOperation({
       .max(64)
       .optional()
       .meta({ description: "Cross-chain: an earlier answer's metadata.quoteId, served again until it expires" }),
+    eoaWallet: z
+      .string()
+      .max(100)
+      .optional()
+      .meta({ description: "The reference's smart-account flow: not supported (400 unless it is `wallet` itself)" }),
+    isSafe: z
+      .enum(["true", "false"])
+      .optional()
+      .meta({ description: "The reference's Safe multisig flow: `true` is refused (400); Duebill's plans are sent by the wallet itself" }),
   }),
   responses: {
     200: {
