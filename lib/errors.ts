@@ -6,6 +6,7 @@ export const ERROR_STATUS = {
   validation_failed: 400,
   invalid_json: 400,
   tron_batch_unsupported: 400,
+  multicall_validation_failed: 400,
   unauthorized: 401,
   forbidden: 403,
   credential_not_allowed: 403,
@@ -50,14 +51,21 @@ export class AppError extends Error {
   readonly status: number;
   readonly errors?: FieldError[];
   readonly headers?: Record<string, string>;
+  /** Documented fields an error adds to the body (e.g. the multicall envelope's `failures` and `cap`). */
+  readonly extra?: Record<string, unknown>;
 
-  constructor(code: ErrorCode, message: string, opts: { errors?: FieldError[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    opts: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {},
+  ) {
     super(message);
     this.name = "AppError";
     this.code = code;
     this.status = ERROR_STATUS[code];
     this.errors = opts.errors;
     this.headers = opts.headers;
+    this.extra = opts.extra;
   }
 }
 
@@ -77,6 +85,7 @@ export interface ErrorBody {
   code: ErrorCode;
   errors?: FieldError[];
   requestId: string;
+  [extra: string]: unknown;
 }
 
 export function errorBody(err: AppError, requestId: string): ErrorBody {
@@ -86,6 +95,7 @@ export function errorBody(err: AppError, requestId: string): ErrorBody {
     message: err.message,
     code: err.code,
     ...(err.errors ? { errors: err.errors } : {}),
+    ...err.extra,
     requestId,
   };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multicallBodySchema, multicallCreatedSchema, multicallViewSchema } from "@/lib/contracts/multicall-schemas";
 import { batchPayoutsBodySchema, feePlanSchema, feePreviewBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
@@ -34,6 +35,36 @@ export const batchPayoutsOp = defineOperation({
   idempotent: true,
   responses: { 201: { description: "Batch link", schema: linkResponseSchema }, ...errorResponses(400, 401, 403, 404, 429) },
 });
+export const multicallPayoutsOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/multicall-payouts",
+  operationId: "createMulticallPayout",
+  summary: "A multicall link over pending payout links, paid in one transaction",
+  description:
+    "The children stay links of their own (payable alone); the parent is completed once every child is, shows `partially_settled` " +
+    "in between, and expires with its earliest child. Same EVM network, currency and creator wallet; at most 150 children. Every " +
+    "child that cannot join answers 400 `multicall_validation_failed` with `failures[{securePaymentToken, reason, messageKey, " +
+    "context, recoveryAction}]` (another account's link reads as not_found/not_owned without its details; more than 150: `cap`); " +
+    "`errors[]` names `childTokens.N`. evm_cross_chain and tron_batch are refused (400 naming requestedExecutionKind).",
+  tags,
+  auth: creators,
+  body: multicallBodySchema,
+  idempotent: true,
+  responses: { 201: { description: "Multicall link", schema: multicallCreatedSchema }, ...errorResponses(400, 401, 403, 429) },
+});
+
+export const getMulticallPayoutOp = defineOperation({
+  method: "GET",
+  path: "/v2/secure-payments/multicall-payouts/{token}",
+  operationId: "getMulticallPayout",
+  summary: "A multicall link's children, their state and totals (owner only)",
+  description: "The same view as GET /v2/secure-payments/{token} for a multicall parent, for its account; another account's → 404.",
+  tags,
+  auth: [...creators, "session"],
+  params: z.object({ token: z.string().max(64) }),
+  responses: { 200: { description: "Multicall link", schema: multicallViewSchema }, ...errorResponses(401, 403, 404, 429) },
+});
+
 const hexString = z.string().regex(/^[a-fA-F0-9]+$/, "must be hex");
 export const tronBroadcastOp = defineOperation({
   method: "POST",

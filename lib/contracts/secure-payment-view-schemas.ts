@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { multicallViewSchema } from "@/lib/contracts/multicall-schemas";
 import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
 import { feePlanSchema } from "@/lib/contracts/secure-payments-schemas";
 
@@ -71,6 +72,7 @@ export const publicLinkSchema = z
       isNativeCurrency: z.array(z.boolean()),
       destinations: z.array(destination),
     }),
+    multicallViewSchema.extend({ checkout: common.checkout }),
   ])
   .meta({ id: "SecurePaymentPublicView" });
 
@@ -119,6 +121,24 @@ export const tokenPayResponseSchema = z
       metadata: crossChainPayResponseSchema.shape.metadata
         .omit({ approvalTransactionIndex: true })
         .extend({ approvalTransactionIndex: z.number().int().optional(), approvalTransactionsCount: z.number().int() }),
+      ...tokenPayExtras,
+    }),
+    z.object({
+      paymentType: z.literal("multicall"),
+      transactions: z.array(txSchema),
+      executionKind: z.literal("evm_same_chain"),
+      token: z.string(),
+      network: z.string(),
+      chainId: z.number().int().optional(),
+      childTokens: z.array(z.string()),
+      requestIds: z.array(z.string()),
+      children: z.array(z.record(z.string(), z.unknown())),
+      payees: z.array(z.string()),
+      amounts: z.array(z.string()),
+      references: z.array(z.string().nullable()),
+      ERC20ApprovalTransactions: z.array(txSchema),
+      batchPaymentTransaction: txSchema,
+      metadata: sameChainMetadata.extend({ childCount: z.number().int(), executableLegCount: z.number().int() }),
       ...tokenPayExtras,
     }),
   ])

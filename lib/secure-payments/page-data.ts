@@ -11,6 +11,7 @@ import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
+import { childBlockReason, type LoadedMulticall, loadMulticall } from "@/lib/secure-payments/multicall";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { linkStatus } from "@/lib/secure-payments/status";
 
@@ -49,13 +50,23 @@ function parseUnitsSafe(amount: string, decimals: number): bigint {
   return BigInt(whole + frac.padEnd(decimals, "0").slice(0, decimals));
 }
 
-export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: PaymentRequest[] } | null> {
+/**
+ * A link and its requests, in order. A multicall parent holds no requests of its own: its
+ * requests are those of its children that can still be paid, or are paid (`multicall` has them all).
+ */
+export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: PaymentRequest[]; multicall?: LoadedMulticall } | null> {
   if (!TOKEN.test(token)) return null;
   const sp = await db().securePayment.findUnique({
     where: { token },
     include: { requests: { orderBy: { position: "asc" } }, account: { select: { name: true, logoUrl: true } } },
   });
   if (!sp) return null;
+  if (sp.paymentType === "multicall") {
+    const multicall = await loadMulticall(token);
+    if (!multicall) return null;
+    const shown = multicall.children.filter((c) => childBlockReason(c) === null || c.status === "completed");
+    return { sp, requests: shown.flatMap((c) => c.requests.map((r) => r.request)), multicall };
+  }
   const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
   return { sp, requests: requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)) };
@@ -94,7 +105,7 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
     token: sp.token,
     status: linkStatus(sp),
     direction: sp.direction === "outgoing" ? "outgoing" : "incoming",
-    paymentType: sp.paymentType === "batch" ? "batch" : "single",
+    paymentType: sp.paymentType === "single" ? "single" : "batch",
     network: {
       id: rt.network.id,
       name: rt.network.name,

@@ -6,6 +6,7 @@ import type { AccessPolicy } from "@/lib/kyt/screen";
 import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
+import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
 import type { PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { publicLinkView, referencePayAnswer } from "@/lib/secure-payments/public-view";
@@ -24,6 +25,7 @@ export async function getPublicLinkOrThrow(token: string) {
   const link = await loadLink(token);
   const page = link ? await pageDataOf(link) : null;
   if (!link || !page) throw notFound("Secure payment not found");
+  if (link.multicall) return multicallView(link.multicall, page);
   return publicLinkView(link.sp, link.requests, page, page.currency.decimals);
 }
 
@@ -31,7 +33,9 @@ export async function getPublicLinkOrThrow(token: string) {
 export async function planLinkPayment(token: string, walletInput: string, crossChain?: CrossChainChoice) {
   const link = await loadLink(token);
   if (!link || !isNetworkId(link.sp.network)) throw notFound("Secure payment not found");
-  return referencePayAnswer(link.sp, await planFor(link, walletInput, crossChain));
+  const plan = await planFor(link, walletInput, crossChain);
+  if (link.multicall) return multicallPayAnswer(link.multicall, plan as PaymentPagePlan);
+  return referencePayAnswer(link.sp, plan);
 }
 
 async function planFor(

@@ -38,7 +38,7 @@ const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
 const mask = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
 
 /** The reference's branding object ({id, logoPath, primaryActionColor, …}) from the link's snapshot; null: Duebill's own look. */
-function referenceBranding(sp: Link) {
+export function referenceBranding(sp: Pick<Link, "branding" | "token" | "clientId" | "orchestratorId">) {
   const b = sp.branding as Partial<BrandingSnapshot> | null;
   if (!b?.displayName) return null;
   return {
@@ -119,7 +119,7 @@ export function publicLinkView(sp: Link, requests: PaymentRequest[], page: Payme
 }
 
 /** The reference's feeBundle: the link's fee plan in token amounts (fee plans apply to dollar-pegged tokens only: 1 token = 1 USD). */
-function feeBundleOf(sp: Pick<SecurePayment, "feePlan">) {
+export function feeBundleOf(sp: Pick<SecurePayment, "feePlan">) {
   const plan = sp.feePlan as Record<string, string> | null;
   if (!plan?.grossAmountUsd) return null;
   return {
@@ -141,7 +141,7 @@ function feeBundleOf(sp: Pick<SecurePayment, "feePlan">) {
 /** A plan's metadata as the reference types it: indexes are numbers, so an absent approval leaves its index out. */
 type IndexMetadata = Pick<PayMetadata, "approvalTransactionIndex" | "paymentTransactionIndex" | "needsApproval">;
 
-function referenceMetadata<M extends IndexMetadata>(metadata: M) {
+export function referenceMetadata<M extends IndexMetadata>(metadata: M) {
   const { approvalTransactionIndex, ...rest } = metadata;
   return {
     ...rest,

@@ -4,6 +4,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import type { KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
+import { settleMulticallParents } from "@/lib/secure-payments/multicall";
 
 /**
  * Moves pending links forward once their requests are paid: the detected payer wallets of an
@@ -18,12 +19,19 @@ export async function settleSecurePayments(requestIds: readonly string[]): Promi
     select: { securePaymentToken: true },
   });
   let settled = 0;
-  for (const token of new Set(links.map((l) => l.securePaymentToken))) {
+  const tokens = [...new Set(links.map((l) => l.securePaymentToken))];
+  for (const token of tokens) {
     try {
       if (await settleOne(token)) settled += 1;
     } catch (err) {
       log.warn("settling a secure payment failed", { token, err });
     }
+  }
+  // Multicall parents over these links complete with their last child.
+  try {
+    settled += await settleMulticallParents(tokens);
+  } catch (err) {
+    log.warn("settling multicall parents failed", { tokens, err });
   }
   return settled;
 }
@@ -69,7 +77,16 @@ export async function expireAndReconcileSecurePayments(): Promise<{ expired: num
     JOIN "PaymentRequest" pr ON pr.id = spr."requestId"
     WHERE sp.status = 'pending' AND pr.status = 'paid'
     LIMIT 500`;
-  const settled = await settleSecurePayments(unsettled.map((u) => u.requestId));
+  let settled = await settleSecurePayments(unsettled.map((u) => u.requestId));
+  // Multicall parents still pending although every child is completed: a crash between the two.
+  const finished = await db().$queryRaw<{ childToken: string }[]>`
+    SELECT mc."childToken" FROM "MulticallChild" mc
+    JOIN "SecurePayment" p ON p.token = mc."parentToken"
+    WHERE p.status = 'pending' AND NOT EXISTS (
+      SELECT 1 FROM "MulticallChild" m2 JOIN "SecurePayment" c ON c.token = m2."childToken"
+      WHERE m2."parentToken" = p.token AND c.status <> 'completed')
+    LIMIT 500`;
+  settled += await settleMulticallParents(finished.map((f) => f.childToken));
   const { count } = await db().securePayment.updateMany({
     where: { status: "pending", expiresAt: { lte: now() } },
     data: { status: "expired" },

@@ -212,6 +212,7 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
     },
   },
   createSecureBatchPayout: { tokens: ["01JAAAAAAAAAAAAAAAAAAAAAAA", "01JBBBBBBBBBBBBBBBBBBBBBBB"] },
+  createMulticallPayout: { childTokens: ["01JAAAAAAAAAAAAAAAAAAAAAAA", "01JBBBBBBBBBBBBBBBBBBBBBBB"] },
   securePaymentTronBroadcast: {
     signedTransaction: {
       raw_data_hex: "0a02abcd",
