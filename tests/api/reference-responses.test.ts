@@ -203,6 +203,23 @@ describe("the reference's response schemas", () => {
       json: { tokens: [one.body.token, two.body.token] },
     });
     expect(merged.status).toBe(201);
+
+    const [three, four] = [await payout("5"), await payout("6")];
+    const parent = await api("POST", "/v2/secure-payments/multicall-payouts", {
+      headers: key(),
+      json: { childTokens: [three.body.token, four.body.token] },
+    });
+    expect(parent.status, JSON.stringify(parent.body)).toBe(201);
+    const parentToken = parent.body.token as string;
+    expect(
+      (await api("GET", "/v2/secure-payments/multicall-payouts/{token}", { headers: key(), params: { token: parentToken } })).status,
+    ).toBe(200);
+    expect((await api("GET", "/v2/secure-payments/{token}", { params: { token: parentToken } })).body.paymentType).toBe("multicall");
+    const multicallPlan = await api("GET", "/v2/secure-payments/{token}/pay", {
+      params: { token: parentToken },
+      query: { wallet: devnet.accounts.payer.address },
+    });
+    expect(multicallPlan.body.paymentType).toBe("multicall");
   });
 
   it("a Tron link's signed transaction is relayed through the configured node", async () => {
