@@ -228,9 +228,15 @@ export async function settleMulticallParents(childTokens: readonly string[]): Pr
   for (const parentToken of new Set(parents.map((p) => p.parentToken))) {
     const open = await db().multicallChild.count({ where: { parentToken, child: { status: { not: "completed" } } } });
     if (open > 0) continue;
+    // Paid from the creator's wallet: the payer its children recorded.
+    const paidBy = await db().multicallChild.findFirst({
+      where: { parentToken, child: { payerAddress: { not: null } } },
+      orderBy: { position: "asc" },
+      select: { child: { select: { payerAddress: true } } },
+    });
     const { count } = await db().securePayment.updateMany({
       where: { token: parentToken, status: "pending" },
-      data: { status: "completed", completedAt: now() },
+      data: { status: "completed", completedAt: now(), payerAddress: paidBy?.child.payerAddress ?? null },
     });
     settled += count;
   }

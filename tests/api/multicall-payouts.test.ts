@@ -117,7 +117,12 @@ describe("POST /v2/secure-payments/multicall-payouts", () => {
     // The public view of the parent answers the multicall variant with the page's view beside it.
     const pub0 = await publicView(parent);
     expect(pub0.body).toMatchObject({ paymentType: "multicall", status: "completed", token: parent });
-    expect(pub0.body.checkout).toMatchObject({ direction: "outgoing", paymentType: "batch", status: "completed" });
+    expect(pub0.body.checkout).toMatchObject({
+      direction: "outgoing",
+      paymentType: "batch",
+      status: "completed",
+      payerAddress: devnet.accounts.payer.address,
+    });
     // Nothing left to pay.
     const again = await call(payLink, `/v2/secure-payments/${parent}/pay?wallet=${devnet.accounts.payer.address}`, {
       params: { token: parent },
