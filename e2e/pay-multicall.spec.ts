@@ -1,4 +1,4 @@
-import type { E2eState } from "./support/api";
+import { createDemoSession, type E2eState } from "./support/api";
 import { expect, test } from "./support/fixtures";
 
 /**
@@ -64,5 +64,13 @@ for (const viewport of [
     expect(view).toMatchObject({ paymentType: "multicall", status: "completed", canExecute: false, totals: { childCount: 3 } });
     // Paid children are no longer executable: already_paid, nothing to recover.
     expect(view.children.map((c: { blockReason: string }) => c.blockReason)).toEqual(["already_paid", "already_paid", "already_paid"]);
+
+    // The integrator's links list names the multicall and shows it paid.
+    await page.context().addCookies([{ name: "session_token", value: await createDemoSession(state), url: state.baseUrl }]);
+    await page.goto("/dashboard/links");
+    const row = page.getByTestId("link-row").filter({ hasText: "Multicall of 3 payouts" }).first(); // newest first
+    await expect(row).toBeVisible();
+    await expect(row).toContainText("Paid");
+    await shot(`multicall-${viewport.name}-04-dashboard-links`);
   });
 }

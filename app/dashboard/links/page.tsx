@@ -20,7 +20,10 @@ export default async function LinksPage() {
       where: { accountId: me.account.id },
       orderBy: { createdAt: "desc" },
       take: 50,
-      include: { requests: { include: { request: { select: { amount: true, paymentCurrency: true } } } } },
+      include: {
+        requests: { include: { request: { select: { amount: true, paymentCurrency: true } } } },
+        _count: { select: { multicallChildren: true } },
+      },
     }),
   ]);
   return (
@@ -46,7 +49,11 @@ export default async function LinksPage() {
               return (
                 <li key={l.token} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid="link-row">
                   <a href={`/pay/${l.token}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
-                    {first ? `${first.amount} ${first.paymentCurrency.split("-")[0]}` : l.token}
+                    {l.paymentType === "multicall"
+                      ? `Multicall of ${l._count.multicallChildren} payouts`
+                      : first
+                        ? `${first.amount} ${first.paymentCurrency.split("-")[0]}`
+                        : l.token}
                     {l.requests.length > 1 ? ` + ${l.requests.length - 1} more` : ""}
                   </a>
                   <span className="text-slate-600">{l.reference ?? l.description ?? ""}</span>
