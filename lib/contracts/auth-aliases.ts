@@ -26,6 +26,13 @@ export const destinationSigningDataV1Op = aliasOperation(
   "/v1/payee-destination/signing-data",
   "getPayeeDestinationSigningDataV1",
 );
+/** The auth service's lookups: the account's active destination for a wallet (a payee's, or a payout recipient's). */
+export const lookupDestinationV1Op = aliasOperation(getActiveDestinationOp, "/v1/payee-destination/lookup", "lookupPayeeDestinationV1");
+export const payoutLookupDestinationV1Op = aliasOperation(
+  getActiveDestinationOp,
+  "/v1/payee-destination/payout-lookup",
+  "payoutLookupPayeeDestinationV1",
+);
 export const readDestinationV1Op = aliasOperation(readDestinationOp, "/v1/payee-destination/{destinationId}", "getPayeeDestinationV1");
 export const deactivateDestinationV1Op = aliasOperation(
   deactivateDestinationOp,

@@ -137,6 +137,26 @@ export const readDestinationOp = defineOperation({
   responses: { 200: { description: "Destination", schema: stateful }, ...errorResponses(401, 403, 404, 429) },
 });
 
+/**
+ * `POST /v1/payee-destination/deactivate`: the reference's auth-service route for deactivation,
+ * the destination named in the body instead of the path (same proof, credentials and answers as
+ * DELETE /v2/payee-destination/{destinationId}).
+ */
+export const deactivateDestinationByBodyV1Op = defineOperation({
+  method: "POST",
+  path: "/v1/payee-destination/deactivate",
+  operationId: "deactivatePayeeDestinationByBodyV1",
+  summary: "Deactivate a destination named in the body (auth-service route of DELETE /v2/payee-destination/{destinationId})",
+  description:
+    CREDENTIALS +
+    "Body `{destinationId, nonce?, signature?}`: with a client ID the destination's wallet signs the signing data of action " +
+    "`deactivate`; a session needs no proof. Another account's destination: 404.",
+  tags,
+  auth,
+  body: z.strictObject({ destinationId: z.string().min(1).max(200), nonce: nonce.optional(), signature: signature.optional() }),
+  responses: { 200: { description: "Deactivated", schema: stateful }, ...errorResponses(400, 401, 403, 404, 429) },
+});
+
 export const deactivateDestinationOp = defineOperation({
   method: "DELETE",
   path: "/v2/payee-destination/{destinationId}",

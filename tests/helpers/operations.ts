@@ -163,6 +163,11 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
   createPayeeDestination: { currency: "USDC-base", walletAddress: EVM },
   // A client ID's deactivation (the reference's body); a session needs none.
   deactivatePayeeDestination: { nonce: "0123456789abcdef0123456789abcdef", signature: `0x${"11".repeat(65)}` },
+  deactivatePayeeDestinationByBodyV1: {
+    destinationId: PLAUSIBLE.destinationId,
+    nonce: "0123456789abcdef0123456789abcdef",
+    signature: `0x${"11".repeat(65)}`,
+  },
   createWalletChallenge: { address: EVM, chainId: 1 },
   verifyWalletChallenge: {
     challengeId: "01JZZZZZZZZZZZZZZZZZZZZZZZ",

@@ -1,0 +1,8 @@
+import * as v2 from "@/app/v2/payee-destination/route";
+import { lookupDestinationV1Op } from "@/lib/contracts/auth-aliases";
+import { aliasRoute } from "@/lib/http/handler";
+
+export const dynamic = "force-dynamic";
+
+/** The reference's auth-service lookup: GET /v2/payee-destination?walletAddress= at its path. */
+export const GET = aliasRoute(v2.GET, lookupDestinationV1Op);
