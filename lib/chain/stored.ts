@@ -8,8 +8,12 @@ export function networkOf(row: { network: string }): NetworkId {
   return row.network;
 }
 
+/** The token of a stored `SYMBOL-network` currency ID (network IDs may hold a hyphen: USDC-arbitrum-one). */
 export function tokenOf(row: { network: string; paymentCurrency: string }) {
-  const symbol = row.paymentCurrency.slice(0, row.paymentCurrency.lastIndexOf("-"));
+  const suffix = `-${row.network}`;
+  const symbol = row.paymentCurrency.endsWith(suffix)
+    ? row.paymentCurrency.slice(0, -suffix.length)
+    : row.paymentCurrency.slice(0, row.paymentCurrency.lastIndexOf("-"));
   const token = networkRuntime(networkOf(row)).tokens.find((t) => t.symbol === symbol);
   if (!token) throw new AppError("internal_error", `Stored request has unknown currency ${row.paymentCurrency}`);
   return token;

@@ -47,7 +47,8 @@ export const multicallPayoutsOp = defineOperation({
     "context, recoveryAction}]` (another account's link reads as not_found/not_owned without its details; more than 150: `cap`); " +
     "`errors[]` names `childTokens.N`. evm_cross_chain and tron_batch are refused (400 naming requestedExecutionKind).",
   tags,
-  auth: creators,
+  // The reference also documents a bearer session (the dashboard's own payouts).
+  auth: [...creators, "session"],
   body: multicallBodySchema,
   idempotent: true,
   responses: { 201: { description: "Multicall link", schema: multicallCreatedSchema }, ...errorResponses(400, 401, 403, 429) },

@@ -54,7 +54,7 @@ const MESSAGES: Record<BlockReason, string> = {
   not_outgoing: "is not a payout link",
   not_single_payment: "is not a single payout link",
   invalid_child_linkage:
-    "cannot be paid together with the first child (network, currency or creator wallet differs, or it is in another pending multicall)",
+    "cannot be paid together with the first child (network, currency, creator wallet or fee address differs, or it is in another pending multicall)",
   already_paid: "is already paid",
   request_processing: "has a payment in progress",
   secure_payment_expired: "has expired",
@@ -158,9 +158,20 @@ export async function createMulticallPayout(principal: Principal, body: Multical
       if (NETWORKS[first.network as keyof typeof NETWORKS]?.kind !== "evm")
         throw invalidField("childTokens", "Tron payouts cannot be paid together: pay each link on its own (tron_batch is not supported)");
       const creator = first.requests[0]!.request.payer;
+      const feeAddress = (c: ChildRow) => c.requests[0]!.request.feeAddress;
+      // The batch contract sends every fee to one address: children with fees to different addresses cannot share a call.
+      const feeTo = children.find((c) => feeAddress(c))?.requests[0]!.request.feeAddress ?? null;
       for (const c of children.slice(1)) {
         const payer = c.requests[0]!.request.payer;
-        if (c.network !== first.network || c.currency !== first.currency || !creator || !payer || !sameAddress(payer, creator))
+        const fee = feeAddress(c);
+        if (
+          c.network !== first.network ||
+          c.currency !== first.currency ||
+          !creator ||
+          !payer ||
+          !sameAddress(payer, creator) ||
+          (fee && feeTo && !sameAddress(fee, feeTo))
+        )
           failures.push(failure(c.token, "invalid_child_linkage", childContext(c, body.childTokens.indexOf(c.token))));
       }
     }

@@ -160,6 +160,21 @@ describe("POST /v2/secure-payments/multicall-payouts", () => {
     expect(late.body.failures[0]).toMatchObject({ reason: "secure_payment_expired", context: { securePaymentStatus: "expired" } });
   });
 
+  it("children whose fees go to different addresses cannot share the batch call (it has one fee address)", async () => {
+    const [one, two] = [await payout(a, "1"), await payout(a, "2")];
+    await db().paymentRequest.update({
+      where: { id: one.requestIds[0] },
+      data: { feeAddress: devnet.accounts.feeRecipient.address, feeAmount: "10000" },
+    });
+    await db().paymentRequest.update({
+      where: { id: two.requestIds[0] },
+      data: { feeAddress: devnet.accounts.payee.address, feeAmount: "10000" },
+    });
+    const res = await multicall({ childTokens: [one.token, two.token] });
+    expect(res.status).toBe(400);
+    expect(res.body.failures).toEqual([expect.objectContaining({ securePaymentToken: two.token, reason: "invalid_child_linkage" })]);
+  });
+
   it("caps at 150 children; refuses duplicates, other kinds and malformed bodies naming the field", async () => {
     const many = Array.from({ length: 151 }, (_, i) => `01J${String(i).padStart(23, "0")}`);
     const capped = await multicall({ childTokens: many });
