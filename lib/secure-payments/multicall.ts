@@ -67,6 +67,8 @@ const MESSAGES: Record<BlockReason, string> = {
 export function childBlockReason(c: ChildRow): BlockReason | null {
   const request = c.requests[0]?.request;
   if (c.direction !== "outgoing") return "not_outgoing";
+  // A child merged into a batch link has lost its request to it: it is no longer pending, whatever else.
+  if (c.status === "invalidated") return "secure_payment_not_pending";
   if (c.paymentType !== "single" || c.requests.length !== 1 || !request) return "not_single_payment";
   if (c.status === "compliance_failed") return "compliance_failed";
   if (request.status === "paid" || c.status === "completed") return "already_paid";

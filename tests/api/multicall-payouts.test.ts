@@ -155,6 +155,14 @@ describe("POST /v2/secure-payments/multicall-payouts", () => {
       expect.objectContaining({ securePaymentToken: one.token, reason: "invalid_child_linkage", recoveryAction: "support_required" }),
     ]);
     const t0 = Date.now();
+    // A child merged into a batch link (invalidated, its request moved away) is no longer pending.
+    const merged = await payout(a, "7");
+    await db().securePaymentRequest.deleteMany({ where: { securePaymentToken: merged.token } });
+    await db().securePayment.update({ where: { token: merged.token }, data: { status: "invalidated" } });
+    const gone = await multicall({ childTokens: [three.token, merged.token] });
+    expect(gone.body.failures).toEqual([
+      expect.objectContaining({ securePaymentToken: merged.token, reason: "secure_payment_not_pending" }),
+    ]);
     setClock(() => t0 + 8 * 24 * 3_600_000);
     const late = await multicall({ childTokens: [three.token, (await payout(a, "6")).token] });
     expect(late.body.failures[0]).toMatchObject({ reason: "secure_payment_expired", context: { securePaymentStatus: "expired" } });
