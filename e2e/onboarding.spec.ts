@@ -12,7 +12,7 @@ import { decodeFunctionData, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { hexToTron, tronToHex } from "@/lib/chain/address";
 import { type E2eState, withDb } from "./support/api";
-import { expect, test } from "./support/fixtures";
+import { connectTestWallet, expect, test } from "./support/fixtures";
 import { startReceiver } from "./support/receiver";
 import { TestWallet } from "./support/test-wallet";
 import { exposeTronSigner, installTronStub, tronStubCalls } from "./support/tron-stub";
@@ -81,12 +81,7 @@ async function platformPage(newPage: () => Promise<Page>, state: E2eState) {
 
 async function walkThrough(page: Page, wallet: TestWallet, shot: (name: string, p?: Page) => Promise<void>, prefix: string) {
   const current = page.locator('[aria-current="step"]');
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page
-    .getByRole("dialog")
-    .getByRole("button", { name: /Duebill Test Wallet/ })
-    .click();
-  await expect(page.getByTestId("connected-address")).toHaveText(wallet.address);
+  await connectTestWallet(page, wallet.address);
   await expect(current).toContainText("Sign in");
   await shot(`${prefix}-02-connected`, page);
   await page.getByRole("button", { name: "Sign in with wallet" }).click();

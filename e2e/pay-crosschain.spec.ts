@@ -1,5 +1,5 @@
 import { activateDestination, createLink } from "./support/api";
-import { expect, test } from "./support/fixtures";
+import { connectTestWallet, expect, test } from "./support/fixtures";
 
 /**
  * Pay from another chain on the hosted page: the link is on the devnet ("Sepolia"); the payer
@@ -21,12 +21,7 @@ for (const [label, width] of [
     });
 
     await page.goto(`/pay/${link.token}`);
-    await page.getByRole("button", { name: "Connect wallet" }).click();
-    await page
-      .getByRole("dialog")
-      .getByRole("button", { name: /Duebill Test Wallet/ })
-      .click();
-    await expect(page.getByTestId("connected-address")).toHaveText(wallet.address);
+    await connectTestWallet(page, wallet.address);
 
     // The same-chain plan is offered first; the other chains below it.
     const picker = page.getByRole("region", { name: "Pay from another chain" });

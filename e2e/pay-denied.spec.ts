@@ -1,5 +1,5 @@
 import { activateDestination, createDemoSession, createLink, getSecurePayment } from "./support/api";
-import { expect, test } from "./support/fixtures";
+import { connectTestWallet, expect, test } from "./support/fixtures";
 import { TestWallet } from "./support/test-wallet";
 
 test("a payer on the deny list pays, and the link ends in compliance_failed", async ({ page, state, shot }) => {
@@ -18,12 +18,7 @@ test("a payer on the deny list pays, and the link ends in compliance_failed", as
   await wallet.install(page);
 
   await page.goto(`/pay/${link.token}`);
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page
-    .getByRole("dialog")
-    .getByRole("button", { name: /Duebill Test Wallet/ })
-    .click();
-  await expect(page.getByTestId("connected-address")).toHaveText(wallet.address);
+  await connectTestWallet(page, wallet.address);
   await page.getByRole("button", { name: "Approve and pay" }).click();
 
   // Detection sees the payment, screening rejects the payer: the page says so without details.

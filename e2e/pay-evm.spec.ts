@@ -1,5 +1,5 @@
 import { activateDestination, createDemoSession, createLink, getSecurePayment } from "./support/api";
-import { anvil, expect, test } from "./support/fixtures";
+import { anvil, connectTestWallet, expect, test } from "./support/fixtures";
 
 const APPROVE = "0x095ea7b3";
 const PAY_WITH_REFERENCE = "0xc219a14d";
@@ -182,12 +182,7 @@ test("a wallet without enough tokens gets a clear message and no pay button", as
   // More than the devnet payer holds.
   const link = await createLink(state, { requests: [{ amount: "999999999" }], destinationId: state.demo.destinationId });
   await page.goto(`/pay/${link.token}`);
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page
-    .getByRole("dialog")
-    .getByRole("button", { name: /Duebill Test Wallet/ })
-    .click();
-  await expect(page.getByTestId("connected-address")).toHaveText(wallet.address);
+  await connectTestWallet(page, wallet.address);
   await expect(page.getByRole("main").getByRole("alert")).toContainText("Insufficient balance");
   await expect(page.getByRole("button", { name: /pay/i })).toHaveCount(0);
   await expect(page.getByRole("button", { name: "Check again" })).toBeVisible();

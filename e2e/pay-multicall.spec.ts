@@ -1,5 +1,5 @@
 import { createDemoSession, type E2eState } from "./support/api";
-import { expect, test } from "./support/fixtures";
+import { connectTestWallet, expect, test } from "./support/fixtures";
 
 /**
  * A multicall payout link: the creator's wallet pays several payout links in one batch
@@ -41,12 +41,7 @@ for (const viewport of [
     await expect(page.getByRole("button", { name: "Connect wallet" })).toBeEnabled();
     await shot(`multicall-${viewport.name}-01-pending`);
 
-    await page.getByRole("button", { name: "Connect wallet" }).click();
-    await page
-      .getByRole("dialog")
-      .getByRole("button", { name: /Duebill Test Wallet/ })
-      .click();
-    await expect(page.getByTestId("connected-address")).toHaveText(wallet.address);
+    await connectTestWallet(page, wallet.address);
     const pay = page.getByRole("button", { name: /pay/i }).last();
     await expect(pay).toBeEnabled();
     await shot(`multicall-${viewport.name}-02-ready`);

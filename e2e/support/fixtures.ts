@@ -1,5 +1,5 @@
 import path from "node:path";
-import { test as base, type Page } from "@playwright/test";
+import { test as base, expect, type Page } from "@playwright/test";
 import { type E2eState, e2eState } from "./api";
 import { TestWallet } from "./test-wallet";
 
@@ -51,4 +51,14 @@ export async function anvil(state: E2eState, method: string, params: unknown[] =
   const body = (await res.json()) as { result?: unknown; error?: { message: string } };
   if (body.error) throw new Error(`${method}: ${body.error.message}`);
   return body.result;
+}
+
+/** Connects the injected test wallet through RainbowKit's modal and waits until the page shows its address. */
+export async function connectTestWallet(page: Page, address: string): Promise<void> {
+  await page.getByRole("button", { name: "Connect wallet" }).click();
+  await page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Duebill Test Wallet/ })
+    .click();
+  await expect(page.getByTestId("connected-address")).toHaveText(address);
 }

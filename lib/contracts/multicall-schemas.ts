@@ -32,6 +32,16 @@ export const multicallCreatedSchema = z.object({
   ),
 });
 
+/** Token amounts of a payment and its fees (the reference's amountSummary), human decimals. */
+export const amountSummarySchema = z.object({
+  grossAmount: z.string(),
+  netRecipientAmount: z.string(),
+  totalFees: z.string(),
+  payeeBorneFees: z.string(),
+  payerBorneFees: z.string(),
+  payerTotal: z.string(),
+});
+
 const blockReason = z.enum([
   "not_found",
   "not_owned",
@@ -85,14 +95,7 @@ export const multicallViewSchema = z
       childCount: z.number().int(),
       blockedChildCount: z.number().int(),
       byDestinationCurrency: z.array(z.object({ network: z.string(), currency: z.string(), totalAmount: z.string() })),
-      amountSummary: z.object({
-        grossAmount: z.string(),
-        netRecipientAmount: z.string(),
-        totalFees: z.string(),
-        payeeBorneFees: z.string(),
-        payerBorneFees: z.string(),
-        payerTotal: z.string(),
-      }),
+      amountSummary: amountSummarySchema,
     }),
   })
   .meta({ id: "MulticallPayout" });

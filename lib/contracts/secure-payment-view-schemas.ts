@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { multicallViewSchema } from "@/lib/contracts/multicall-schemas";
+import { amountSummarySchema, multicallViewSchema } from "@/lib/contracts/multicall-schemas";
 import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
 import { feePlanSchema } from "@/lib/contracts/secure-payments-schemas";
 
@@ -80,16 +80,7 @@ const feeBundle = z
   .object({
     bundleId: z.string().nullable(),
     defaultFeeBearer: z.enum(["payer", "payee"]).nullable(),
-    amountSummary: z
-      .object({
-        grossAmount: z.string(),
-        netRecipientAmount: z.string(),
-        totalFees: z.string(),
-        payeeBorneFees: z.string(),
-        payerBorneFees: z.string(),
-        payerTotal: z.string(),
-      })
-      .nullable(),
+    amountSummary: amountSummarySchema.nullable(),
     fees: z.array(z.unknown()).meta({ description: "Empty: fees are paid inside the payment transaction (the fee proxy's fee leg)" }),
   })
   .nullable()

@@ -162,7 +162,7 @@ export async function createMulticallPayout(principal: Principal, body: Multical
       const creator = first.requests[0]!.request.payer;
       const feeAddress = (c: ChildRow) => c.requests[0]!.request.feeAddress;
       // The batch contract sends every fee to one address: children with fees to different addresses cannot share a call.
-      const feeTo = children.find((c) => feeAddress(c))?.requests[0]!.request.feeAddress ?? null;
+      const feeTo = children.map(feeAddress).find((f) => f) ?? null;
       for (const c of children.slice(1)) {
         const payer = c.requests[0]!.request.payer;
         const fee = feeAddress(c);

@@ -1,5 +1,4 @@
-import { createPublicClient, createWalletClient, decodeFunctionData, http, type PublicClient } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { createPublicClient, decodeFunctionData, http, type PublicClient } from "viem";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { GET as payLink } from "@/app/v2/secure-payments/[token]/pay/route";
 import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
@@ -9,14 +8,13 @@ import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route
 import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
 import { expireSweep } from "@/lib/jobs/expire";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { payLinkOnDevnet } from "@/tests/helpers/pay-link";
 
 /**
  * Multicall payouts on a devnet: a parent over pending payout links, paid from the creator's
@@ -58,16 +56,7 @@ const view = (token: string, who = a) =>
   call(getMulticall, `/v2/secure-payments/multicall-payouts/${token}`, { headers: { "x-api-key": who.apiKey }, params: { token } });
 const publicView = (token: string) => call(pageView, `/v2/secure-payments/${token}`, { params: { token } });
 
-async function pay(token: string) {
-  const account = privateKeyToAccount(devnet.accounts.payer.privateKey);
-  const plan = await call(payLink, `/v2/secure-payments/${token}/pay?wallet=${account.address}`, { params: { token } });
-  expect(plan.status, JSON.stringify(plan.body)).toBe(200);
-  const wallet = createWalletClient({ account, chain: devnet.chain, transport: http(devnet.rpcUrl) });
-  for (const tx of plan.body.transactions)
-    await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
-  await sweepNetwork(evmEventSource("sepolia")!);
-  return plan.body;
-}
+const pay = (token: string) => payLinkOnDevnet(devnet, pub, token);
 
 describe("POST /v2/secure-payments/multicall-payouts", () => {
   it("pays children alone or together: pending → partially_settled → completed", async () => {

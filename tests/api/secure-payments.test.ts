@@ -21,6 +21,7 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { payLinkOnDevnet } from "@/tests/helpers/pay-link";
 
 let devnet: Devnet;
 let pub: PublicClient;
@@ -56,16 +57,7 @@ const link = (json: unknown, headers: Record<string, string> = { "x-client-id": 
 const bySession = (requestId: string, token = session) =>
   call(getSecurePayment, `/v2/secure-payments?requestId=${requestId}`, { headers: { authorization: `Bearer ${token}` } });
 
-async function payFromPage(token: string, key: `0x${string}` = devnet.accounts.payer.privateKey) {
-  const account = privateKeyToAccount(key);
-  const plan = await call(payLink, `/v2/secure-payments/${token}/pay?wallet=${account.address}`, { params: { token } });
-  expect(plan.status).toBe(200);
-  const wallet = createWalletClient({ account, chain: devnet.chain, transport: http(devnet.rpcUrl) });
-  for (const tx of plan.body.transactions)
-    await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
-  await sweepNetwork(evmEventSource("sepolia")!);
-  return plan.body;
-}
+const payFromPage = (token: string, key: `0x${string}` = devnet.accounts.payer.privateKey) => payLinkOnDevnet(devnet, pub, token, key);
 
 describe("secure payment links", () => {
   it("a link is paid from its page plan; the request's secure payment shows completed with payer and KYT results", async () => {
