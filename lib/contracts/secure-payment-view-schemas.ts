@@ -31,7 +31,13 @@ const destination = z.object({
   isMasked: z.boolean(),
 });
 
+const paymentOptions = z
+  .record(z.string(), z.record(z.string(), z.object({ balance: z.string(), hasEnoughBalance: z.boolean(), neededAmount: z.string() })))
+  .optional()
+  .meta({ description: "With ?wallet=: {network: {token: {balance, hasEnoughBalance, neededAmount}}} for a pending link" });
+
 const common = {
+  paymentOptions,
   status,
   redirectUrl: z.string().nullable(),
   redirectLabel: z.string().nullable(),
@@ -72,7 +78,7 @@ export const publicLinkSchema = z
       isNativeCurrency: z.array(z.boolean()),
       destinations: z.array(destination),
     }),
-    multicallViewSchema.extend({ checkout: common.checkout }),
+    multicallViewSchema.extend({ checkout: common.checkout, paymentOptions }),
   ])
   .meta({ id: "SecurePaymentPublicView" });
 

@@ -112,7 +112,15 @@ export const getPaymentPageOp = defineOperation({
   tags,
   auth: [],
   params: z.object({ token: z.string().max(64) }),
-  responses: { 200: { description: "Link view", schema: publicLinkSchema }, ...errorResponses(404, 429) },
+  query: z.object({
+    wallet: z
+      .string()
+      .min(1)
+      .max(100)
+      .optional()
+      .meta({ description: "The payer's wallet: adds paymentOptions (its balance of the link's token against what it must send)" }),
+  }),
+  responses: { 200: { description: "Link view", schema: publicLinkSchema }, ...errorResponses(400, 404, 429) },
 });
 
 export const payLinkOp = defineOperation({

@@ -1,14 +1,16 @@
-import { asHex, sameAddress } from "@/lib/chain/address";
+import { asHex, isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
 import { isNetworkId } from "@/lib/chain/networks";
+import { chainReaderFor } from "@/lib/chain/reader";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { AccessPolicy } from "@/lib/kyt/screen";
+import { formatAmount } from "@/lib/money";
 import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
 import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
-import type { PaymentPagePlan } from "@/lib/secure-payments/page-types";
+import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { publicLinkView, referencePayAnswer } from "@/lib/secure-payments/public-view";
 import { linkStatus } from "@/lib/secure-payments/status";
 
@@ -18,15 +20,47 @@ import { linkStatus } from "@/lib/secure-payments/status";
  * transactions for the whole link). The token is the capability: no credentials.
  */
 type CrossChainChoice = { chain?: string; token?: string; quoteId?: string };
+type Loaded = NonNullable<Awaited<ReturnType<typeof loadLink>>>;
 
 const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
 
-export async function getPublicLinkOrThrow(token: string) {
+export async function getPublicLinkOrThrow(token: string, wallet?: string) {
   const link = await loadLink(token);
   const page = link ? await pageDataOf(link) : null;
   if (!link || !page) throw notFound("Secure payment not found");
-  if (link.multicall) return multicallView(link.multicall, page);
-  return publicLinkView(link.sp, link.requests, page, page.currency.decimals);
+  const paymentOptions = wallet === undefined ? undefined : await paymentOptionsFor(link, page, wallet);
+  const view = link.multicall ? multicallView(link.multicall, page) : publicLinkView(link.sp, link.requests, page, page.currency.decimals);
+  return paymentOptions ? { ...view, paymentOptions } : view;
+}
+
+/**
+ * The reference's `paymentOptions` for `wallet` (GET /{token}?wallet=): its balance of the link's
+ * token on the link's network against what it must still send, fees included —
+ * `{sepolia: {USDC: {balance, hasEnoughBalance, neededAmount}}}`. Left out when the link is no
+ * longer pending or the chain cannot be read now (the view never fails for it).
+ */
+async function paymentOptionsFor(link: Loaded, page: PaymentPageData, wallet: string) {
+  const network = link.sp.network;
+  if (!isNetworkId(network)) return undefined;
+  if (!(network === "tron" ? isTronAddress(wallet) : isEvmAddress(wallet)))
+    throw invalidField("wallet", network === "tron" ? "must be a Tron address" : "must be an EVM address");
+  if (page.status !== "pending") return undefined;
+  const reader = chainReaderFor(network);
+  const balance = reader ? await reader.balanceOf(page.currency.address, wallet).catch(() => null) : null;
+  if (balance === null) return undefined;
+  const needed = link.requests
+    .filter((r) => r.status !== "paid")
+    .reduce((sum, r) => {
+      const remaining = units(r.expectedAmount) - units(r.amountPaid);
+      return sum + remaining + feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount));
+    }, 0n);
+  const decimals = page.currency.decimals;
+  const option = {
+    balance: formatAmount(balance, decimals),
+    hasEnoughBalance: balance >= needed,
+    neededAmount: formatAmount(needed, decimals),
+  };
+  return { [network]: { [page.currency.symbol]: option } };
 }
 
 /** GET /v2/secure-payments/{token}/pay?wallet=: the payer's transactions for the whole link. */
@@ -38,11 +72,7 @@ export async function planLinkPayment(token: string, walletInput: string, crossC
   return referencePayAnswer(link.sp, plan);
 }
 
-async function planFor(
-  link: NonNullable<Awaited<ReturnType<typeof loadLink>>>,
-  walletInput: string,
-  crossChain?: CrossChainChoice,
-): Promise<PaymentPagePlan | CrossChainLinkPlan> {
+async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChainChoice): Promise<PaymentPagePlan | CrossChainLinkPlan> {
   const { sp, requests } = link;
   const status = linkStatus(sp);
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);

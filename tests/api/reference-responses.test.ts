@@ -155,7 +155,12 @@ describe("the reference's response schemas", () => {
     expect((await api("GET", "/v2/secure-payments", { headers: bearer(), query: { requestId } })).status).toBe(200);
     // The reference's frontend headers are accepted on the public routes.
     const frontend = { "x-client-id": a.browserClientId, origin: "https://shop.example" };
-    expect((await api("GET", "/v2/secure-payments/{token}", { headers: frontend, params: { token } })).status).toBe(200);
+    const withOptions = await api("GET", "/v2/secure-payments/{token}", {
+      headers: frontend,
+      params: { token },
+      query: { wallet: devnet.accounts.payer.address },
+    });
+    expect(withOptions.body.paymentOptions.sepolia.USDC.hasEnoughBalance).toBe(true);
     const plan = await api("GET", "/v2/secure-payments/{token}/pay", {
       headers: frontend,
       params: { token },

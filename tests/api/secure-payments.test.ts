@@ -91,6 +91,15 @@ describe("secure payment links", () => {
     });
     expect(view.body.destination).toMatchObject({ walletAddress: devnet.accounts.payee.address, network: "sepolia", isMasked: false });
     expect(view.body.destination.payeeAddress).toMatch(/@eip155:11155111#[0-9A-F]{8}$/);
+    expect(view.body.paymentOptions).toBeUndefined();
+    // With the payer's wallet: its balance of the link's token against what it must send.
+    const withWallet = (wallet: string) =>
+      call(pageView, `/v2/secure-payments/${created.body.token}?wallet=${wallet}`, { params: { token: created.body.token } });
+    const rich = await withWallet(devnet.accounts.payer.address);
+    expect(rich.body.paymentOptions.sepolia.USDC).toMatchObject({ hasEnoughBalance: true, neededAmount: "25" });
+    const empty = await withWallet("0x000000000000000000000000000000000000dEaD");
+    expect(empty.body.paymentOptions.sepolia.USDC).toEqual({ balance: "0", hasEnoughBalance: false, neededAmount: "25" });
+    expect((await withWallet("TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW")).body.errors[0].field).toBe("wallet");
     expect(view.body.checkout).toMatchObject({
       status: "pending",
       totalAmount: "25",

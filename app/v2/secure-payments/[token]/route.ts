@@ -4,4 +4,4 @@ import { getPublicLinkOrThrow } from "@/lib/secure-payments/pay-link";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(getPaymentPageOp, async ({ params }) => json(await getPublicLinkOrThrow(params.token)));
+export const GET = withApi(getPaymentPageOp, async ({ params, query }) => json(await getPublicLinkOrThrow(params.token, query.wallet)));
