@@ -28,63 +28,33 @@ export const paymentIntentRemovedOp = defineOperation({
   responses: { ...errorResponses(410, 429) },
 });
 
-const payerResponses = { ...errorResponses(404, 429) };
+/** The /v2/payer operations: each answers 404 with PAYER_OUT_OF_SCOPE. */
+function payerOp<M extends "GET" | "POST" | "PATCH">(method: M, path: string, operationId: string, summary: string) {
+  return defineOperation({
+    method,
+    path,
+    operationId,
+    summary: `Out of scope: ${summary} (404)`,
+    description: PAYER_OUT_OF_SCOPE,
+    tags,
+    auth: [],
+    ...(path.includes("{clientUserId}") ? { params: z.object({ clientUserId: z.string().max(200) }) } : {}),
+    responses: { ...errorResponses(404, 429) },
+  });
+}
 
-export const createPayerOp = defineOperation({
-  method: "POST",
-  path: "/v2/payer",
-  operationId: "createPayerOutOfScope",
-  summary: "Out of scope: payer compliance (404)",
-  description: PAYER_OUT_OF_SCOPE,
-  tags,
-  auth: [],
-  responses: payerResponses,
-});
-
-export const getPayerOp = defineOperation({
-  method: "GET",
-  path: "/v2/payer/{clientUserId}",
-  operationId: "getPayerOutOfScope",
-  summary: "Out of scope: payer compliance status (404)",
-  description: PAYER_OUT_OF_SCOPE,
-  tags,
-  auth: [],
-  params: z.object({ clientUserId: z.string().max(200) }),
-  responses: payerResponses,
-});
-
-export const updatePayerOp = defineOperation({
-  method: "PATCH",
-  path: "/v2/payer/{clientUserId}",
-  operationId: "updatePayerOutOfScope",
-  summary: "Out of scope: payer agreement status (404)",
-  description: PAYER_OUT_OF_SCOPE,
-  tags,
-  auth: [],
-  params: z.object({ clientUserId: z.string().max(200) }),
-  responses: payerResponses,
-});
-
-export const createPayerPaymentDetailsOp = defineOperation({
-  method: "POST",
-  path: "/v2/payer/{clientUserId}/payment-details",
-  operationId: "createPayerPaymentDetailsOutOfScope",
-  summary: "Out of scope: off-ramp payment details (404)",
-  description: PAYER_OUT_OF_SCOPE,
-  tags,
-  auth: [],
-  params: z.object({ clientUserId: z.string().max(200) }),
-  responses: payerResponses,
-});
-
-export const getPayerPaymentDetailsOp = defineOperation({
-  method: "GET",
-  path: "/v2/payer/{clientUserId}/payment-details",
-  operationId: "getPayerPaymentDetailsOutOfScope",
-  summary: "Out of scope: off-ramp payment details (404)",
-  description: PAYER_OUT_OF_SCOPE,
-  tags,
-  auth: [],
-  params: z.object({ clientUserId: z.string().max(200) }),
-  responses: payerResponses,
-});
+export const createPayerOp = payerOp("POST", "/v2/payer", "createPayerOutOfScope", "payer compliance");
+export const getPayerOp = payerOp("GET", "/v2/payer/{clientUserId}", "getPayerOutOfScope", "payer compliance status");
+export const updatePayerOp = payerOp("PATCH", "/v2/payer/{clientUserId}", "updatePayerOutOfScope", "payer agreement status");
+export const createPayerPaymentDetailsOp = payerOp(
+  "POST",
+  "/v2/payer/{clientUserId}/payment-details",
+  "createPayerPaymentDetailsOutOfScope",
+  "off-ramp payment details",
+);
+export const getPayerPaymentDetailsOp = payerOp(
+  "GET",
+  "/v2/payer/{clientUserId}/payment-details",
+  "getPayerPaymentDetailsOutOfScope",
+  "off-ramp payment details",
+);

@@ -9,8 +9,8 @@ const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 /** A sample body of each type (POST /v1/webhook/test), from the same builders, with fresh random identifiers. */
 export function sampleEvent(type: TestEventType, at: Date = now()): Record<string, unknown> {
   const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
-  const payment = (event: string, totalAmountPaid: string, subStatus = "") => ({
-    ...paymentConfirmedEvent({
+  const confirmed = (totalAmountPaid: string) =>
+    paymentConfirmedEvent({
       requestId,
       paymentReference,
       explorer: explorerUrl("base", txHash),
@@ -23,10 +23,8 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
       currency: "USD",
       paymentCurrency: "USDC-base",
       fees: [],
-    }),
-    event,
-    subStatus,
-  });
+    });
+  const payment = (event: string, totalAmountPaid: string, subStatus = "") => ({ ...confirmed(totalAmountPaid), event, subStatus });
   const wallet = `0x${hex(20)}`;
   const token = ulid();
   switch (type) {
@@ -106,19 +104,6 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
         timestamp,
       });
     case "payment.confirmed":
-      return paymentConfirmedEvent({
-        requestId,
-        paymentReference,
-        explorer: explorerUrl("base", txHash),
-        amount: "10",
-        totalAmountPaid: "10",
-        expectedAmount: "10",
-        timestamp,
-        txHash,
-        network: "base",
-        currency: "USD",
-        paymentCurrency: "USDC-base",
-        fees: [],
-      });
+      return confirmed("10");
   }
 }

@@ -214,21 +214,26 @@ export async function createMulticallPayout(principal: Principal, body: Multical
 }
 
 /** A multicall parent with its children (ordered) and their requests; null when `token` is not a multicall parent. */
-export async function loadMulticall(token: string) {
-  const parent = await db().securePayment.findUnique({
-    where: { token },
-    include: {
-      multicallChildren: {
-        orderBy: { position: "asc" },
-        include: { child: { include: { requests: { include: { request: true }, orderBy: { position: "asc" } } } } },
-      },
-    },
-  });
+export async function loadMulticall(token: string): Promise<LoadedMulticall | null> {
+  const parent = await db().securePayment.findUnique({ where: { token } });
   if (!parent || parent.paymentType !== "multicall") return null;
-  return { parent, children: parent.multicallChildren.map((m) => m.child as ChildRow) };
+  return { parent, children: await multicallChildrenOf(token) };
 }
 
-export type LoadedMulticall = NonNullable<Awaited<ReturnType<typeof loadMulticall>>>;
+export interface LoadedMulticall {
+  parent: SecurePayment;
+  children: ChildRow[];
+}
+
+/** A multicall parent's children, in order, with their requests (the parent already loaded). */
+export async function multicallChildrenOf(parentToken: string): Promise<ChildRow[]> {
+  const rows = await db().multicallChild.findMany({
+    where: { parentToken },
+    orderBy: { position: "asc" },
+    include: { child: { include: { requests: { include: { request: true }, orderBy: { position: "asc" } } } } },
+  });
+  return rows.map((m) => m.child);
+}
 
 /** Completes the pending multicall parents of `childTokens` whose every child is completed. */
 export async function settleMulticallParents(childTokens: readonly string[]): Promise<number> {

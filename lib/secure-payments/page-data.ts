@@ -11,7 +11,7 @@ import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
-import { childBlockReason, type LoadedMulticall, loadMulticall } from "@/lib/secure-payments/multicall";
+import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { linkStatus } from "@/lib/secure-payments/status";
 
@@ -62,8 +62,8 @@ export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: 
   });
   if (!sp) return null;
   if (sp.paymentType === "multicall") {
-    const multicall = await loadMulticall(token);
-    if (!multicall) return null;
+    // The parent row is loaded already: only its children are read.
+    const multicall = { parent: sp, children: await multicallChildrenOf(token) };
     const shown = multicall.children.filter((c) => childBlockReason(c) === null || c.status === "completed");
     return { sp, requests: shown.flatMap((c) => c.requests.map((r) => r.request)), multicall };
   }

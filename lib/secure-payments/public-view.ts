@@ -72,6 +72,7 @@ function destinationOf(sp: Link, r: PaymentRequest, masked: boolean) {
 
 export function publicLinkView(sp: Link, requests: PaymentRequest[], page: PaymentPageData, decimals: number) {
   const masked = payeeMasked(sp.accessPolicy as AccessPolicy | null);
+  const destinationId = (sp.destination as { destinationId?: string } | null)?.destinationId;
   const common = {
     status: page.status,
     redirectUrl: sp.redirectUrl,
@@ -81,10 +82,7 @@ export function publicLinkView(sp: Link, requests: PaymentRequest[], page: Payme
     analytics: {
       creationTimestamp: sp.createdAt.toISOString(),
       numberOfPaymentsExcludingFees: requests.length,
-      destinationIds:
-        (sp.destination as { destinationId?: string } | null)?.destinationId && !masked
-          ? [(sp.destination as { destinationId: string }).destinationId]
-          : [],
+      destinationIds: destinationId && !masked ? [destinationId] : [],
     },
     requestIds: requests.map((r) => r.id),
     network: sp.network,

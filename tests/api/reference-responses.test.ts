@@ -14,6 +14,7 @@ import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { operationHandlers, operationUrl, opKey, sampleBody } from "@/tests/helpers/operations";
 import { referenceResponseValidator, referenceSchemaStatuses } from "@/tests/helpers/reference-schema";
+import { signedTronTx, TRON_TXID, USDT_TRON } from "@/tests/helpers/tron-tx";
 
 /**
  * Drop-in compatibility, checked by the reference's own schemas: each reference operation
@@ -32,8 +33,6 @@ let devnet: Devnet;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
 let session: string;
 let tronNode: Server;
-
-const TRON_TXID = "7c2f4a9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a";
 
 beforeAll(async () => {
   handlers = await operationHandlers();
@@ -244,20 +243,7 @@ describe("the reference's response schemas", () => {
     const res = await api("POST", "/v2/secure-payments/{token}/tron/broadcast", {
       params: { token: link.body.token },
       json: {
-        signedTransaction: {
-          txID: TRON_TXID,
-          raw_data_hex: "0a02abcd",
-          signature: ["ab".repeat(65)],
-          raw_data: {
-            contract: [
-              {
-                type: "TriggerSmartContract",
-                parameter: { value: { contract_address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t", data: "095ea7b3" } },
-              },
-            ],
-            fee_limit: 100_000_000,
-          },
-        },
+        signedTransaction: signedTronTx(USDT_TRON),
       },
     });
     expect(res.status, JSON.stringify(res.body)).toBe(200);

@@ -13,25 +13,14 @@ import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 import { replayFetch } from "@/tests/helpers/replay-fetch";
+import { signedTronTx, TRON_TXID, USDT_TRON } from "@/tests/helpers/tron-tx";
 
-const USDT_TRON = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const FEE_PROXY_TRON = "TCUDPYnS9dH3WvFEaE7wN7vnDa51J4R4fd";
-const TXID = "7c2f4a9e1b3d5f7a9c1e3b5d7f9a1c3e5b7d9f1a3c5e7b9d1f3a5c7e9b1d3f5a";
+const TXID = TRON_TXID;
+const signed = signedTronTx;
 
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
 let tronToken: string;
-
-function signed(contractAddress: string) {
-  return {
-    txID: TXID,
-    raw_data_hex: "0a02abcd",
-    signature: ["ab".repeat(65)],
-    raw_data: {
-      contract: [{ type: "TriggerSmartContract", parameter: { value: { contract_address: contractAddress, data: "095ea7b3" } } }],
-      fee_limit: 100_000_000,
-    },
-  };
-}
 
 beforeAll(async () => {
   await resetDb();
