@@ -41,6 +41,15 @@ const nextConfig: NextConfig = {
   // pg and the Prisma adapter are server-only Node modules: keep them out of the bundler.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
   typedRoutes: false,
+  // A CORS preflight of the API, which proxy.ts marks with the route asked about (and only then:
+  // it drops a client-sent header of that name), is answered by /api/cors-preflight.
+  async rewrites() {
+    return {
+      beforeFiles: [{ source: "/:path*", has: [{ type: "header", key: "x-duebill-preflight-route" }], destination: "/api/cors-preflight" }],
+      afterFiles: [],
+      fallback: [],
+    };
+  },
   async headers() {
     return [
       { source: "/:path*", headers: COMMON },
