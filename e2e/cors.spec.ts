@@ -93,9 +93,12 @@ const payoutInit = (key: string) => ({
 const routesInit = () => ({ method: "GET", headers: { "x-client-id": clientId } });
 
 test("the client ID's allowed origin calls POST /v2/payouts and GET conversion-routes with fetch", async ({ page }) => {
+  // Preflights never reach Playwright's request events; DevTools' network domain reports them.
   const preflights: string[] = [];
-  page.on("request", (r) => {
-    if (r.method() === "OPTIONS") preflights.push(r.url());
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send("Network.enable");
+  cdp.on("Network.requestWillBeSent", (e) => {
+    if (e.type === "Preflight" || e.request.method === "OPTIONS") preflights.push(e.request.url);
   });
   await page.goto(`${allowed.origin}/`);
   const before = await payoutsOf(state.demo.accountId);
