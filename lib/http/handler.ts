@@ -60,7 +60,10 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
     }
     res.headers.set("x-request-id", requestId);
     for (const [k, v] of Object.entries(limitHeaders)) if (!res.headers.has(k)) res.headers.set(k, v);
-    for (const [k, v] of Object.entries(corsResponseHeaders(req, op, authenticated))) res.headers.set(k, v);
+    for (const [k, v] of Object.entries(corsResponseHeaders(req, op, authenticated))) {
+      if (k === "Vary") res.headers.append(k, v);
+      else res.headers.set(k, v);
+    }
     return res;
   };
   return Object.assign(route, { operation: op as Operation, serve: handler as ApiRoute["serve"] });
