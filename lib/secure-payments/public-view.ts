@@ -89,6 +89,9 @@ export function publicLinkView(sp: Link, requests: PaymentRequest[], page: Payme
     reference: sp.reference,
     isPayeeAddressMasked: masked,
     feePlan: (sp.feePlan as Record<string, unknown> | null) ?? null,
+    // A payment came without its whole fee: the link stays pending (its request partially_paid) until the fee is paid.
+    subStatus: page.subStatus,
+    missingFees: page.missingFees,
   };
   const amountOf = (r: PaymentRequest) => formatAmount(units(r.expectedAmount), decimals);
   const payeeOf = (r: PaymentRequest) => (masked ? mask(r.payee) : r.payee);
