@@ -19,7 +19,11 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  */
 function FeeShortNotice({ data }: { data: PaymentPageData }) {
   return (
-    <div role="status" data-testid="fee-short" className="mt-3 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-900 ring-1 ring-inset ring-rose-600/20">
+    <div
+      role="status"
+      data-testid="fee-short"
+      className="mt-3 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-900 ring-1 ring-inset ring-rose-600/20"
+    >
       <p className="font-medium">A payment arrived without its full fee.</p>
       <p className="mt-1">
         This payment is not complete until the missing fee is paid. Still due:{" "}

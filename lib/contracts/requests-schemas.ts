@@ -96,11 +96,14 @@ export const requestStatusSchema = z
     paymentReference: z.string(),
     hasBeenPaid: z.boolean(),
     status: z.enum(["pending", "partially_paid", "paid"]),
-    subStatus: z.enum(["fee_short"]).nullable().meta({
-      description:
-        "Why a partially_paid request is not paid: fee_short when a fee leg got less than its share of what was paid " +
-        "(a fee paid to another address does not count); null otherwise. GET /pay then asks for exactly what is missing.",
-    }),
+    subStatus: z
+      .enum(["fee_short"])
+      .nullable()
+      .meta({
+        description:
+          "Why a partially_paid request is not paid: fee_short when a fee leg got less than its share of what was paid " +
+          "(a fee paid to another address does not count); null otherwise. GET /pay then asks for exactly what is missing.",
+      }),
     missingFees: z.array(missingFeeSchema).nullable().meta({ description: "With subStatus fee_short: each fee leg below its share" }),
     isListening: z.boolean(),
     txHash: z.string().nullable(),

@@ -53,11 +53,14 @@ const common = {
   reference: z.string().nullable(),
   isPayeeAddressMasked: z.boolean(),
   feePlan: feePlanSchema.nullable(),
-  subStatus: z.enum(["fee_short"]).nullable().meta({
-    description:
-      "Duebill extension: fee_short when a payment reached the link without its whole fee (the link stays pending, its request " +
-      "partially_paid; GET /pay asks for the missing fee alone); null otherwise",
-  }),
+  subStatus: z
+    .enum(["fee_short"])
+    .nullable()
+    .meta({
+      description:
+        "Duebill extension: fee_short when a payment reached the link without its whole fee (the link stays pending, its request " +
+        "partially_paid; GET /pay asks for the missing fee alone); null otherwise",
+    }),
   missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
   checkout: z.record(z.string(), z.unknown()).meta({
     description: "Duebill extension: the hosted checkout's view (merchant, line items, network details, totals with fees, status)",

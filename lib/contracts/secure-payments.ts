@@ -59,7 +59,8 @@ export const securePaymentSchema = z
     childExecutable: z.boolean(),
     blockReason: z.string().nullable(),
     subStatus: z.enum(["fee_short"]).nullable().meta({
-      description: "Duebill extension: fee_short when the request's payment came without its whole fee (the link stays pending); null otherwise",
+      description:
+        "Duebill extension: fee_short when the request's payment came without its whole fee (the link stays pending); null otherwise",
     }),
     missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
   })

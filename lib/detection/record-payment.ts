@@ -146,4 +146,3 @@ async function feesPaidOf(tx: Prisma.TransactionClient, requestId: string): Prom
   const all = await tx.payment.findMany({ where: { requestId }, select: { feeAmount: true } });
   return all.reduce((sum, p) => sum + BigInt(p.feeAmount.toFixed()), 0n);
 }
-

@@ -118,7 +118,10 @@ type Progressable = FeeColumns & { id: string; expectedAmount: { toFixed(): stri
  * Fee progress of stored requests, by request ID, from their recorded payments (one read, for the
  * requests that have a fee). A request without a fee gets the amount rule alone.
  */
-export async function feeProgressOf(requests: readonly Progressable[], client: Prisma.TransactionClient = db()): Promise<Map<string, FeeProgress>> {
+export async function feeProgressOf(
+  requests: readonly Progressable[],
+  client: Prisma.TransactionClient = db(),
+): Promise<Map<string, FeeProgress>> {
   const withFee = requests.filter((r) => feeLegsOf(r).length > 0);
   const payments = withFee.length
     ? await client.payment.findMany({

@@ -152,7 +152,12 @@ export interface SinglePayment {
 }
 
 /** A fee-only fee-proxy transfer: nothing to the payee, `amount` to `address`, under the request's reference. */
-export function feeLegTx(kind: "evm" | "tron", proxy: string, p: Pick<SinglePayment, "tokenAddress" | "payee" | "paymentReference">, leg: { address: string; amount: bigint }) {
+export function feeLegTx(
+  kind: "evm" | "tron",
+  proxy: string,
+  p: Pick<SinglePayment, "tokenAddress" | "payee" | "paymentReference">,
+  leg: { address: string; amount: bigint },
+) {
   return feeProxyPayTx(kind, {
     proxy,
     token: p.tokenAddress,

@@ -8,12 +8,12 @@ import { getActiveDestination, getDestinationOrThrow, toDestinationDto } from "@
 import { env } from "@/lib/env";
 import { AppError, invalidField } from "@/lib/errors";
 import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
-import { storedFeeLegs } from "@/lib/payments/fee-legs";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import { formatAmount, parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
+import { storedFeeLegs } from "@/lib/payments/fee-legs";
 import { assertNotTronBatch } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { ownerOf, requestData } from "@/lib/requests/create-request";

@@ -24,8 +24,6 @@ import { linkStatus } from "@/lib/secure-payments/status";
 type CrossChainChoice = { chain?: string; token?: string; quoteId?: string };
 type Loaded = NonNullable<Awaited<ReturnType<typeof loadLink>>>;
 
-const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
-
 export async function getPublicLinkOrThrow(token: string, wallet?: string) {
   const link = await loadLink(token);
   const page = link ? await pageDataOf(link) : null;

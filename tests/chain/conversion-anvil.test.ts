@@ -194,7 +194,10 @@ describe("conversion payments on anvil (Erc20ConversionProxy + ChainlinkConversi
   });
 
   it("a conversion payment without its fee (EUR 100 + 2 %, fee 0) is fee_short in EUR; the plan then asks for the EUR 2 fee alone", async () => {
-    const { requestId, paymentReference } = await eurRequest("100", { feePercentage: "2", feeAddress: devnet.accounts.feeRecipient.address });
+    const { requestId, paymentReference } = await eurRequest("100", {
+      feePercentage: "2",
+      feeAddress: devnet.accounts.feeRecipient.address,
+    });
     await send({
       to: devnet.tokens.USDC,
       data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [devnet.contracts.erc20ConversionProxy, 1_000_000_000n] }),
@@ -221,7 +224,12 @@ describe("conversion payments on anvil (Erc20ConversionProxy + ChainlinkConversi
     });
     // EUR 0 plus the EUR 2 fee (2.16 USDC at 1.08), through the conversion proxy.
     const rest = await pay(requestId);
-    expect(rest.body.metadata.conversion).toMatchObject({ requestAmount: "0", feeAmount: "2", convertedAmount: "0", convertedFeeAmount: "2.16" });
+    expect(rest.body.metadata.conversion).toMatchObject({
+      requestAmount: "0",
+      feeAmount: "2",
+      convertedAmount: "0",
+      convertedFeeAmount: "2.16",
+    });
     const fee0 = await usdcOf(devnet.accounts.feeRecipient.address);
     for (const tx of rest.body.transactions as Tx[]) await send(tx);
     expect((await usdcOf(devnet.accounts.feeRecipient.address)) - fee0).toBe(2_160_000n);

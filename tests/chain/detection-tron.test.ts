@@ -129,7 +129,8 @@ describe("Tron detection through the event-source interface", () => {
     const p = await newTronPayout("10", { feePercentage: "2.5", feeAddress: FEE_TO });
     const fake = fakeTronSource();
     const ref = referenceTopic(p.paymentReference);
-    const view = () => call(getRequest, `/v2/request/${p.requestId}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: p.requestId } });
+    const view = () =>
+      call(getRequest, `/v2/request/${p.requestId}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: p.requestId } });
     // The whole amount, the fee (2.5 % of 10 = 0.25) to another address.
     fake.emit({ referenceHash: ref, amount: 10_000_000n, blockNumber: 95n, feeAmount: 250_000n, feeAddress: PAYEE });
     await sweepNetwork(fake.source);

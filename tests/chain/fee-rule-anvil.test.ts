@@ -9,7 +9,7 @@
  * = 5 USDC; 3 % + 2 % to two addresses); calldata is decoded with an ABI written here from the
  * contract's signature, not the app's.
  */
-import { createPublicClient, createWalletClient, decodeFunctionData, erc20Abi, http, parseAbi, type PublicClient } from "viem";
+import { createPublicClient, createWalletClient, decodeFunctionData, erc20Abi, http, type PublicClient, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as createDestination } from "@/app/v2/payee-destination/route";
@@ -61,7 +61,15 @@ beforeEach(async () => {
 /** A payer-borne fee configuration of the account (several rows make a plan with several entries). */
 async function feeConfig(bps: number, evmAddress: string, createdAt = new Date()) {
   await db().feeConfig.create({
-    data: { id: prefixedId("fee_"), accountId: a.account.id, flow: "get_paid", percentageBps: bps, feeBearer: "payer", evmAddress, createdAt },
+    data: {
+      id: prefixedId("fee_"),
+      accountId: a.account.id,
+      flow: "get_paid",
+      percentageBps: bps,
+      feeBearer: "payer",
+      evmAddress,
+      createdAt,
+    },
   });
 }
 
@@ -107,7 +115,8 @@ async function payThroughProxy(reference: string, amount: bigint, fee: bigint, f
   return hash;
 }
 
-const requestView = (id: string) => call(getRequest, `/v2/request/${id}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
+const requestView = (id: string) =>
+  call(getRequest, `/v2/request/${id}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
 const linkView = (token: string) => call(pageView, `/v2/secure-payments/${token}`, { params: { token } });
 const plan = (token: string) =>
   call(payLink, `/v2/secure-payments/${token}/pay?wallet=${devnet.accounts.payer.address}`, { params: { token } });
@@ -224,7 +233,12 @@ describe("the fee rule on anvil (issue #24)", () => {
     });
     // 20 more with a fee of 6: 60 paid, fee 7 ≥ its share of 3 (and above the whole fee of 5).
     await payThroughProxy(r.paymentReference, usdc("20"), usdc("6"), devnet.accounts.feeRecipient.address);
-    expect((await requestView(r.id)).body).toMatchObject({ status: "partially_paid", subStatus: null, missingFees: null, totalAmountPaid: "60" });
+    expect((await requestView(r.id)).body).toMatchObject({
+      status: "partially_paid",
+      subStatus: null,
+      missingFees: null,
+      totalAmountPaid: "60",
+    });
     // The fee is paid in full: the plan asks for the 40 left and no fee.
     const p = await plan(token);
     expect(proxyCalls(p.body.transactions)).toEqual([
@@ -260,7 +274,9 @@ describe("the fee rule on anvil (issue #24)", () => {
     });
     const otherBefore = await balance(OTHER_FEE);
     const p = await plan(token);
-    expect(proxyCalls(p.body.transactions)).toEqual([{ to: devnet.accounts.payee.address, amount: 0n, fee: 2_000_000n, feeAddress: OTHER_FEE }]);
+    expect(proxyCalls(p.body.transactions)).toEqual([
+      { to: devnet.accounts.payee.address, amount: 0n, fee: 2_000_000n, feeAddress: OTHER_FEE },
+    ]);
     await payLinkOnDevnet(devnet, pub, token);
     expect((await balance(OTHER_FEE)) - otherBefore).toBe(2_000_000n);
     expect((await requestView(r.id)).body).toMatchObject({ status: "paid", subStatus: null });

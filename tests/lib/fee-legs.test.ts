@@ -39,7 +39,14 @@ function plan(entries: { usd: string; bearer: "payer" | "payee"; evm?: string; t
 describe("splitByPlan", () => {
   it("one leg per destination: 3 % to A and 2 % to B of a 100 USDC plan, on a 40 USDC request", () => {
     // 40 USDC = 40_000_000 units; 3.00 of 100.00 → 1_200_000; 2.00 → 800_000.
-    const s = splitByPlan(plan([{ usd: "3.00", bearer: "payer", evm: A }, { usd: "2.00", bearer: "payer", evm: B }]), A, 40_000_000n);
+    const s = splitByPlan(
+      plan([
+        { usd: "3.00", bearer: "payer", evm: A },
+        { usd: "2.00", bearer: "payer", evm: B },
+      ]),
+      A,
+      40_000_000n,
+    );
     expect(s).toEqual({
       toPayee: 40_000_000n,
       fee: 2_000_000n,
@@ -53,7 +60,13 @@ describe("splitByPlan", () => {
 
   it("entries to one address add up; a payee-borne entry comes out of what the payee gets", () => {
     const s = splitByPlan(
-      plan([{ usd: "1.00", bearer: "payee", evm: A }, { usd: "0.50", bearer: "payer", evm: A.toLowerCase() }], "10.00"),
+      plan(
+        [
+          { usd: "1.00", bearer: "payee", evm: A },
+          { usd: "0.50", bearer: "payer", evm: A.toLowerCase() },
+        ],
+        "10.00",
+      ),
       A,
       10_000_000n,
     );
@@ -62,7 +75,15 @@ describe("splitByPlan", () => {
 
   it("an entry without an address on the request's chain goes to the plan's fee address; Tron entries use their Tron address", () => {
     const tron = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
-    const s = splitByPlan(plan([{ usd: "1.00", bearer: "payer", tron }, { usd: "1.00", bearer: "payer", evm: B }]), tron, 100_000_000n, "tron");
+    const s = splitByPlan(
+      plan([
+        { usd: "1.00", bearer: "payer", tron },
+        { usd: "1.00", bearer: "payer", evm: B },
+      ]),
+      tron,
+      100_000_000n,
+      "tron",
+    );
     expect(s.legs).toEqual([{ address: tron, amount: 2_000_000n }]);
   });
 
@@ -91,7 +112,10 @@ describe("feeProgress", () => {
   });
 
   it("over-paying one leg pays no other; a fee to a stranger counts for nothing", () => {
-    const p = feeProgress(100_000_000n, 100_000_000n, legs, [pay(A, 9_000_000n), pay("0x000000000000000000000000000000000000dEaD", 2_000_000n)]);
+    const p = feeProgress(100_000_000n, 100_000_000n, legs, [
+      pay(A, 9_000_000n),
+      pay("0x000000000000000000000000000000000000dEaD", 2_000_000n),
+    ]);
     expect(p.legs.map((l) => [l.owed, l.missing])).toEqual([
       [0n, 0n],
       [2_000_000n, 2_000_000n],
@@ -115,9 +139,12 @@ describe("feeProgress", () => {
   });
 
   it("a conversion payment's fee counts in the invoice currency (invoiceFeeAmount), not the token", () => {
-    const p = feeProgress(100_00000000n, 100_00000000n, [{ address: A, amount: 2_00000000n }], [
-      { feeAddress: A, feeAmount: dec(2_160_000n), invoiceFeeAmount: dec(2_00000000n) },
-    ]);
+    const p = feeProgress(
+      100_00000000n,
+      100_00000000n,
+      [{ address: A, amount: 2_00000000n }],
+      [{ feeAddress: A, feeAmount: dec(2_160_000n), invoiceFeeAmount: dec(2_00000000n) }],
+    );
     expect(p.paid).toBe(true);
   });
 
