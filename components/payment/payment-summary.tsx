@@ -34,12 +34,12 @@ function FeeShortNotice({ data }: { data: PaymentPageData }) {
       </p>
       <ul className="mt-1 space-y-0.5">
         {data.missingFees.map((f) => (
-          <li key={f.feeAddress} className="flex flex-wrap gap-x-1">
+          <li key={f.feeAddress}>
             <span className="tabular-nums">
-              {formatAmount(f.amount)} {f.currency} fee
-            </span>
-            <span>to</span>
-            <span className="break-all font-mono text-xs leading-5" title={f.feeAddress}>
+              {formatAmount(f.amount)} {f.currency}
+            </span>{" "}
+            fee to{" "}
+            <span className="break-all font-mono text-xs" title={f.feeAddress}>
               {shortenAddress(f.feeAddress, 6)}
             </span>
           </li>

@@ -164,7 +164,13 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
-    crossChainSources: crossChainSourcesOfLink(sp, requests),
+    // A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the link's network.
+    crossChainSources: open.some((r) => {
+      const p = payableOf(r, progress.get(r.id)!);
+      return p.amount === 0n || p.extraFeeLegs.length > 0;
+    })
+      ? []
+      : crossChainSourcesOfLink(sp, requests),
   };
 }
 
