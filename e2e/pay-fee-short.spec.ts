@@ -99,6 +99,9 @@ test("a payment without its fee: the page and dashboard show the fee missing; pa
     await expect(notice).toContainText("A payment arrived without its full fee.");
     await expect(notice).toContainText("5 USDC");
     await expect(notice).toContainText("5 USDC fee to 0x90F7");
+    // A deposit address would forward the whole fee again, and a bridge one payment: the missing fee is paid with a wallet.
+    await expect(page.getByRole("heading", { name: "Pay by transfer or QR code" })).toHaveCount(0);
+    await expect(page.getByText("Pay from another chain")).toHaveCount(0);
     await shot(`fee-short-${vp.name}-01-page`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);
@@ -138,6 +141,8 @@ test("a payment without its fee: the page and dashboard show the fee missing; pa
   await shot("fee-short-desktop-04-ready");
   await page.getByRole("button", { name: /pay/i }).click();
   await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible({ timeout: 60_000 });
+  await expect(summary).toContainText("Status: Paid"); // the badge, after the server refresh
+  await expect(page.getByTestId("fee-short")).toHaveCount(0);
   await shot("fee-short-desktop-05-paid");
   const sent = wallet.sent.at(-1)!;
   expect(sent.to.toLowerCase()).toBe(state.devnet.erc20FeeProxy.toLowerCase());

@@ -8,7 +8,7 @@ import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
-import { FEE_SHORT, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
+import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
 
@@ -122,7 +122,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.confirmed",
         dedupeKey: `payment.confirmed:${request.id}`,
-        payload: paymentConfirmedPayload(updated, payment, crossChain, fees ? await feesPaidOf(tx, request.id) : undefined),
+        payload: paymentConfirmedPayload(updated, payment, crossChain, fees ? await feesPaidOf(tx, request.id, legs) : undefined),
         requestId: request.id,
       });
     } else if (fees && subStatus === FEE_SHORT && bumped.status !== "paid") {
@@ -133,7 +133,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.partial",
         dedupeKey: `payment.partial:${request.id}:${ev.txHash}:${ev.logIndex}`,
-        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), await feesPaidOf(tx, request.id)),
+        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), await feesPaidOf(tx, request.id, legs)),
         requestId: request.id,
       });
     }
@@ -141,8 +141,10 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
   });
 }
 
-/** The fees a request's payments sent, in token base units (what payment.confirmed and payment.partial report). */
-async function feesPaidOf(tx: Prisma.TransactionClient, requestId: string): Promise<bigint> {
-  const all = await tx.payment.findMany({ where: { requestId }, select: { feeAmount: true } });
-  return all.reduce((sum, p) => sum + BigInt(p.feeAmount.toFixed()), 0n);
+/** The fees a request's payments sent to its fee addresses, in token base units (what payment.confirmed and payment.partial report). */
+async function feesPaidOf(tx: Prisma.TransactionClient, requestId: string, legs: readonly FeeLeg[]): Promise<bigint> {
+  const all = await tx.payment.findMany({ where: { requestId }, select: { feeAmount: true, feeAddress: true } });
+  return all
+    .filter((p) => p.feeAddress && legs.some((l) => sameAddress(l.address, p.feeAddress!)))
+    .reduce((sum, p) => sum + BigInt(p.feeAmount.toFixed()), 0n);
 }

@@ -76,12 +76,14 @@ export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: 
 /** Why a link cannot be paid by a plain transfer to a deposit address, or null when it can (the page offers it only then). */
 export function linkDepositUnavailable(
   link: { network: string; paymentType: string; direction: string },
-  requests: readonly Parameters<typeof feeLegsOf>[0][] = [],
+  requests: readonly (Parameters<typeof feeLegsOf>[0] & { subStatus: string | null })[] = [],
 ): string | null {
   if (link.direction !== "incoming") return "A payout link is paid from the creator's wallet";
   if (link.paymentType !== "single") return "A link of several payments is paid with a wallet";
   // A deposit address forwards through the fee proxy with one fee address: a fee to several is paid with a wallet.
   if (requests.some((r) => feeLegsOf(r).length > 1)) return "This link's fee goes to several addresses: pay it with a wallet";
+  // The address forwards the whole fee with what it receives: a fee that came short is paid with a wallet (the exact amount).
+  if (requests.some((r) => r.subStatus === "fee_short")) return "A payment came without its fee: pay the missing fee with a wallet";
   return isNetworkId(link.network) ? depositUnavailableReason(link.network) : "Unknown network";
 }
 

@@ -217,6 +217,11 @@ describe("the fee rule on anvil (issue #24)", () => {
     expect(proxyCalls((await plan(token)).body.transactions)).toEqual([
       { to: devnet.accounts.payee.address, amount: 0n, fee: 5_000_000n, feeAddress: devnet.accounts.feeRecipient.address },
     ]);
+    await payLinkOnDevnet(devnet, pub, token);
+    expect((await requestView(r.id)).body).toMatchObject({ status: "paid", subStatus: null });
+    // payment.confirmed reports the fee the plan's address got, not the 5 sent elsewhere.
+    const confirmed = await db().outboxEvent.findFirstOrThrow({ where: { requestId: r.id, type: "payment.confirmed" } });
+    expect(JSON.parse(confirmed.payload).fees).toEqual([{ type: "platform", amount: "5", currency: "USDC" }]);
   }, 60_000);
 
   it("a partial payment owes its share of the fee: short → fee_short; an over-paid fee leaves only the amount to pay", async () => {
