@@ -13,6 +13,8 @@ import { createPublicClient, createWalletClient, decodeFunctionData, erc20Abi, h
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as createDestination } from "@/app/v2/payee-destination/route";
+import { POST as createPayout } from "@/app/v2/payouts/route";
+import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { GET as payLink } from "@/app/v2/secure-payments/[token]/pay/route";
 import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
@@ -317,6 +319,41 @@ describe("the fee rule on anvil (issue #24)", () => {
     expect((await requestView(r2.id)).body).toMatchObject({ status: "paid", subStatus: null });
     expect((await linkView(token)).body.status).toBe("completed");
   }, 90_000);
+
+  it("GET /v2/request/{id}/pay of a fee-short payout asks for the fee alone; cross-chain is refused for it", async () => {
+    const created = await call(createPayout, "/v2/payouts", {
+      method: "POST",
+      headers: { "x-api-key": a.apiKey },
+      json: {
+        payee: devnet.accounts.payee.address,
+        amount: "50",
+        invoiceCurrency: "USD",
+        paymentCurrency: "USDC-sepolia",
+        feePercentage: "2",
+        feeAddress: devnet.accounts.feeRecipient.address,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { requestId, paymentReference } = created.body as { requestId: string; paymentReference: string };
+    await payThroughProxy(paymentReference, usdc("50"), 0n, devnet.accounts.feeRecipient.address);
+    expect((await requestView(requestId)).body).toMatchObject({ subStatus: "fee_short", missingFees: [{ amount: "1" }] });
+    const rest = await call(payRequest, `/v2/request/${requestId}/pay?wallet=${devnet.accounts.payer.address}`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId },
+    });
+    expect(rest.status, JSON.stringify(rest.body)).toBe(200);
+    expect(proxyCalls(rest.body.transactions)).toEqual([
+      { to: devnet.accounts.payee.address, amount: 0n, fee: 1_000_000n, feeAddress: devnet.accounts.feeRecipient.address },
+    ]);
+    const crossChain = await call(payRequest, `/v2/request/${requestId}/pay?chain=BASE&token=USDC`, {
+      headers: { "x-api-key": a.apiKey },
+      params: { requestId },
+    });
+    expect(crossChain.status).toBe(400);
+    expect(crossChain.body.errors).toEqual([
+      expect.objectContaining({ field: "chain", message: expect.stringContaining("only the fee is missing") }),
+    ]);
+  }, 60_000);
 
   it("a request without a fee is paid by its amount alone, as before", async () => {
     const { token, requests } = await newLink(["10"]);
