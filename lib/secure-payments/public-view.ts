@@ -134,7 +134,8 @@ export function feeBundleOf(sp: Pick<SecurePayment, "feePlan">) {
       payerBorneFees: plan.payerBorneFeesUsd ?? "0",
       payerTotal: plan.payerTotalAmountUsd ?? plan.grossAmountUsd,
     },
-    // Fees are paid inside the payment transaction (the fee proxy's fee leg): no separate legs are appended.
+    // Fees are paid inside the payment transaction (the fee proxy's fee leg); a plan with several fee addresses
+    // adds fee-only calls after the payment in `transactions`, not here.
     fees: [],
   };
 }
