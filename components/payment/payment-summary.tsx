@@ -13,6 +13,42 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/**
+ * A payment reached the payee without the link's whole fee (subStatus fee_short): the link is not
+ * paid until the fee is. Names each missing fee and where it goes; the pay button sends exactly that.
+ */
+function FeeShortNotice({ data }: { data: PaymentPageData }) {
+  return (
+    <div
+      role="status"
+      data-testid="fee-short"
+      className="mt-3 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-900 ring-1 ring-inset ring-rose-600/20"
+    >
+      <p className="font-medium">A payment arrived without its full fee.</p>
+      <p className="mt-1">
+        This payment is not complete until the missing fee is paid. Still due:{" "}
+        <strong className="tabular-nums">
+          {formatAmount(data.amountDue)} {data.currency.symbol}
+        </strong>
+        .
+      </p>
+      <ul className="mt-1 space-y-0.5">
+        {data.missingFees.map((f) => (
+          <li key={f.feeAddress}>
+            <span className="tabular-nums">
+              {formatAmount(f.amount)} {f.currency}
+            </span>{" "}
+            fee to{" "}
+            <span className="break-all font-mono text-xs" title={f.feeAddress}>
+              {shortenAddress(f.feeAddress, 6)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The link's terms, server-rendered: what is paid, to whom, on which network, until when. */
 export function PaymentSummary({ data, now }: { data: PaymentPageData; now: number }) {
   const symbol = data.currency.symbol;
@@ -25,8 +61,9 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           {data.direction === "outgoing" ? "Payout" : "Payment request"}
           {data.paymentType === "batch" ? ` · ${data.items.length} payments` : ""}
         </h1>
-        <StatusBadge status={data.status} />
+        <StatusBadge status={data.status} subStatus={data.subStatus} />
       </div>
+      {data.status === "pending" && data.subStatus === "fee_short" ? <FeeShortNotice data={data} /> : null}
       <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
         {formatAmount(data.totalAmount)} <span className="text-slate-600">{symbol}</span>
       </p>

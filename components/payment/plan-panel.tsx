@@ -20,7 +20,9 @@ export interface PlanPanelProps {
 
 export function stepLabels(data: PaymentPageData): StepLabels {
   const symbol = data.currency.symbol;
-  return { approve: `Approve ${symbol}`, pay: `Pay ${formatAmount(data.totalAmount)} ${symbol}` };
+  // What is due now: after a payment that came without its fee, that fee alone.
+  const due = `${formatAmount(data.amountDue)} ${symbol}`;
+  return { approve: `Approve ${symbol}`, pay: data.subStatus === "fee_short" ? `Pay the missing fee (${due})` : `Pay ${due}` };
 }
 
 function statusMessage(p: PlanPanelProps): string {
@@ -65,7 +67,7 @@ export function PlanPanel(props: PlanPanelProps) {
           <p className="font-semibold">Insufficient balance</p>
           <p className="mt-1">
             This wallet holds less than{" "}
-            {props.crossChain?.need ?? `${formatAmount(data.totalAmount)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
+            {props.crossChain?.need ?? `${formatAmount(data.amountDue)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
             connect another wallet, then check again.
           </p>
           <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>

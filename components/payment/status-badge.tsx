@@ -8,8 +8,11 @@ const STYLES: Record<SecurePaymentStatus, { label: string; className: string }> 
   compliance_failed: { label: "Not accepted", className: "bg-rose-50 text-rose-800 ring-rose-600/30" },
 };
 
-export function StatusBadge({ status }: { status: SecurePaymentStatus }) {
-  const style = STYLES[status];
+/** A pending link whose payment came without its whole fee reads "Fee missing" (subStatus fee_short). */
+const FEE_SHORT = { label: "Partly paid · fee missing", className: "bg-rose-50 text-rose-800 ring-rose-600/30" };
+
+export function StatusBadge({ status, subStatus = null }: { status: SecurePaymentStatus; subStatus?: "fee_short" | null }) {
+  const style = status === "pending" && subStatus === "fee_short" ? FEE_SHORT : STYLES[status];
   return (
     <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${style.className}`}>
       <span className="sr-only">Status: </span>

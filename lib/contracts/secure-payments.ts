@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { missingFeeSchema } from "@/lib/contracts/requests-schemas";
 import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/contracts/secure-payment-view-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
@@ -57,6 +58,11 @@ export const securePaymentSchema = z
     }),
     childExecutable: z.boolean(),
     blockReason: z.string().nullable(),
+    subStatus: z.enum(["fee_short"]).nullable().meta({
+      description:
+        "Duebill extension: fee_short when the request's payment came without its whole fee (the link stays pending); null otherwise",
+    }),
+    missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
   })
   .meta({ id: "SecurePayment" });
 

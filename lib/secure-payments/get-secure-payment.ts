@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import { feeProgressOf, type MissingFee, missingFeesOf } from "@/lib/payments/fee-legs";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 import { linkStatus } from "@/lib/secure-payments/status";
 
@@ -21,7 +22,7 @@ export function blockReasonOf(sp: SecurePayment, request: PaymentRequest, paymen
   return null;
 }
 
-export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest) {
+export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest, missingFees: MissingFee[] = []) {
   const blockReason = blockReasonOf(sp, request, sp.paymentType);
   return {
     token: sp.token,
@@ -48,6 +49,9 @@ export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentReque
     branding: brandingOf(sp),
     childExecutable: blockReason === null,
     blockReason,
+    // Duebill extension: the request's payment came without its whole fee (lib/payments/fee-legs.ts).
+    subStatus: missingFees.length > 0 ? ("fee_short" as const) : null,
+    missingFees,
   };
 }
 
@@ -76,5 +80,6 @@ export async function getSecurePaymentByRequest(accountId: string, requestId: st
   const link = await db().securePaymentRequest.findUnique({ where: { requestId }, include: { securePayment: true } });
   if (!link || link.securePayment.accountId !== accountId) throw notFound("Secure payment not found");
   const request = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
-  return toSecurePaymentResponse(link.securePayment, request);
+  const fees = request.status === "paid" ? null : (await feeProgressOf([request])).get(request.id)!;
+  return toSecurePaymentResponse(link.securePayment, request, fees ? missingFeesOf(request, fees) : []);
 }

@@ -9,6 +9,7 @@ import { depositUnavailableReason } from "@/lib/deposits/relayer";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
+import { feeLegsOf, feeProgressOf, missingFeesOf, payableOf } from "@/lib/payments/fee-legs";
 import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
@@ -73,9 +74,16 @@ export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: 
 }
 
 /** Why a link cannot be paid by a plain transfer to a deposit address, or null when it can (the page offers it only then). */
-export function linkDepositUnavailable(link: { network: string; paymentType: string; direction: string }): string | null {
+export function linkDepositUnavailable(
+  link: { network: string; paymentType: string; direction: string },
+  requests: readonly (Parameters<typeof feeLegsOf>[0] & { subStatus: string | null })[] = [],
+): string | null {
   if (link.direction !== "incoming") return "A payout link is paid from the creator's wallet";
   if (link.paymentType !== "single") return "A link of several payments is paid with a wallet";
+  // A deposit address forwards through the fee proxy with one fee address: a fee to several is paid with a wallet.
+  if (requests.some((r) => feeLegsOf(r).length > 1)) return "This link's fee goes to several addresses: pay it with a wallet";
+  // The address forwards the whole fee with what it receives: a fee that came short is paid with a wallet (the exact amount).
+  if (requests.some((r) => r.subStatus === "fee_short")) return "A payment came without its fee: pay the missing fee with a wallet";
   return isNetworkId(link.network) ? depositUnavailableReason(link.network) : "Unknown network";
 }
 
@@ -101,6 +109,14 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
   const masked = payeeMasked(policy);
   const payee = requests[0]?.payee ?? "";
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
+  // Where each request stands against its fee rule: a short fee is shown, and what is due is exactly what is missing.
+  const progress = await feeProgressOf(requests);
+  const open = requests.filter((r) => r.status !== "paid");
+  const due = open.reduce((sum, r) => {
+    const p = payableOf(r, progress.get(r.id)!);
+    return sum + p.amount + p.feeAmount + p.extraFeeLegs.reduce((a, l) => a + l.amount, 0n);
+  }, 0n);
+  const missingFees = open.flatMap((r) => missingFeesOf(r, progress.get(r.id)!));
   return {
     token: sp.token,
     status: linkStatus(sp),
@@ -128,6 +144,9 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
     },
     totalAmount: formatAmount(toPayees + fees, decimals),
     payerFees: formatAmount(fees, decimals),
+    subStatus: missingFees.length > 0 ? "fee_short" : null,
+    missingFees,
+    amountDue: formatAmount(due, decimals),
     items: requests.map((r) => ({
       requestId: r.id,
       paymentReference: r.paymentReference,
@@ -146,8 +165,14 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
     merchant: merchantOf(sp),
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
-    payByTransfer: linkDepositUnavailable(sp) === null,
-    crossChainSources: crossChainSourcesOfLink(sp, requests),
+    payByTransfer: linkDepositUnavailable(sp, requests) === null,
+    // A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the link's network.
+    crossChainSources: open.some((r) => {
+      const p = payableOf(r, progress.get(r.id)!);
+      return p.amount === 0n || p.extraFeeLegs.length > 0;
+    })
+      ? []
+      : crossChainSourcesOfLink(sp, requests),
   };
 }
 

@@ -30,6 +30,15 @@ export interface PaymentPageData {
   totalAmount: string;
   /** Fees the payer pays on top (human decimal; "0" when none). */
   payerFees: string;
+  /**
+   * `fee_short` while a payment reached the link without its whole fee (a fee leg got less than its share,
+   * or went to another address): the link stays pending, its request partially_paid; null otherwise.
+   */
+  subStatus: "fee_short" | null;
+  /** With fee_short: each fee leg below its share (human decimals in the link's token). */
+  missingFees: { type: string; feeAddress: string; amount: string; currency: string }[];
+  /** What the payer must still send now, fees included (human decimal): after a short fee, that fee alone. */
+  amountDue: string;
   items: PaymentPageItem[];
   /** Payee as shown: the address, or a masked form when the access policy says so. */
   payee: { display: string; masked: boolean };

@@ -5,9 +5,11 @@ import { findTokenCurrency } from "@/lib/currencies/registry";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
-import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
+import { feeProgressOf, owedLegs, payableOf } from "@/lib/payments/fee-legs";
+import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
+import { assertCrossChainPayable } from "@/lib/requests/pay-request";
 import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
@@ -21,8 +23,6 @@ import { linkStatus } from "@/lib/secure-payments/status";
  */
 type CrossChainChoice = { chain?: string; token?: string; quoteId?: string };
 type Loaded = NonNullable<Awaited<ReturnType<typeof loadLink>>>;
-
-const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
 
 export async function getPublicLinkOrThrow(token: string, wallet?: string) {
   const link = await loadLink(token);
@@ -48,12 +48,12 @@ async function paymentOptionsFor(link: Loaded, page: PaymentPageData, wallet: st
   const reader = chainReaderFor(network);
   const balance = reader ? await reader.balanceOf(page.currency.address, wallet).catch(() => null) : null;
   if (balance === null) return undefined;
-  const needed = link.requests
-    .filter((r) => r.status !== "paid")
-    .reduce((sum, r) => {
-      const remaining = units(r.expectedAmount) - units(r.amountPaid);
-      return sum + remaining + feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount));
-    }, 0n);
+  const open = link.requests.filter((r) => r.status !== "paid");
+  const progress = await feeProgressOf(open);
+  const needed = open.reduce((sum, r) => {
+    const p = payableOf(r, progress.get(r.id)!);
+    return sum + p.amount + p.feeAmount + p.extraFeeLegs.reduce((a, l) => a + l.amount, 0n);
+  }, 0n);
   const decimals = page.currency.decimals;
   const option = {
     balance: formatAmount(balance, decimals),
@@ -96,45 +96,62 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
   const reset = token0?.approveResetRequired ?? false;
   const open = requests.filter((r) => r.status !== "paid");
   if (open.length === 0) throw new AppError("conflict", "Already paid");
+  const progress = await feeProgressOf(open);
   if (crossChain?.chain && crossChain.token) {
     if (sp.direction !== "incoming" || open.length !== 1)
       throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
-    return payCrossChain(crossChainTermsOf(open[0]!), {
-      chain: crossChain.chain,
-      token: crossChain.token,
-      wallet,
-      quoteId: crossChain.quoteId,
-    });
+    const r = open[0]!;
+    const p = payableOf(r, progress.get(r.id)!);
+    assertCrossChainPayable(p);
+    return payCrossChain(
+      { ...crossChainTermsOf(r), amount: p.amount, feeAmount: p.feeAmount, feeAddress: p.feeAddress },
+      { chain: crossChain.chain, token: crossChain.token, wallet, quoteId: crossChain.quoteId },
+    );
   }
+  // Exactly what is missing of each request: the rest of its amount and of each fee leg (a short fee alone, amount 0).
   if (open.length === 1) {
     const r = open[0]!;
-    const remaining = units(r.expectedAmount) - units(r.amountPaid);
+    const p = payableOf(r, progress.get(r.id)!);
     return planSinglePayment(
       {
         network,
         tokenAddress: r.tokenAddress,
         payee: r.payee,
-        amount: remaining,
-        feeAmount: feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount)),
-        feeAddress: r.feeAddress,
+        amount: p.amount,
+        feeAmount: p.feeAmount,
+        feeAddress: p.feeAddress,
         paymentReference: asHex(r.paymentReference),
         approveResetRequired: reset,
+        extraFeeLegs: p.extraFeeLegs,
       },
       wallet,
     );
   }
+  // The batch contract sends every fee to one address: the first owed leg's; other legs follow as fee-only transfers.
+  const firstOwed = open.flatMap((r) => owedLegs(progress.get(r.id)!))[0]?.address ?? open.find((r) => r.feeAddress)?.feeAddress ?? null;
+  const payables = open.map((r) => ({ r, p: payableOf(r, progress.get(r.id)!, firstOwed) }));
   const plan = await planBatchPayment(
     network,
-    open.map((r) => ({
+    payables.map(({ r, p }) => ({
       token: r.tokenAddress,
       to: r.payee,
-      amount: units(r.expectedAmount),
+      amount: p.amount,
       paymentReference: asHex(r.paymentReference),
-      feeAmount: units(r.feeAmount),
+      feeAmount: p.feeAmount,
       approveResetRequired: reset,
     })),
-    open.find((r) => r.feeAddress)?.feeAddress ?? null,
+    firstOwed,
     wallet,
+    payables.flatMap(({ r, p }) =>
+      p.extraFeeLegs.map((l) => ({
+        token: r.tokenAddress,
+        to: r.payee,
+        paymentReference: asHex(r.paymentReference),
+        address: l.address,
+        amount: l.amount,
+        approveResetRequired: reset,
+      })),
+    ),
   );
-  return { transactions: [...plan.approvals, plan.batch], metadata: plan.metadata };
+  return { transactions: [...plan.approvals, plan.batch, ...plan.feeLegs], metadata: plan.metadata };
 }

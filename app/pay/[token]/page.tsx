@@ -34,7 +34,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const title = !data
     ? "Payment link not found"
     : status === "pending"
-      ? `Pay ${formatAmount(data.totalAmount)} ${data.currency.symbol}`
+      ? `Pay ${formatAmount(data.amountDue)} ${data.currency.symbol}`
       : status === "completed"
         ? "Payment complete"
         : "Payment link";
