@@ -44,6 +44,11 @@ export function configuredKytProvider(): KytProvider {
   return provider;
 }
 
+/** Whether a link's policy screens its payers (an allow list or screening not switched off). */
+export function screensPayers(policy: AccessPolicy | null): boolean {
+  return (policy?.mode ?? "inherit") !== "off" || (policy?.allowedPayerAddresses ?? []).length > 0;
+}
+
 export async function screenWallet(
   walletAddress: string,
   network: string,

@@ -73,8 +73,12 @@ export class LifiRoutingProvider implements RoutingProvider {
         toChain: NETWORKS[input.destinationNetwork].chainId,
       },
     });
-    const sending = "sending" in s && s.sending && "txHash" in s.sending ? s.sending.txHash : null;
-    return s.status === "DONE" && sending ? { sourceTxHash: sending } : null;
+    // The source transaction only: who sent it is read from the source chain by detection (the
+    // status's fromAddress repeats the quote's, which a payer chooses).
+    const sending = "sending" in s && s.sending && "txHash" in s.sending ? s.sending : null;
+    if (s.status !== "DONE" || !sending?.txHash) return null;
+    if (sending.chainId !== undefined && Number(sending.chainId) !== NETWORKS[input.sourceNetwork].chainId) return null;
+    return { sourceTxHash: sending.txHash };
   }
 
   /** `POST /v1/advanced/stepTransaction`: the same step with a fresh `transactionRequest`. */
