@@ -64,7 +64,7 @@ export class LifiRoutingProvider implements RoutingProvider {
     return CROSS_CHAIN_NETWORKS;
   }
 
-  /** `GET /v1/status` also takes the receiving hash: the sending side is the payer's source transaction. */
+  /** `GET /v1/status` takes the receiving hash too; only the source tx is used (detection reads its sender on chain). */
   async sourceOf(input: { destinationTxHash: string; destinationNetwork: NetworkId; sourceNetwork: CrossChainNetwork }) {
     const s = await lifiRequest<StatusResponse>(this.http, "GET", "v1/status", {
       query: {
@@ -73,12 +73,8 @@ export class LifiRoutingProvider implements RoutingProvider {
         toChain: NETWORKS[input.destinationNetwork].chainId,
       },
     });
-    // The source transaction only: who sent it is read from the source chain by detection (the
-    // status's fromAddress repeats the quote's, which a payer chooses).
-    const sending = "sending" in s && s.sending && "txHash" in s.sending ? s.sending : null;
-    if (s.status !== "DONE" || !sending?.txHash) return null;
-    if (sending.chainId !== undefined && Number(sending.chainId) !== NETWORKS[input.sourceNetwork].chainId) return null;
-    return { sourceTxHash: sending.txHash };
+    const sent = "sending" in s && s.sending && "txHash" in s.sending && s.status === "DONE" ? s.sending : null;
+    return sent?.txHash && Number(sent.chainId) === NETWORKS[input.sourceNetwork].chainId ? { sourceTxHash: sent.txHash } : null;
   }
 
   /** `POST /v1/advanced/stepTransaction`: the same step with a fresh `transactionRequest`. */
