@@ -93,8 +93,9 @@ async function walkThrough(page: Page, wallet: TestWallet, shot: (name: string, 
   await page.getByRole("button", { name: "Use this destination" }).click();
   await expect(current).toContainText("Screening");
   // Only the screening this deployment runs is offered (no Chainalysis key here: the sanctions list alone), no other vendor named.
-  await expect(page.getByRole("radio")).toHaveCount(1);
-  await expect(page.getByRole("radio", { name: /Sanctions list \(OFAC SDN, built in\)/ })).toBeChecked();
+  const screening = page.getByRole("group", { name: "Screen the wallets that pay you with" });
+  await expect(screening.getByRole("radio")).toHaveCount(1);
+  await expect(screening.getByRole("radio", { name: /Sanctions list \(OFAC SDN, built in\)/ })).toBeChecked();
   await expect(page.locator("body")).not.toContainText(/Hypernative|Merkle/i);
   await shot(`${prefix}-04-screening`, page);
   await page.getByRole("button", { name: "Continue" }).click();
@@ -285,7 +286,7 @@ test("an orchestrator's screening plan: only this deployment's providers are acc
     await expect(page.getByText("Orchestra Plan screens the wallets that pay you with")).toContainText(
       "Sanctions list (OFAC SDN, built in)",
     );
-    await expect(page.getByRole("radio")).toHaveCount(0);
+    await expect(page.getByRole("group", { name: "Screen the wallets that pay you with" })).toHaveCount(0);
     await expect(page.locator("body")).not.toContainText(/Hypernative|Merkle|Chainalysis/i);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
     expect(overflow).toBeLessThanOrEqual(0);

@@ -180,11 +180,13 @@ async function crossChainSources(requestIds: string[]) {
  * cross-chain quotes): asks again, and settles the links of those now attributed. A destination
  * transfer the provider says it did not deliver is the destination transaction sender's.
  */
-export async function attributeCrossChainPayers(limit = 100): Promise<number> {
+export async function attributeCrossChainPayers(limit = 25): Promise<number> {
+  // Newest first, for two weeks (past a link's default week): one that stays unknown never starves the others.
   const pending = await db().$queryRaw<{ id: string; requestId: string; network: string; txHash: string }[]>`
     SELECT p.id, p."requestId", p.network, p."txHash" FROM "Payment" p
-    WHERE p.payer IS NULL AND EXISTS (SELECT 1 FROM "CrossChainQuote" q WHERE q."requestId" = p."requestId")
-    ORDER BY p."createdAt" LIMIT ${limit}`;
+    WHERE p.payer IS NULL AND p."createdAt" > now() - interval '14 days'
+      AND EXISTS (SELECT 1 FROM "CrossChainQuote" q WHERE q."requestId" = p."requestId")
+    ORDER BY p."createdAt" DESC LIMIT ${limit}`;
   if (pending.length === 0) return 0;
   const lookup = await crossChainSources([...new Set(pending.map((p) => p.requestId))]);
   const attributed = new Set<string>();
