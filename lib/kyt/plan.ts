@@ -64,7 +64,12 @@ export function kytProviderById(id: string): KytProvider | null {
       chainalysis = {
         key: e.CHAINALYSIS_API_KEY,
         url: e.CHAINALYSIS_API_URL,
-        provider: new ChainalysisSanctionsProvider({ apiKey: e.CHAINALYSIS_API_KEY, baseUrl: e.CHAINALYSIS_API_URL }),
+        // The global fetch of the moment, not the one at construction (tests replace it).
+        provider: new ChainalysisSanctionsProvider({
+          apiKey: e.CHAINALYSIS_API_KEY,
+          baseUrl: e.CHAINALYSIS_API_URL,
+          fetch: (input, init) => fetch(input, init),
+        }),
       };
     return chainalysis.provider;
   }
