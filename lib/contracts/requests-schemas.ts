@@ -148,7 +148,11 @@ export const payQuerySchema = z.object({
     description:
       "Source chain for cross-chain payment: ETHEREUM, ARBITRUM, BASE, OPTIMISM or POLYGON (with token; omit both for same-chain)",
   }),
-  token: z.string().max(16).optional().meta({ description: "Source token for cross-chain payment: USDC or USDT (with chain)" }),
+  token: z
+    .string()
+    .max(16)
+    .optional()
+    .meta({ description: "Source token for cross-chain payment: USDC, USDT, or USDT0 where the source chain has it (with chain)" }),
   quoteId: z.string().max(64).optional().meta({
     description: "Cross-chain: the same calldata as an earlier answer (its metadata.quoteId) while its quote holds; 400 once expired",
   }),

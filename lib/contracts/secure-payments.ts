@@ -144,7 +144,11 @@ export const payLinkOp = defineOperation({
       .max(32)
       .optional()
       .meta({ description: "Cross-chain source chain (ARBITRUM, BASE, ETHEREUM, OPTIMISM, POLYGON), with token" }),
-    token: z.string().max(16).optional().meta({ description: "Cross-chain source token (USDC, USDT), with chain" }),
+    token: z
+      .string()
+      .max(16)
+      .optional()
+      .meta({ description: "Cross-chain source token (USDC, USDT, or USDT0 where the source chain has it), with chain" }),
     quoteId: z
       .string()
       .max(64)

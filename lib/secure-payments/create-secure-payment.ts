@@ -10,6 +10,7 @@ import { AppError, invalidField } from "@/lib/errors";
 import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import { kytProviderForClientId } from "@/lib/kyt/plan";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import { formatAmount, parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
@@ -229,7 +230,7 @@ export async function createPayoutLink(
     ),
     ...storedFeeLegs(split.legs),
   };
-  const kyt = await screenWallet(recipient, body.network, null, "payee");
+  const kyt = await screenWallet(recipient, body.network, null, "payee", await kytProviderForClientId(ownerOf(principal).clientId));
   const claimed = await db().payeeDestination.findFirst({ where: { walletAddress: recipient, network: body.network, active: true } });
   const secureToken = ulid();
   await db().$transaction(async (tx) => {
