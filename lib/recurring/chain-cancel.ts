@@ -176,6 +176,11 @@ async function send(
   const txHash = await chain.cancel!(view, nonce, { replaces, outbid });
   await update(s, { chainCancel: "sent", cancelTxHash: txHash, cancelSentAt: clockNow(), cancelError: null });
   log.info("recurring schedule cancelled on chain (sent)", { scheduleId: s.id, network: s.network, nonce, txHash, replaces });
+  // Mined at once (a devnet, a fast chain): confirmed now rather than at the next sweep.
+  if ((await chain.receipt(txHash).catch(() => "unknown")) === "success") {
+    await update(s, { chainCancel: "confirmed", cancelConfirmedAt: clockNow() });
+    return "confirmed";
+  }
   return "sent";
 }
 
