@@ -555,6 +555,49 @@ describe("recurring payouts on anvil", () => {
     );
   }, 120_000);
 
+  it("a payment mined and reverted: the schedule pauses and payment.failed names that transaction", async () => {
+    const payer = await newPayer(10_000_000n);
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 }, "5");
+    const id = created.body.id as string;
+    for (const tx of created.body.transactions) await send(payer.key, tx);
+    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    await warpTo(start);
+    const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+    await anvil.setAutomine(false);
+    let txHash: Hex;
+    try {
+      await runRecurringSweep({ leaseMs: 1 });
+      const row = await db().recurringPayment.findFirstOrThrow({ where: { scheduleId: id, index: 1 } });
+      expect(row.status).toBe("sent");
+      txHash = row.txHash as Hex;
+      // The payer takes the allowance back with a higher tip: mined first, the trigger then reverts.
+      await walletOf(payer.key).sendTransaction({
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [devnet.contracts.recurringPayments, 0n] }),
+        maxPriorityFeePerGas: 10n ** 11n,
+        maxFeePerGas: 10n ** 12n,
+      });
+      await anvil.mine({ blocks: 1 });
+    } finally {
+      await anvil.setAutomine(true);
+    }
+    expect((await pub.getTransactionReceipt({ hash: txHash })).status).toBe("reverted");
+    await tick();
+    expect((await read(id)).body).toMatchObject({ status: "paused", processedPayments: 0, failureCode: "insufficient_allowance" });
+    const failed = events.filter((e) => e.event === "payment.failed" && e.recurringPaymentId === id);
+    expect(failed).toHaveLength(1);
+    expectInterfacePaymentEvent(failed[0]!, "payment.failed");
+    expect(failed[0]).toMatchObject({
+      txHash,
+      explorer: `https://sepolia.etherscan.io/tx/${txHash}`,
+      amount: "5",
+      subStatus: "insufficient_funds",
+      failureCode: "insufficient_allowance",
+      paymentIndex: 1,
+    });
+  }, 120_000);
+
   it("an on-chain cancel that fails leaves the cancel standing and is retried by the sweep until confirmed", async () => {
     const payer = await newPayer(20_000_000n);
     const start = (await chainTime(devnet.rpcUrl)) + 600;
