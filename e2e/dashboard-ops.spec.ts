@@ -234,7 +234,9 @@ test("admin: a non-admin gets 404 on every /admin page; an operator issues an or
     const recurring = page.getByTestId("recurring-networks");
     // The e2e server has the devnet's recurring contract on sepolia but no relayer key: nothing runs.
     await expect(recurring).toContainText("The executor runs on no network.");
-    await expect(recurring).toContainText(/Cannot run \(new schedules refused\) on [^:]*\bbase\b[^:]*: no recurring contract, no relayer key/);
+    await expect(recurring).toContainText(
+      /Cannot run \(new schedules refused\) on [^:]*\bbase\b[^:]*: no recurring contract, no relayer key/,
+    );
     await expect(recurring).toContainText(/Cannot run \(new schedules refused\) on sepolia: no relayer key/);
     await expect(page.getByTestId("recurring-stranded")).toHaveText(/1 live schedule on base, which nothing can run: never paid/);
     await expect(page.getByTestId("recurring-cancels")).toContainText("1 on-chain cancel to confirm on base");

@@ -120,6 +120,9 @@ export default async function AdminHealthPage() {
 /** The part of a missing item an operator reads first ("a relayer key (RELAYER_PRIVATE_KEY…)" → "relayer key"). */
 const short = (missing: string) => missing.replace(/^an? /, "").replace(/ \(.*\)$/, "");
 
+/** "a", "a and b", "a, b and c". */
+const listOf = (items: string[]) => (items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
 /**
  * Where the recurring executor runs and where it cannot: networks missing the same pieces are
  * grouped; one that still holds live schedules (they are never paid) or unconfirmed on-chain
@@ -148,7 +151,7 @@ function RecurringNetworks({ networks }: { networks: RecurringNetworkHealth[] })
       {stranded.map((n) => (
         <li key={`live-${n.network}`} className={warn} data-testid="recurring-stranded">
           {n.live} live schedule{n.live === 1 ? "" : "s"} on {n.network}, which nothing can run: never paid until its{" "}
-          {n.missing.map(short).join(" and ")} {n.missing.length === 1 ? "is" : "are"} configured.
+          {listOf(n.missing.map(short))} {n.missing.length === 1 ? "is" : "are"} configured.
         </li>
       ))}
       {cancels.map((n) => (

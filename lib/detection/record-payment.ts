@@ -81,7 +81,10 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     // A recurring payment is sent by the relayer through the recurring contract: the payer is the
     // schedule's subscriber (the permit's owner, whose tokens the contract pulled).
     if (request.recurringScheduleId && ev.txTo) {
-      const s = await tx.recurringSchedule.findUnique({ where: { id: request.recurringScheduleId }, select: { contract: true, payer: true } });
+      const s = await tx.recurringSchedule.findUnique({
+        where: { id: request.recurringScheduleId },
+        select: { contract: true, payer: true },
+      });
       if (s && sameAddress(s.contract, ev.txTo)) payer = s.payer;
     }
     const paymentId = ulid();

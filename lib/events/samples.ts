@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { explorerUrl } from "@/lib/chain/stored";
 import { now } from "@/lib/clock";
-import { clientIdLinkedEvent, explorerAddressUrl, paymentConfirmedEvent, paymentFailedEvent, type TestEventType } from "@/lib/events/catalog";
+import {
+  clientIdLinkedEvent,
+  explorerAddressUrl,
+  paymentConfirmedEvent,
+  paymentFailedEvent,
+  type TestEventType,
+} from "@/lib/events/catalog";
 import { ulid } from "@/lib/ids";
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");

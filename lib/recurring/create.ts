@@ -11,8 +11,8 @@ import { ulid } from "@/lib/ids";
 import { approvalsToReach } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { permitEnvelope, scheduleIdOf } from "@/lib/recurring/permit";
-import { FREQUENCIES, type Frequency, MAX_PAYMENTS, MIN_PAYMENTS, dueTimes as scheduleDueTimes } from "@/lib/recurring/schedule";
 import { recurringMissing } from "@/lib/recurring/relayer";
+import { FREQUENCIES, type Frequency, MAX_PAYMENTS, MIN_PAYMENTS, dueTimes as scheduleDueTimes } from "@/lib/recurring/schedule";
 import { permitOf, perPaymentCost } from "@/lib/recurring/stored";
 import { type CustomerInfo, ownerOf, requestData } from "@/lib/requests/create-request";
 

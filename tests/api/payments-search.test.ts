@@ -249,7 +249,9 @@ describe("GET /v2/payments: recurring payments are the subscriber's", () => {
 
     const asC = (q: string) => get(q, { "x-api-key": c.apiKey });
     const bySubscriber = await asC(`?walletAddress=${SUBSCRIBER.toLowerCase()}`);
-    expect(bySubscriber.body.payments.map((p: { request: { reference: string }; payer: string }) => [p.request.reference, p.payer])).toEqual([
+    expect(
+      bySubscriber.body.payments.map((p: { request: { reference: string }; payer: string }) => [p.request.reference, p.payer]),
+    ).toEqual([
       ["REC-1", SUBSCRIBER],
       ["REC-2", SUBSCRIBER],
     ]);

@@ -26,9 +26,9 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as healthGet } from "@/app/api/health/route";
 import { POST as createWebhook } from "@/app/v1/webhook/route";
+import { GET as searchPayments } from "@/app/v2/payments/route";
 import { POST as activate, GET as getSchedule, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { POST as createPayout } from "@/app/v2/payouts/route";
-import { GET as searchPayments } from "@/app/v2/payments/route";
 import { GET as getRequest, PATCH as patchRequest } from "@/app/v2/request/[requestId]/route";
 import { compiledContracts } from "@/contracts/compiled.generated";
 import { recurringPaymentsAbi } from "@/lib/chain/recurring-abi.generated";
@@ -209,7 +209,13 @@ async function relayerTrigger(envelope: Envelope, signature: Hex, index: number)
   const relayer = privateKeyToAccount(devnet.accounts.relayer.privateKey);
   const args = [permitOf(envelope), signature, index] as const;
   const dryRun = await pub
-    .simulateContract({ address: devnet.contracts.recurringPayments, abi: recurringPaymentsAbi, functionName: "triggerPayment", args, account: relayer })
+    .simulateContract({
+      address: devnet.contracts.recurringPayments,
+      abi: recurringPaymentsAbi,
+      functionName: "triggerPayment",
+      args,
+      account: relayer,
+    })
     .then(() => "ok")
     .catch((err: Error) => err.message);
   const hash = await walletOf(devnet.accounts.relayer.privateKey).writeContract({
@@ -285,8 +291,7 @@ describe("recurring payouts on anvil", () => {
 
     // Each payment records the wallet whose tokens moved (the subscriber), not the relayer that sent
     // the transaction: a search by the subscriber's wallet finds all three, one by the relayer none.
-    const search = (wallet: string) =>
-      call(searchPayments, `/v2/payments?walletAddress=${wallet}`, { headers: { "x-api-key": a.apiKey } });
+    const search = (wallet: string) => call(searchPayments, `/v2/payments?walletAddress=${wallet}`, { headers: { "x-api-key": a.apiKey } });
     const byPayer = (await search(payer.address)).body;
     const mineIds = new Set(view.requests.map((r: { requestId: string }) => r.requestId));
     const found = byPayer.payments.filter((p: { request: { requestId: string } }) => mineIds.has(p.request.requestId));
@@ -632,7 +637,11 @@ describe("recurring payouts on anvil", () => {
       setClock(null);
     }
     const after = (await read(id)).body;
-    expect(after).toMatchObject({ status: "cancelled", processedPayments: 0, onChainCancel: { status: "confirmed", attempts: 2, lastError: null } });
+    expect(after).toMatchObject({
+      status: "cancelled",
+      processedPayments: 0,
+      onChainCancel: { status: "confirmed", attempts: 2, lastError: null },
+    });
     expect(await cancelledOnChain(payer.address, created.body.recurringPaymentPermit)).toBe(true);
     expect((await relayerTrigger(created.body.recurringPaymentPermit, signature, 1)).dryRun).toMatch(/ScheduleIsCancelled/);
     expect(await db().recurringPayment.count({ where: { scheduleId: id } })).toBe(0);
@@ -661,7 +670,9 @@ describe("recurring payouts on anvil", () => {
       process.env.RELAYER_PRIVATE_KEY = key;
       reloadEnv();
     }
-    expect((await createSchedule(devnet.accounts.payer.address, { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 3 })).status).toBe(201);
+    expect(
+      (await createSchedule(devnet.accounts.payer.address, { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 3 })).status,
+    ).toBe(201);
   });
 
   it.each([

@@ -22,7 +22,16 @@
  */
 import fc from "fast-check";
 import pg from "pg";
-import { type Address, createPublicClient, createWalletClient, erc20Abi, type Hex, type PublicClient, parseEventLogs, http as viemHttp } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  type Hex,
+  type PublicClient,
+  parseEventLogs,
+  http as viemHttp,
+} from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as activate, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
@@ -54,7 +63,7 @@ let payer: { key: Hex; address: Address };
 let outside: pg.Client;
 const totals = { runs: 0, broadcasts: 0, replacedByCancel: 0, paidBeforeCancel: 0, stoppedBeforeBroadcast: 0, crashes: 0 };
 
-const rpc = <T,>(method: string, params: unknown[] = []) => pub.request({ method, params } as never) as Promise<T>;
+const rpc = <T>(method: string, params: unknown[] = []) => pub.request({ method, params } as never) as Promise<T>;
 const walletOf = (key: Hex) =>
   createWalletClient({ account: privateKeyToAccount(key), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
 const auth = () => ({ "x-client-id": a.clientId });
@@ -284,11 +293,16 @@ describe("a cancel racing the broadcast (property on anvil)", () => {
           }
 
           const logs = await pub.getLogs({ address: devnet.contracts.recurringPayments, fromBlock: 0n });
-          const paid = parseEventLogs({ abi: recurringPaymentsAbi, logs, eventName: "PaymentTriggered" }).filter((l) => l.args.key === s.key);
+          const paid = parseEventLogs({ abi: recurringPaymentsAbi, logs, eventName: "PaymentTriggered" }).filter(
+            (l) => l.args.key === s.key,
+          );
           for (const l of paid) {
-            if (!p.automine) violations.push(`paid (index ${l.args.index}, block ${l.blockNumber}) though nothing was mined before the cancel`);
+            if (!p.automine)
+              violations.push(`paid (index ${l.args.index}, block ${l.blockNumber}) though nothing was mined before the cancel`);
             else if (l.blockNumber > answeredAtBlock)
-              violations.push(`paid (index ${l.args.index}) in block ${l.blockNumber}, after the cancel answered at block ${answeredAtBlock}`);
+              violations.push(
+                `paid (index ${l.args.index}) in block ${l.blockNumber}, after the cancel answered at block ${answeredAtBlock}`,
+              );
           }
           if (paid.length > 0) totals.paidBeforeCancel++;
           const read = (functionName: "isCancelled" | "lastPaidIndex") =>
@@ -298,7 +312,8 @@ describe("a cancel racing the broadcast (property on anvil)", () => {
           const row = await db().recurringSchedule.findUniqueOrThrow({ where: { id: s.id } });
           if (row.status !== "cancelled") violations.push(`status ${row.status}`);
           if (row.chainCancel !== "confirmed") violations.push(`onChainCancel ${row.chainCancel} (${row.cancelError ?? "no error"})`);
-          if (row.processedPayments > Number(lastPaid)) violations.push(`DB counts ${row.processedPayments} paid, the contract ${lastPaid}`);
+          if (row.processedPayments > Number(lastPaid))
+            violations.push(`DB counts ${row.processedPayments} paid, the contract ${lastPaid}`);
           const pool = await rpc<{ pending: string; queued: string }>("txpool_status");
           if (Number(pool.pending) + Number(pool.queued) > 0) violations.push(`pool not empty: ${JSON.stringify(pool)}`);
           // The relayer key itself can no longer take the next payment.
