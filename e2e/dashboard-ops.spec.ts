@@ -211,10 +211,39 @@ test("admin: a non-admin gets 404 on every /admin page; an operator issues an or
   }
   await page.context().clearCookies();
 
-  await signIn(page, DEMO.email, DEMO.password, "/admin");
-  await expect(page.getByRole("heading", { name: "Health of the background work" })).toBeVisible();
-  await expect(page.getByTestId("screening")).toContainText("2024-09-27");
-  await shootBoth(page, shot, "12-admin-health");
+  // Two schedules left on base, where nothing can run recurring payouts here (no contract, no relayer
+  // key): one still active (never paid), one cancelled whose on-chain cancel cannot be sent.
+  const stranded = [`01E2ESTRANDED${Date.now()}`.slice(0, 26), `01E2ECANCELED${Date.now()}`.slice(0, 26)];
+  await withDb(state, (db) =>
+    db.query(
+      `INSERT INTO "RecurringSchedule" ("id", "accountId", "network", "chainId", "contract", "token", "invoiceCurrency", "paymentCurrency",
+         "frequency", "startDate", "payer", "payee", "amount", "totalPayments", "dueTimes", "deadline", "nonce", "scheduleId", "status",
+         "chainCancel", "cancelError", "updatedAt")
+       SELECT v.id, $3, 'base', 8453, '0x0000000000000000000000000000000000000001', '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913', 'USDC-base',
+         'USDC-base', 'MONTHLY', now(), '0x70997970C51812dc3A010C7d01b50e0d17dc79C8', '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', 1000000, 3,
+         ARRAY[2000000000, 2002592000, 2005184000], 2007776000, '1', '0x' || repeat('ab', 32), v.status::"RecurringScheduleStatus",
+         v.cancel::"ChainCancelStatus", v.err, now()
+       FROM (VALUES ($1, 'active', NULL, NULL), ($2, 'cancelled', 'pending', 'no relayer can reach the recurring contract on base')) AS v(id, status, cancel, err)`,
+      [stranded[0], stranded[1], state.demo.accountId],
+    ),
+  );
+  try {
+    await signIn(page, DEMO.email, DEMO.password, "/admin");
+    await expect(page.getByRole("heading", { name: "Health of the background work" })).toBeVisible();
+    await expect(page.getByTestId("screening")).toContainText("2024-09-27");
+    const recurring = page.getByTestId("recurring-networks");
+    // The e2e server has the devnet's recurring contract on sepolia but no relayer key: nothing runs.
+    await expect(recurring).toContainText("The executor runs on no network.");
+    await expect(recurring).toContainText(
+      /Cannot run \(new schedules refused\) on [^:]*\bbase\b[^:]*: no recurring contract, no relayer key/,
+    );
+    await expect(recurring).toContainText(/Cannot run \(new schedules refused\) on sepolia: no relayer key/);
+    await expect(page.getByTestId("recurring-stranded")).toHaveText(/1 live schedule on base, which nothing can run: never paid/);
+    await expect(page.getByTestId("recurring-cancels")).toContainText("1 on-chain cancel to confirm on base");
+    await shootBoth(page, shot, "12-admin-health");
+  } finally {
+    await withDb(state, (db) => db.query(`DELETE FROM "RecurringSchedule" WHERE "id" = ANY($1)`, [stranded]));
+  }
   await page.getByRole("link", { name: "Accounts" }).click();
   await expect(page.getByTestId("accounts")).toContainText(state.demo.accountId);
   await shootBoth(page, shot, "13-admin-accounts");

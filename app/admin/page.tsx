@@ -5,7 +5,7 @@ import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/payment/format";
 import { requireAdmin } from "@/lib/admin/access";
 import { listAdminActions } from "@/lib/admin/audit";
-import { serviceHealth } from "@/lib/admin/health";
+import { type RecurringNetworkHealth, serviceHealth } from "@/lib/admin/health";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Operations", robots: { index: false } };
@@ -69,7 +69,8 @@ export default async function AdminHealthPage() {
           )}
         </Panel>
         <Panel title="Recurring payouts and expiry">
-          <ul className="space-y-1 text-sm">
+          <RecurringNetworks networks={h.recurringNetworks} />
+          <ul className="mt-3 space-y-1 text-sm">
             {h.recurringPaused.length === 0 ? <li className={ok}>No schedule paused.</li> : null}
             {h.recurringPaused.map((p) => (
               <li key={p.reason} className={warn}>
@@ -113,5 +114,52 @@ export default async function AdminHealthPage() {
         <AuditList entries={recent} />
       </Panel>
     </div>
+  );
+}
+
+/** The part of a missing item an operator reads first ("a relayer key (RELAYER_PRIVATE_KEY…)" → "relayer key"). */
+const short = (missing: string) => missing.replace(/^an? /, "").replace(/ \(.*\)$/, "");
+
+/** "a", "a and b", "a, b and c". */
+const listOf = (items: string[]) => (items.length < 2 ? (items[0] ?? "") : `${items.slice(0, -1).join(", ")} and ${items.at(-1)}`);
+
+/**
+ * Where the recurring executor runs and where it cannot: networks missing the same pieces are
+ * grouped; one that still holds live schedules (they are never paid) or unconfirmed on-chain
+ * cancels is a warning of its own.
+ */
+function RecurringNetworks({ networks }: { networks: RecurringNetworkHealth[] }) {
+  const running = networks.filter((n) => n.missing.length === 0);
+  const idle = networks.filter((n) => n.missing.length > 0);
+  const groups = new Map<string, RecurringNetworkHealth[]>();
+  for (const n of idle) {
+    const key = n.missing.map(short).join(", ");
+    groups.set(key, [...(groups.get(key) ?? []), n]);
+  }
+  const stranded = idle.filter((n) => n.live > 0);
+  const cancels = networks.filter((n) => n.cancelsPending > 0);
+  return (
+    <ul className="space-y-1 text-sm" data-testid="recurring-networks">
+      <li className={running.length ? ok : warn}>
+        {running.length ? `Executor runs on ${running.map((n) => n.network).join(", ")}.` : "The executor runs on no network."}
+      </li>
+      {[...groups].map(([missing, group]) => (
+        <li key={missing} className="text-slate-600">
+          Cannot run (new schedules refused) on {group.map((n) => n.network).join(", ")}: no {missing.replaceAll(", ", ", no ")}.
+        </li>
+      ))}
+      {stranded.map((n) => (
+        <li key={`live-${n.network}`} className={warn} data-testid="recurring-stranded">
+          {n.live} live schedule{n.live === 1 ? "" : "s"} on {n.network}, which nothing can run: never paid until its{" "}
+          {listOf(n.missing.map(short))} {n.missing.length === 1 ? "is" : "are"} configured.
+        </li>
+      ))}
+      {cancels.map((n) => (
+        <li key={`cancel-${n.network}`} className={warn} data-testid="recurring-cancels">
+          {n.cancelsPending} on-chain cancel{n.cancelsPending === 1 ? "" : "s"} to confirm on {n.network}
+          {n.lastCancelError ? ` (last error: ${n.lastCancelError.slice(0, 120)})` : ""}: retried by the sweep.
+        </li>
+      ))}
+    </ul>
   );
 }

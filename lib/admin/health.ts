@@ -1,9 +1,11 @@
 import { allNetworkRuntimes } from "@/lib/chain/config";
+import { NETWORK_IDS, NETWORKS } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
 import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { rateLimiter } from "@/lib/http/rate-limit/limiter";
 import { screeningListInfo } from "@/lib/kyt/sanctions-list";
+import { recurringMissing } from "@/lib/recurring/relayer";
 
 export interface CursorHealth {
   network: string;
@@ -56,10 +58,50 @@ export async function deliveryHealth() {
     .sort((a, b) => b.failed - a.failed || b.pending - a.pending);
 }
 
+export interface RecurringNetworkHealth {
+  network: string;
+  /** What keeps the executor from running there (empty: it runs). */
+  missing: string[];
+  /** Schedules pending, active or paused there: never paid while something is missing. */
+  live: number;
+  /** Cancelled schedules whose on-chain cancelSchedule is not confirmed yet, and the latest failure among them. */
+  cancelsPending: number;
+  lastCancelError: string | null;
+}
+
+/**
+ * Recurring payouts per EVM network: where the executor runs, and where it cannot (no contract,
+ * relayer key or RPC) — new schedules are refused there; any live ones left there are never paid
+ * and show as a warning — with the on-chain cancels still to confirm.
+ */
+export async function recurringHealth(): Promise<RecurringNetworkHealth[]> {
+  const [live, cancels, lastErrors] = await Promise.all([
+    db().recurringSchedule.groupBy({ by: ["network"], where: { status: { in: ["pending", "active", "paused"] } }, _count: { _all: true } }),
+    db().recurringSchedule.groupBy({
+      by: ["network"],
+      where: { status: "cancelled", chainCancel: { in: ["pending", "sent"] } },
+      _count: { _all: true },
+    }),
+    db().recurringSchedule.findMany({
+      where: { status: "cancelled", chainCancel: { in: ["pending", "sent"] }, cancelError: { not: null } },
+      orderBy: { updatedAt: "desc" },
+      distinct: ["network"],
+      select: { network: true, cancelError: true },
+    }),
+  ]);
+  return NETWORK_IDS.filter((id) => NETWORKS[id].kind === "evm").map((network) => ({
+    network,
+    missing: recurringMissing(network),
+    live: live.find((l) => l.network === network)?._count._all ?? 0,
+    cancelsPending: cancels.find((c) => c.network === network)?._count._all ?? 0,
+    lastCancelError: lastErrors.find((e) => e.network === network)?.cancelError ?? null,
+  }));
+}
+
 /** Everything an operator looks at first: background work, screening data, blocks in force. */
 export async function serviceHealth() {
   const overdue = new Date(nowMs() - 5 * 60_000);
-  const [cursors, deliveries, paused, overdueLinks, blocks] = await Promise.all([
+  const [cursors, deliveries, paused, overdueLinks, blocks, recurringNetworks] = await Promise.all([
     cursorHealth(),
     deliveryHealth(),
     db().recurringSchedule.groupBy({ by: ["failureCode"], where: { status: "paused" }, _count: { _all: true } }),
@@ -68,11 +110,13 @@ export async function serviceHealth() {
     rateLimiter()
       .activeBlocks()
       .catch(() => []),
+    recurringHealth(),
   ]);
   return {
     cursors,
     deliveries,
     recurringPaused: paused.map((p) => ({ reason: p.failureCode ?? "unknown", count: p._count._all })),
+    recurringNetworks,
     expirySweep: { overdueLinks },
     screening: screeningListInfo(),
     rateLimitBlocks: blocks.map((b) => ({ key: b.key, until: b.until.toISOString() })),

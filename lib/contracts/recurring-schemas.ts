@@ -56,6 +56,23 @@ export const activatedSchema = z
   .object({ message: z.string(), id: z.string(), status: z.literal("active") })
   .meta({ id: "RecurringActivated" });
 
+const onChainCancelSchema = z
+  .object({
+    status: z.enum(["not_needed", "pending", "sent", "confirmed"]).meta({
+      description:
+        "`not_needed`: never activated, the relayer never held the signature; `pending`: cancelSchedule not sent yet or the last attempt failed (retried by the sweep); `sent`: broadcast, not yet seen mined; `confirmed`: the contract says cancelled, no payment can be triggered any more",
+    }),
+    txHash: z.string().nullable().meta({ description: "The relayer's latest cancelSchedule transaction" }),
+    confirmedAt: dateTime.nullable(),
+    attempts: z.number().int(),
+    lastError: z.string().nullable().meta({ description: "Why the latest attempt failed (cleared once one succeeds)" }),
+  })
+  .meta({
+    id: "RecurringOnChainCancel",
+    description:
+      "After a cancel: where the relayer's cancelSchedule on the contract stands. The cancel itself is final at once: no payment is sent after it.",
+  });
+
 export const scheduleSchema = z
   .object({
     id: z.string(),
@@ -81,6 +98,7 @@ export const scheduleSchema = z
     failureCode: z.string().optional(),
     failureReason: z.string().nullable().optional(),
     failureCount: z.number().int(),
+    onChainCancel: onChainCancelSchema.nullable().optional(),
     createdAt: dateTime,
   })
   .meta({ id: "RecurringSchedule" });
@@ -90,6 +108,7 @@ export const manageResponseSchema = z
     z.object({
       id: z.string(),
       status: z.literal("cancelled"),
+      onChainCancel: onChainCancelSchema.nullable(),
       transactions: z.array(txSchema),
       metadata: z.object({
         remainingPayments: z.number().int(),

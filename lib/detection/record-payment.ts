@@ -82,6 +82,15 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
       if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = deposit.depositors[0] ?? ev.from;
     }
+    // A recurring payment is sent by the relayer through the recurring contract: the payer is the
+    // schedule's subscriber (the permit's owner, whose tokens the contract pulled).
+    if (request.recurringScheduleId && ev.txTo) {
+      const s = await tx.recurringSchedule.findUnique({
+        where: { id: request.recurringScheduleId },
+        select: { contract: true, payer: true },
+      });
+      if (s && sameAddress(s.contract, ev.txTo)) payer = s.payer;
+    }
     const paymentId = ulid();
     const inserted = await insertPayment(tx, request, {
       id: paymentId,

@@ -132,13 +132,18 @@ function paymentBody(f: PaymentConfirmedFields & { subStatus?: string }) {
   };
 }
 
-interface PaymentFailedFields extends RequestRef {
+/**
+ * payment.failed carries the interface's payment-event fields, like payment.confirmed (Events:
+ * "event: payment.confirmed or payment.failed"), plus `failureReason` and, for a recurring
+ * payment, `recurringPaymentId`, `paymentIndex` and `failureCode` (DECISIONS.md). `txHash` is the
+ * failed (mined and reverted) transaction when there is one, else "" (most failures are found by
+ * the dry run before anything is sent); `explorer` is then that transaction's page, else the
+ * payer's address page (where the short balance or allowance shows). `amount` is what the
+ * payment was to move; `totalAmountPaid` what the request has received so far.
+ */
+interface PaymentFailedFields extends Omit<PaymentConfirmedFields, "recurring" | "crossChain"> {
   subStatus: string;
   failureReason: string;
-  amount: string;
-  paymentCurrency: string;
-  network: string;
-  timestamp: string;
   /** For a recurring payment: which schedule and index, and the executor's reason code. */
   recurring?: RecurringRef & { failureCode: string };
 }
@@ -149,16 +154,68 @@ export function paymentFailedEvent(f: PaymentFailedFields) {
     requestId: f.requestId,
     requestID: f.requestId,
     paymentReference: f.paymentReference,
-    subStatus: f.subStatus,
-    failureReason: f.failureReason,
+    explorer: f.explorer,
     amount: f.amount,
-    paymentCurrency: f.paymentCurrency,
-    network: f.network,
+    totalAmountPaid: f.totalAmountPaid,
+    expectedAmount: f.expectedAmount,
     timestamp: f.timestamp,
+    txHash: f.txHash,
+    network: f.network,
+    currency: f.currency,
+    paymentCurrency: f.paymentCurrency,
+    isCryptoToFiat: false,
+    subStatus: f.subStatus,
+    paymentProcessor: PROCESSOR,
+    fees: f.fees,
+    failureReason: f.failureReason,
     ...(f.recurring
       ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex, failureCode: f.recurring.failureCode }
       : {}),
   };
+}
+
+/** The explorer's page of an address (the payer of a payment that failed before any transaction). */
+export function explorerAddressUrl(network: string, address: string): string {
+  const tx = explorerUrl(network, "");
+  return tx ? tx.replace(/(#\/)?(tx|transaction)\/$/, (_m, hash: string | undefined) => `${hash ?? ""}address/`) + address : address;
+}
+
+/**
+ * payment.failed for a request whose payment failed: `amount` (token units) is what the payment
+ * was to move, `txHash` the reverted transaction or null when nothing was mined.
+ */
+export function paymentFailedPayload(
+  request: PaymentRequest,
+  f: {
+    amount: bigint;
+    feeAmount: bigint;
+    payer: string;
+    txHash: string | null;
+    timestamp: string;
+    subStatus: string;
+    failureReason: string;
+    recurring?: RecurringRef & { failureCode: string };
+  },
+) {
+  const token = tokenOf(request);
+  const owed = (d: { toFixed(): string }) => formatAmount(BigInt(d.toFixed()), request.isConversion ? FIAT_PATH_DECIMALS : token.decimals);
+  return paymentFailedEvent({
+    requestId: request.id,
+    paymentReference: request.paymentReference,
+    explorer: f.txHash ? explorerUrl(request.network, f.txHash) : explorerAddressUrl(request.network, f.payer),
+    amount: formatAmount(f.amount, token.decimals),
+    totalAmountPaid: owed(request.amountPaid),
+    expectedAmount: owed(request.expectedAmount),
+    timestamp: f.timestamp,
+    txHash: f.txHash ?? "",
+    network: request.network,
+    currency: request.invoiceCurrency,
+    paymentCurrency: request.paymentCurrency,
+    fees: f.feeAmount > 0n ? [{ type: "platform", amount: formatAmount(f.feeAmount, token.decimals), currency: token.symbol }] : [],
+    subStatus: f.subStatus,
+    failureReason: f.failureReason,
+    recurring: f.recurring,
+  });
 }
 
 interface ClientIdLinkedFields {

@@ -3,6 +3,7 @@ import { explorerUrl } from "@/lib/chain/stored";
 import { now } from "@/lib/clock";
 import {
   clientIdLinkedEvent,
+  explorerAddressUrl,
   paymentConfirmedEvent,
   paymentFailedEvent,
   paymentPartialEvent,
@@ -99,18 +100,27 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
         timestamp,
         properties: { walletAddress: wallet },
       };
-    case "payment.failed":
+    case "payment.failed": {
+      // A recurring payment stopped by its dry run: no transaction, so txHash "" and the payer's address page.
+      const payer = `0x${hex(20)}`;
       return paymentFailedEvent({
         requestId,
         paymentReference,
+        explorer: explorerAddressUrl("base", payer),
+        amount: "10",
+        totalAmountPaid: "0",
+        expectedAmount: "10",
+        timestamp,
+        txHash: "",
+        network: "base",
+        currency: "USD",
+        paymentCurrency: "USDC-base",
+        fees: [],
         subStatus: "insufficient_funds",
         failureReason: "The payer's token balance is below the payment amount.",
-        amount: "10",
-        paymentCurrency: "USDC-base",
-        network: "base",
-        timestamp,
         recurring: { recurringPaymentId: ulid(), paymentIndex: 2, failureCode: "insufficient_balance" },
       });
+    }
     case "client_id.linked":
       return clientIdLinkedEvent({
         clientId: `cli_${ulid().toLowerCase()}`,

@@ -67,6 +67,14 @@ export interface RecurringChain {
    */
   fillNonceGap?(sentNonces: readonly number[]): Promise<number | null>;
   /**
+   * Broadcasts the contract's cancelSchedule(permit) from the relayer with nonce `nonce`; returns the
+   * tx hash. `replaces`: the unmined transaction at that nonce it must outbid (a trigger of the same
+   * schedule still in the pool, or an earlier cancel); without it, `outbid` still bumps the fee (the
+   * nonce may hold a transaction that was broadcast without being recorded). Chains that cannot
+   * cancel leave it out (the API cancel then stays in the database only and says so).
+   */
+  cancel?(schedule: ChainSchedule, nonce: number, opts?: { replaces?: string; outbid?: boolean }): Promise<string>;
+  /**
    * Takes back an unmined relayer transaction: a 0-value transfer to the relayer itself at the same
    * nonce, outbidding `replaces` (the transaction it withdraws), so at most one of them is mined.
    */

@@ -11,6 +11,7 @@ import { ulid } from "@/lib/ids";
 import { approvalsToReach } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { permitEnvelope, scheduleIdOf } from "@/lib/recurring/permit";
+import { recurringMissing } from "@/lib/recurring/relayer";
 import { FREQUENCIES, type Frequency, MAX_PAYMENTS, MIN_PAYMENTS, dueTimes as scheduleDueTimes } from "@/lib/recurring/schedule";
 import { permitOf, perPaymentCost } from "@/lib/recurring/stored";
 import { type CustomerInfo, ownerOf, requestData } from "@/lib/requests/create-request";
@@ -51,7 +52,10 @@ function parseStartDate(value: string): Date {
   return new Date(ms);
 }
 
-/** Where a schedule can run: an EVM network with a recurring contract configured (400 saying why otherwise). */
+/**
+ * Where a schedule can run: an EVM network with a recurring contract, and a relayer key and an RPC
+ * to trigger its payments (400 naming the network and what is missing otherwise).
+ */
 export function recurringContractFor(network: keyof typeof NETWORKS): `0x${string}` {
   if (NETWORKS[network].kind !== "evm")
     throw invalidField(
@@ -63,6 +67,15 @@ export function recurringContractFor(network: keyof typeof NETWORKS): `0x${strin
     throw invalidField(
       "paymentCurrency",
       `Recurring payouts are not available on ${network}: no recurring contract is configured there (deploy one with npm run contracts:deploy -- --network ${network} --relayer 0x… and set its address)`,
+    );
+  // Accepted, activated and then never paid is worse than refused: the relayer must be able to run it.
+  const missing = recurringMissing(network);
+  if (missing.length > 0)
+    throw invalidField(
+      "paymentCurrency",
+      `Recurring payouts are not available on ${network}: nothing there can trigger the payments (this server has no ${missing
+        .map((m) => m.replace(/^an? /, ""))
+        .join(", no ")} for ${network}); pick another network or ask the operator to configure it`,
     );
   return contract as `0x${string}`;
 }

@@ -18,7 +18,7 @@ import { publicClientFor } from "@/lib/chain/reader";
 import { recurringPaymentsAbi } from "@/lib/chain/recurring-abi.generated";
 import type { ChainSchedule, FailureReason, ReceiptStatus, RecurringChain, SimulationResult } from "@/lib/recurring/chain";
 import { type SchedulePermit, scheduleKey } from "@/lib/recurring/permit";
-import { GAS_PER_TRIGGER, relayerAccount } from "@/lib/recurring/relayer";
+import { GAS_PER_CANCEL, GAS_PER_TRIGGER, relayerAccount } from "@/lib/recurring/relayer";
 import { permitOf, scheduleReferences } from "@/lib/recurring/stored";
 
 const recurringAbi = recurringPaymentsAbi;
@@ -146,6 +146,20 @@ export class EvmRecurringChain implements RecurringChain {
       nonce,
       gas: GAS_PER_TRIGGER,
       ...(await this.fees(replaces)),
+    } as never);
+  }
+
+  async cancel(s: ChainSchedule, nonce: number, opts: { replaces?: string; outbid?: boolean } = {}): Promise<string> {
+    return this.wallet().writeContract({
+      address: this.contract,
+      abi: recurringAbi,
+      functionName: "cancelSchedule",
+      args: [await this.permit(s)],
+      account: this.account,
+      chain: await this.chainDefinition(),
+      nonce,
+      gas: GAS_PER_CANCEL,
+      ...(await this.fees(opts.replaces, opts.outbid ?? opts.replaces !== undefined)),
     } as never);
   }
 

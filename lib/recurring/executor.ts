@@ -89,6 +89,8 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
   let idx = processed + 1;
   let row = idx <= s.totalPayments ? await paymentRow(s.id, idx) : null;
   let reuseNonce: number | null = null;
+  /** This index's transaction when it was mined and reverted: the payment.failed of a pause names it. */
+  let reverted: string | null = null;
 
   if (row && row.status !== "confirmed") {
     // Order matters: the nonce is read before isPaid, so a transaction mined in between shows as paid.
@@ -98,6 +100,7 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
       const r = await chain.receipt(row.txHash);
       if (r === "pending") return replaceIfStuck(chain, s, row, replaceAfterMs);
       paid = r === "success";
+      if (r === "reverted") reverted = row.txHash;
     }
     if (paid) {
       const c = await confirm(s, row, idx);
@@ -116,22 +119,50 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
   const sched = { ...s, processedPayments: processed };
 
   if (idx > s.totalPayments) return finish(sched, "completed");
-  if (await chain.isCancelled(s)) return pause(sched, idx, "cancelled_on_chain");
+  if (await chain.isCancelled(s)) return pause(sched, idx, "cancelled_on_chain", undefined, reverted);
   const due = s.dueTimes[idx - 1]!;
   if (due > chainTime) return (await setNextDue(sched, due)) ? (processed > s.processedPayments ? "confirmed" : "waiting") : "lost";
-  if (chainTime > s.deadline || due > s.deadline) return pause(sched, idx, "deadline_passed");
+  if (chainTime > s.deadline || due > s.deadline) return pause(sched, idx, "deadline_passed", undefined, reverted);
 
   const sim = await chain.simulate(s, idx);
-  if (!sim.ok) return pause(sched, idx, sim.reason, sim.message);
+  if (!sim.ok) return pause(sched, idx, sim.reason, sim.message, reverted);
 
   const nonce = reuseNonce ?? (await chain.nextNonce());
   if (!(await recordIntent(s, idx, row, nonce))) return "lost";
-  const txHash = await chain.send(s, idx, nonce);
-  await db().recurringPayment.updateMany({
-    where: { scheduleId: s.id, index: idx, txNonce: nonce, status: "intent" },
-    data: { status: "sent", txHash, sentAt: clockNow() },
+  const sent = await whileHeld(s, async () => {
+    const txHash = await chain.send(s, idx, nonce);
+    await db().recurringPayment.updateMany({
+      where: { scheduleId: s.id, index: idx, txNonce: nonce, status: "intent" },
+      data: { status: "sent", txHash, sentAt: clockNow() },
+    });
   });
-  return "sent";
+  return sent ? "sent" : "lost";
+}
+
+/** How long a broadcast may hold its schedule's row lock (a node that answers slower fails the step; the next sweep reconciles). */
+const BROADCAST_LOCK_MS = 60_000;
+
+/**
+ * Runs `broadcast` only if the schedule is still active and this sweep's lease is still on it,
+ * holding the schedule's row lock from that check until the broadcast is recorded. An API cancel
+ * (an UPDATE of the same row) therefore either commits first, and nothing is broadcast, or waits
+ * until the transaction is in the node's pool and recorded `sent`, where the on-chain cancel finds
+ * it and replaces it at its nonce (chain-cancel.ts). Without the lock, a cancel landing between
+ * the recorded intent and the broadcast would still pay.
+ */
+async function whileHeld(s: ClaimedSchedule, broadcast: () => Promise<void>): Promise<boolean> {
+  return db().$transaction(
+    async (tx) => {
+      const held = await tx.$queryRaw<{ id: string }[]>`
+        SELECT "id" FROM "RecurringSchedule"
+        WHERE "id" = ${s.id} AND "status" = 'active' AND "leaseUntil" = ${s.leaseUntil}
+        FOR NO KEY UPDATE`;
+      if (held.length !== 1) return false;
+      await broadcast();
+      return true;
+    },
+    { timeout: BROADCAST_LOCK_MS, maxWait: BROADCAST_LOCK_MS },
+  );
 }
 
 async function paymentRow(scheduleId: string, index: number): Promise<PaymentRow | null> {
@@ -192,7 +223,7 @@ async function setNextDue(s: ClaimedSchedule, due: number): Promise<boolean> {
  * Pauses the schedule with the reason and writes its one payment.failed, in one transaction; the
  * index is not consumed (processedPayments stays), so unpausing retries the same payment.
  */
-async function pause(s: ClaimedSchedule, index: number, code: FailureReason, message?: string): Promise<Outcome> {
+async function pause(s: ClaimedSchedule, index: number, code: FailureReason, message?: string, txHash?: string | null): Promise<Outcome> {
   const failureReason = readableFailure(code, message);
   return db().$transaction(async (tx) => {
     const r = await tx.recurringSchedule.updateMany({
@@ -200,7 +231,7 @@ async function pause(s: ClaimedSchedule, index: number, code: FailureReason, mes
       data: { status: "paused", failureCode: code, failureReason, failureCount: { increment: 1 } },
     });
     if (r.count !== 1) return "lost" as const;
-    await writePaymentFailed(tx, s, index, code, failureReason, s.failureCount + 1);
+    await writePaymentFailed(tx, s, index, code, failureReason, s.failureCount + 1, txHash ?? null);
     return "paused" as const;
   });
 }
@@ -208,10 +239,10 @@ async function pause(s: ClaimedSchedule, index: number, code: FailureReason, mes
 /** A transaction pending for longer than `afterMs` is re-sent with the same nonce and a higher fee (never a new nonce). */
 async function replaceIfStuck(chain: RecurringChain, s: ClaimedSchedule, row: PaymentRow, afterMs: number): Promise<Outcome> {
   if (!row.sentAt || row.txNonce === null || clockNow().getTime() - row.sentAt.getTime() < afterMs) return "waiting";
-  const txHash = await chain.send(s, row.index, row.txNonce, row.txHash ?? undefined);
-  await db().recurringPayment.updateMany({
-    where: { id: row.id, txNonce: row.txNonce, status: "sent", schedule: { is: held(s) } },
-    data: { txHash, sentAt: clockNow() },
+  const nonce = row.txNonce;
+  const sent = await whileHeld(s, async () => {
+    const txHash = await chain.send(s, row.index, nonce, row.txHash ?? undefined);
+    await db().recurringPayment.updateMany({ where: { id: row.id, txNonce: nonce, status: "sent" }, data: { txHash, sentAt: clockNow() } });
   });
-  return "sent";
+  return sent ? "sent" : "lost";
 }

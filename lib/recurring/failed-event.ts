@@ -1,9 +1,7 @@
-import { tokenOf } from "@/lib/chain/stored";
 import { now } from "@/lib/clock";
-import { paymentFailedEvent } from "@/lib/events/catalog";
+import { paymentFailedPayload } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { formatAmount } from "@/lib/money";
 import type { FailureReason } from "@/lib/recurring/chain";
 import type { ClaimedSchedule } from "@/lib/recurring/claim";
 
@@ -13,8 +11,11 @@ export function failureSubStatus(code: FailureReason): "insufficient_funds" | "f
 }
 
 /**
- * The one payment.failed of a pause, written in the pause's transaction. Its dedupe key is the
- * schedule's failure count, so a retried write is a no-op and each pause reports once.
+ * The one payment.failed of a pause, written in the pause's transaction, with the interface's
+ * payment-event fields (lib/events/catalog.ts paymentFailedPayload): `txHash` is the index's
+ * reverted transaction when one was mined, "" when the dry run stopped it before any was sent.
+ * Its dedupe key is the schedule's failure count, so a retried write is a no-op and each pause
+ * reports once.
  */
 export async function writePaymentFailed(
   tx: Prisma.TransactionClient,
@@ -23,28 +24,26 @@ export async function writePaymentFailed(
   code: FailureReason,
   failureReason: string,
   failureCount: number,
+  txHash: string | null = null,
 ): Promise<void> {
   const request = await tx.paymentRequest.findUnique({
     where: { recurringScheduleId_recurringIndex: { recurringScheduleId: s.id, recurringIndex: Math.min(index, s.totalPayments) } },
-    select: { id: true, paymentReference: true },
   });
   if (!request) return; // schedules made outside the API (executor tests) have no requests
-  const token = tokenOf({ network: s.network, paymentCurrency: s.paymentCurrency });
   await writeOutboxEvent(tx, {
     accountId: s.accountId,
     clientId: s.clientId,
     type: "payment.failed",
     dedupeKey: `recurring:${s.id}:failed:${failureCount}`,
     requestId: request.id,
-    payload: paymentFailedEvent({
-      requestId: request.id,
-      paymentReference: request.paymentReference,
+    payload: paymentFailedPayload(request, {
+      amount: BigInt(s.amount),
+      feeAmount: BigInt(s.feeAmount),
+      payer: s.payer,
+      txHash,
+      timestamp: now().toISOString(),
       subStatus: failureSubStatus(code),
       failureReason,
-      amount: formatAmount(BigInt(s.amount), token.decimals),
-      paymentCurrency: s.paymentCurrency,
-      network: s.network,
-      timestamp: now().toISOString(),
       recurring: { recurringPaymentId: s.id, paymentIndex: index, failureCode: code },
     }),
   });

@@ -2,22 +2,30 @@ import { now as clockNow } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import type { RecurringChain } from "@/lib/recurring/chain";
+import { sweepChainCancels } from "@/lib/recurring/chain-cancel";
 
 /** Per network: when housekeeping last ran in this process. */
 const lastHousekeeping = new Map<string, number>();
 const HOUSEKEEPING_EVERY_MS = 10_000;
 
 /**
- * Withdrawing cancelled payments and filling nonce gaps, at most every 10 s per network and
- * process (gaps wait a 30 s grace anyway), so an idle sweep is the claim query alone. Withdraw
- * first: a cancelled payment queued behind a gap must be replaced before the gap closes.
+ * Cancelling API-cancelled schedules on chain and filling nonce gaps, at most every 10 s per
+ * network and process (gaps wait a 30 s grace anyway), so an idle sweep is the claim query alone.
+ * Cancels first: a cancelled schedule's trigger queued behind a gap must be replaced (by the
+ * cancel, at its nonce: chain-cancel.ts) before the gap closes.
  */
 export async function housekeeping(chain: RecurringChain): Promise<void> {
-  if (!chain.withdraw && !chain.fillNonceGap) return;
+  if (!chain.cancel && !chain.fillNonceGap) return;
   const now = clockNow().getTime();
   if (now - (lastHousekeeping.get(chain.network) ?? Number.NEGATIVE_INFINITY) < HOUSEKEEPING_EVERY_MS) return;
   lastHousekeeping.set(chain.network, now);
-  await withdrawCancelled(chain);
+  if (chain.cancel) {
+    const r = await sweepChainCancels(chain).catch((err: unknown) => {
+      log.warn("recurring on-chain cancel sweep failed", { network: chain.network, err });
+      return null;
+    });
+    if (r && r.sent + r.confirmed > 0) log.info("recurring on-chain cancels", { network: chain.network, ...r });
+  }
   await fillGap(chain);
 }
 
@@ -44,47 +52,24 @@ async function fillGap(chain: RecurringChain): Promise<void> {
     orderBy: { txNonce: "desc" },
     take: 200,
   });
+  // On-chain cancels use relayer nonces too (chain-cancel.ts): one stuck behind a gap counts.
+  const cancels = await db().recurringSchedule.findMany({
+    where: {
+      network: chain.network,
+      cancelNonce: { not: null },
+      OR: [
+        { chainCancel: "sent", cancelSentAt: { lt: before } },
+        { chainCancel: "pending", updatedAt: { lt: before } },
+      ],
+    },
+    select: { cancelNonce: true },
+    orderBy: { cancelNonce: "desc" },
+    take: 50,
+  });
   try {
-    const filled = await chain.fillNonceGap(rows.map((r) => r.txNonce!));
+    const filled = await chain.fillNonceGap([...rows.map((r) => r.txNonce!), ...cancels.map((c) => c.cancelNonce!)]);
     if (filled !== null) log.warn("relayer nonce gap filled", { network: chain.network, nonce: filled });
   } catch (err) {
     log.warn("relayer nonce gap not filled", { network: chain.network, err });
-  }
-}
-
-/**
- * A schedule cancelled through the API while one of its payments was broadcast but not yet mined
- * (in the mempool, or queued behind another nonce): that transaction is withdrawn — replaced at
- * its nonce by a no-op that outbids it — so a cancel stops the payment already on its way too.
- * A transaction mined meanwhile is recorded as what it was (paid or not).
- */
-async function withdrawCancelled(chain: RecurringChain): Promise<void> {
-  if (!chain.withdraw) return;
-  const pending = await db().recurringPayment.findMany({
-    where: { status: { in: ["intent", "sent"] }, txNonce: { not: null }, schedule: { network: chain.network, status: "cancelled" } },
-    select: { id: true },
-    take: 50,
-  });
-  if (pending.length === 0) return;
-  const rows = await db().recurringPayment.findMany({ where: { id: { in: pending.map((p) => p.id) } }, include: { schedule: true } });
-  for (const row of rows) {
-    try {
-      const nonce = row.txNonce!;
-      const same = { id: row.id, status: row.status, txNonce: nonce };
-      if (await chain.nonceUsed(nonce)) {
-        const s = { ...row.schedule, amount: row.schedule.amount.toFixed(), feeAmount: row.schedule.feeAmount.toFixed() };
-        const paid = await chain.isPaid(s, row.index);
-        await db().recurringPayment.updateMany({
-          where: same,
-          data: paid ? { status: "confirmed", confirmedAt: clockNow() } : { status: "failed" },
-        });
-        continue;
-      }
-      const txHash = await chain.withdraw(nonce, row.txHash ?? undefined);
-      await db().recurringPayment.updateMany({ where: same, data: { status: "failed", txHash, sentAt: clockNow() } });
-      log.info("recurring payment withdrawn after cancel", { scheduleId: row.scheduleId, index: row.index, nonce });
-    } catch (err) {
-      log.warn("recurring payment not withdrawn", { scheduleId: row.scheduleId, index: row.index, err });
-    }
   }
 }

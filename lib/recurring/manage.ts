@@ -7,7 +7,10 @@ import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { RecurringSchedule } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
+import { advanceChainCancel, chainCancelView } from "@/lib/recurring/chain-cancel";
+import { evmRecurringChain } from "@/lib/recurring/evm-chain";
 import { schedulePermitTypedData } from "@/lib/recurring/permit";
 import { permitOf, perPaymentCost, scheduleReferences } from "@/lib/recurring/stored";
 
@@ -117,6 +120,7 @@ export async function getSchedule(principal: Principal, id: string) {
     ...(s.failureCode
       ? { failureCode: s.failureCode, failureReason: s.failureReason, failureCount: s.failureCount }
       : { failureCount: s.failureCount }),
+    ...(s.chainCancel ? { onChainCancel: chainCancelView(s) } : {}),
     createdAt: s.createdAt.toISOString(),
   };
 }
@@ -132,29 +136,44 @@ export async function manageSchedule(principal: Principal, id: string, action: s
 }
 
 /**
- * Cancel: no payment is triggered any more (the executor only touches active schedules, and every
- * write it makes is conditional on that). The returned approve(contract, 0) lets the payer take
- * back the remaining allowance; the payer can also call cancelSchedule on the contract itself.
+ * Cancel: no payment is triggered any more. The database cancel comes first and always stands:
+ * the executor only touches active schedules and re-checks that under the schedule's row lock
+ * right before every broadcast (executor.ts), so this UPDATE either lands before a broadcast
+ * (nothing is sent) or waits for it to be recorded (the on-chain cancel then replaces it at its
+ * nonce). Then the relayer cancels the schedule on chain (cancelSchedule), here at once and, if
+ * that fails, from the sweep until the contract says cancelled (chain-cancel.ts); `onChainCancel`
+ * says where that stands. The returned approve(contract, 0) lets the payer take back the
+ * remaining allowance.
  */
 async function cancel(s: RecurringSchedule) {
   if (s.status === "cancelled") throw refused("Recurring payment is already cancelled");
   if (s.status === "completed") throw refused("Cannot cancel a completed recurring payment");
+  // A schedule never activated: Duebill never held the payer's signature, the relayer cannot trigger it.
+  const chainCancel = s.permitSignature ? ("pending" as const) : ("not_needed" as const);
   const moved = await db().recurringSchedule.updateMany({
     where: { id: s.id, status: s.status },
-    data: { status: "cancelled", nextDueAt: null, leaseUntil: null },
+    data: { status: "cancelled", nextDueAt: null, leaseUntil: null, chainCancel },
   });
   if (moved.count !== 1) throw new AppError("conflict", "The recurring payment changed meanwhile; read it again");
-  const remaining = s.totalPayments - s.processedPayments;
+  if (chainCancel === "pending") {
+    // Never undoes the cancel above: a failure is recorded on the schedule and the sweep retries.
+    await advanceChainCancel(evmRecurringChain(networkOf(s)), s.id).catch((err: unknown) =>
+      log.warn("recurring on-chain cancel not attempted; the sweep retries", { scheduleId: s.id, err }),
+    );
+  }
+  const after = await db().recurringSchedule.findUniqueOrThrow({ where: { id: s.id } });
+  const remaining = after.totalPayments - after.processedPayments;
   const token = tokenOf(s);
   return {
     id: s.id,
     status: "cancelled" as const,
+    onChainCancel: chainCancelView(after),
     transactions: [approveTx("evm", s.token, s.contract, 0n)],
     metadata: {
       remainingPayments: remaining,
       remainingAmount: formatAmount(perPaymentCost(s) * BigInt(remaining), token.decimals),
-      processedPayments: s.processedPayments,
-      totalPayments: s.totalPayments,
+      processedPayments: after.processedPayments,
+      totalPayments: after.totalPayments,
     },
   };
 }

@@ -8,6 +8,8 @@ import { log } from "@/lib/log";
 
 /** Gas one triggerPayment uses at most (measured ~120k on anvil through the real ERC20FeeProxy; kept with headroom). */
 export const GAS_PER_TRIGGER = 250_000n;
+/** Gas one cancelSchedule uses at most (~35k: one storage write and an event; kept with headroom). */
+export const GAS_PER_CANCEL = 100_000n;
 
 const KEY_ENV: Record<Exclude<NetworkId, "tron">, keyof Env> = {
   mainnet: "RELAYER_PRIVATE_KEY_MAINNET",
@@ -26,12 +28,23 @@ export function relayerAccount(network: NetworkId): PrivateKeyAccount | null {
   return key ? privateKeyToAccount(key as Hex) : null;
 }
 
+/**
+ * What keeps the executor from running on a network, in an operator's words (empty when it can
+ * run): an EVM network needs a recurring contract, a relayer key and an RPC URL.
+ */
+export function recurringMissing(network: NetworkId): string[] {
+  const rt = networkRuntime(network);
+  if (rt.network.kind !== "evm") return ["an EVM network (recurring payouts are EVM-only)"];
+  const missing: string[] = [];
+  if (!rt.contracts.recurringPayments) missing.push("a recurring contract (contracts.recurringPayments)");
+  if (!relayerAccount(network)) missing.push(`a relayer key (RELAYER_PRIVATE_KEY or ${KEY_ENV[network as keyof typeof KEY_ENV]})`);
+  if (!rt.rpcUrl) missing.push("an RPC URL");
+  return missing;
+}
+
 /** Networks where the executor can run: EVM, an RPC, a recurring contract and a relayer key. */
 export function recurringNetworks(): NetworkId[] {
-  return NETWORK_IDS.filter((id) => {
-    const rt = networkRuntime(id);
-    return rt.network.kind === "evm" && rt.rpcUrl && rt.contracts.recurringPayments && relayerAccount(id);
-  });
+  return NETWORK_IDS.filter((id) => recurringMissing(id).length === 0);
 }
 
 export interface RelayerStatus {

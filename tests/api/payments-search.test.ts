@@ -1,6 +1,10 @@
 /** GET /v2/payments: the reference's search over the caller's account only, each filter ANDed, limit/offset pagination. */
 import { beforeAll, describe, expect, it } from "vitest";
 import { GET as search } from "@/app/v2/payments/route";
+import { db } from "@/lib/db";
+import { recordTransfer } from "@/lib/detection/record-payment";
+import type { PaymentRequest } from "@/lib/generated/prisma/client";
+import { ulid } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
 import { insertPaidRequest, makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
@@ -159,5 +163,98 @@ describe("GET /v2/payments: edges", () => {
       expect(r.status, q).toBe(400);
       expect(r.body.errors[0].field, q).toBe(field);
     }
+  });
+});
+
+describe("GET /v2/payments: recurring payments are the subscriber's", () => {
+  const SUBSCRIBER = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
+  const RELAYER = "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc";
+  const CONTRACT = "0xa513E6E4b8f2a923D98304ec87F64353C4D5C853";
+  const PROXY = "0x1892196E80C4c17ea5100Da765Ab48c1fE2Fb814";
+  const USDC = "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913";
+  const PAYEE = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
+
+  it("a payment the relayer sent through the recurring contract records the subscriber as payer (found by the subscriber's wallet)", async () => {
+    const c = await makeIntegrator();
+    const scheduleId = ulid();
+    await db().recurringSchedule.create({
+      data: {
+        id: scheduleId,
+        accountId: c.account.id,
+        network: "base",
+        chainId: 8453,
+        contract: CONTRACT.toLowerCase(), // stored case must not matter
+        token: USDC,
+        invoiceCurrency: "USDC-base",
+        paymentCurrency: "USDC-base",
+        frequency: "DAILY",
+        startDate: new Date(),
+        payer: SUBSCRIBER,
+        payee: PAYEE,
+        amount: "1000000",
+        totalPayments: 2,
+        dueTimes: [2_000_000_000, 2_000_086_400],
+        deadline: 2_002_678_400,
+        nonce: "1",
+        scheduleId: `0x${"ef".repeat(32)}`,
+        status: "active",
+      },
+    });
+    const requests: PaymentRequest[] = [];
+    for (const index of [1, 2]) {
+      const id = `01${ulid().toLowerCase().padEnd(64, "0")}`;
+      requests.push(
+        await db().paymentRequest.create({
+          data: {
+            id,
+            accountId: c.account.id,
+            kind: "payout",
+            network: "base",
+            invoiceCurrency: "USDC-base",
+            paymentCurrency: "USDC-base",
+            tokenAddress: USDC,
+            amount: "1",
+            expectedAmount: "1000000",
+            payee: PAYEE,
+            salt: "00",
+            paymentReference: `0x${id.slice(2, 18)}`,
+            referenceHash: `0x${id.slice(2)}`,
+            reference: `REC-${index}`,
+            recurringScheduleId: scheduleId,
+            recurringIndex: index,
+          },
+        }),
+      );
+    }
+    const transfer = (i: number, from: string, txTo: string) => ({
+      txHash: `0x${String(i).repeat(64)}`,
+      logIndex: 0,
+      blockNumber: 10n + BigInt(i),
+      blockHash: `0x${"0".repeat(64)}`,
+      blockTime: new Date(Date.now() - i * 60_000),
+      proxyAddress: PROXY,
+      tokenAddress: USDC,
+      to: PAYEE,
+      amount: 1_000_000n,
+      referenceHash: requests[i - 1]!.referenceHash,
+      feeAmount: 0n,
+      feeAddress: null,
+      from,
+      txTo,
+    });
+    // Payment 1: triggered by the relayer through the contract. Payment 2: the subscriber paid it
+    // straight through the fee proxy (the sender is then the payer as always).
+    expect(await recordTransfer(requests[0]!, transfer(1, RELAYER, CONTRACT))).toBe("recorded");
+    expect(await recordTransfer(requests[1]!, transfer(2, SUBSCRIBER, PROXY))).toBe("recorded");
+
+    const asC = (q: string) => get(q, { "x-api-key": c.apiKey });
+    const bySubscriber = await asC(`?walletAddress=${SUBSCRIBER.toLowerCase()}`);
+    expect(
+      bySubscriber.body.payments.map((p: { request: { reference: string }; payer: string }) => [p.request.reference, p.payer]),
+    ).toEqual([
+      ["REC-1", SUBSCRIBER],
+      ["REC-2", SUBSCRIBER],
+    ]);
+    expect((await asC(`?walletAddress=${RELAYER}`)).body.pagination.total).toBe(0);
   });
 });

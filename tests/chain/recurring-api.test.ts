@@ -26,15 +26,18 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as healthGet } from "@/app/api/health/route";
 import { POST as createWebhook } from "@/app/v1/webhook/route";
+import { GET as searchPayments } from "@/app/v2/payments/route";
 import { POST as activate, GET as getSchedule, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { POST as createPayout } from "@/app/v2/payouts/route";
 import { GET as getRequest, PATCH as patchRequest } from "@/app/v2/request/[requestId]/route";
 import { compiledContracts } from "@/contracts/compiled.generated";
 import { recurringPaymentsAbi } from "@/lib/chain/recurring-abi.generated";
+import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
+import type { SchedulePermit } from "@/lib/recurring/permit";
 import { runRecurringSweep } from "@/lib/recurring/run";
 import { verifySignature } from "@/lib/webhooks/sign";
 import { webhookSweep } from "@/lib/webhooks/sweep";
@@ -44,6 +47,7 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { expectInterfacePaymentEvent } from "@/tests/helpers/payment-event-fields";
 
 const DAY = 86_400;
 let devnet: Devnet;
@@ -165,6 +169,66 @@ async function triggered(): Promise<{ index: number; reference: string; time: nu
   return out;
 }
 
+type Envelope = { values: Record<string, unknown> & { scheduleId: Hex } };
+/** The permit's values as the contract takes them (the envelope carries integers as decimal strings). */
+function permitOf(envelope: Envelope): SchedulePermit {
+  const v = envelope.values as unknown as SchedulePermit & Record<string, string>;
+  return {
+    ...v,
+    amount: BigInt(v.amount),
+    feeAmount: BigInt(v.feeAmount),
+    relayerFee: BigInt(v.relayerFee),
+    nonce: BigInt(v.nonce),
+    deadline: BigInt(v.deadline),
+  };
+}
+
+/** The contract's isCancelled for a schedule. */
+const cancelledOnChain = async (payer: Address, envelope: Envelope) =>
+  pub.readContract({
+    address: devnet.contracts.recurringPayments,
+    abi: recurringPaymentsAbi,
+    functionName: "isCancelled",
+    args: [await keyOf(payer, envelope)],
+  }) as Promise<boolean>;
+
+/** The contract's state key of a schedule (its scheduleKey view, not the app's). */
+const keyOf = (payer: Address, envelope: Envelope) =>
+  pub.readContract({
+    address: devnet.contracts.recurringPayments,
+    abi: recurringPaymentsAbi,
+    functionName: "scheduleKey",
+    args: [payer, envelope.values.scheduleId],
+  }) as Promise<Hex>;
+
+/**
+ * The relayer's own triggerPayment of payment `index`, as it would send it: first a dry run (the
+ * contract's error name), then a real transaction with a fixed gas limit (mined, and reverted).
+ */
+async function relayerTrigger(envelope: Envelope, signature: Hex, index: number) {
+  const relayer = privateKeyToAccount(devnet.accounts.relayer.privateKey);
+  const args = [permitOf(envelope), signature, index] as const;
+  const dryRun = await pub
+    .simulateContract({
+      address: devnet.contracts.recurringPayments,
+      abi: recurringPaymentsAbi,
+      functionName: "triggerPayment",
+      args,
+      account: relayer,
+    })
+    .then(() => "ok")
+    .catch((err: Error) => err.message);
+  const hash = await walletOf(devnet.accounts.relayer.privateKey).writeContract({
+    address: devnet.contracts.recurringPayments,
+    abi: recurringPaymentsAbi,
+    functionName: "triggerPayment",
+    args,
+    gas: 300_000n,
+  });
+  const receipt = await pub.waitForTransactionReceipt({ hash });
+  return { dryRun, status: receipt.status };
+}
+
 describe("recurring payouts on anvil", () => {
   it("create → sign → activate → payments 1, 2, 3 in order, each detected and delivered; drain → paused; unpause catches up", async () => {
     const payer = await newPayer(100_000_000n); // 100 USDC
@@ -223,6 +287,17 @@ describe("recurring payouts on anvil", () => {
     const confirmed = events.filter((e) => e.event === "payment.confirmed" && e.recurringPaymentId === id);
     expect(confirmed.map((e) => e.paymentIndex)).toEqual([1, 2, 3]);
     expect(new Set(confirmed.map((e) => e.requestId)).size).toBe(3);
+    for (const e of confirmed) expectInterfacePaymentEvent(e, "payment.confirmed");
+
+    // Each payment records the wallet whose tokens moved (the subscriber), not the relayer that sent
+    // the transaction: a search by the subscriber's wallet finds all three, one by the relayer none.
+    const search = (wallet: string) => call(searchPayments, `/v2/payments?walletAddress=${wallet}`, { headers: { "x-api-key": a.apiKey } });
+    const byPayer = (await search(payer.address)).body;
+    const mineIds = new Set(view.requests.map((r: { requestId: string }) => r.requestId));
+    const found = byPayer.payments.filter((p: { request: { requestId: string } }) => mineIds.has(p.request.requestId));
+    expect(found).toHaveLength(3);
+    for (const p of found) expect(p.payer.toLowerCase()).toBe(payer.address.toLowerCase());
+    expect((await search(devnet.accounts.relayer.address)).body.pagination.total).toBe(0);
 
     // The payer's balance is drained: the 4th payment pauses the schedule with one payment.failed.
     await send(payer.key, {
@@ -244,6 +319,23 @@ describe("recurring payouts on anvil", () => {
     expect(failed).toHaveLength(1);
     expect(failed[0]).toMatchObject({ paymentIndex: 4, subStatus: "insufficient_funds", failureCode: "insufficient_balance" });
     expect(failed[0]!.requestId).toBe(view.requests[3].requestId);
+    // The interface's payment-event fields, like payment.confirmed: the dry run stopped it, so no
+    // transaction (txHash ""), and the explorer shows the payer whose balance fell short.
+    expectInterfacePaymentEvent(failed[0]!, "payment.failed");
+    expect(failed[0]).toMatchObject({
+      txHash: "",
+      explorer: `https://sepolia.etherscan.io/address/${payer.address}`,
+      amount: "10",
+      expectedAmount: "10",
+      totalAmountPaid: "0",
+      currency: "USDC-sepolia",
+      paymentCurrency: "USDC-sepolia",
+      network: "sepolia",
+      isCryptoToFiat: false,
+      paymentProcessor: "request-network",
+      fees: [],
+      paymentReference: view.requests[3].paymentReference,
+    });
 
     // Refund and unpause: payments 4 and 5 are caught up, in order; 6 waits for its due time.
     await send(devnet.accounts.payer.privateKey, {
@@ -302,6 +394,7 @@ describe("recurring payouts on anvil", () => {
     await tick();
     expect((await read(id)).body.processedPayments).toBe(2);
 
+    expect(await cancelledOnChain(payer.address, created.body.recurringPaymentPermit)).toBe(false);
     const cancelled = await act(id, "cancel");
     expect(cancelled.status).toBe(200);
     expect(cancelled.body).toMatchObject({
@@ -309,6 +402,13 @@ describe("recurring payouts on anvil", () => {
       status: "cancelled",
       metadata: { remainingPayments: 2, remainingAmount: "10", processedPayments: 2, totalPayments: 4 },
     });
+    // The relayer cancelled it on the contract too (mined at once on the devnet).
+    expect(cancelled.body.onChainCancel).toMatchObject({ status: "confirmed", attempts: 1, lastError: null });
+    expect(cancelled.body.onChainCancel.txHash).toMatch(/^0x[0-9a-f]{64}$/);
+    expect(await cancelledOnChain(payer.address, created.body.recurringPaymentPermit)).toBe(true);
+    const cancelTx = await pub.getTransactionReceipt({ hash: cancelled.body.onChainCancel.txHash });
+    expect(cancelTx.from.toLowerCase()).toBe(devnet.accounts.relayer.address.toLowerCase());
+    expect(parseEventLogs({ abi: recurringPaymentsAbi, logs: cancelTx.logs, eventName: "ScheduleCancelled" })).toHaveLength(1);
     expect(cancelled.body.transactions).toEqual([
       {
         to: usdc,
@@ -317,8 +417,14 @@ describe("recurring payouts on anvil", () => {
       },
     ]);
     await warpTo(start + 21 * DAY);
+    // Payment 3 is due and the permit's deadline is weeks away, yet the relayer key itself can no
+    // longer take it: its triggerPayment reverts ScheduleIsCancelled (dry run and mined).
+    const signature = (await db().recurringSchedule.findUniqueOrThrow({ where: { id } })).permitSignature as Hex;
+    const attempt = await relayerTrigger(created.body.recurringPaymentPermit, signature, 3);
+    expect(attempt.dryRun).toMatch(/ScheduleIsCancelled/);
+    expect(attempt.status).toBe("reverted");
     await tick();
-    expect((await read(id)).body).toMatchObject({ status: "cancelled", processedPayments: 2 });
+    expect((await read(id)).body).toMatchObject({ status: "cancelled", processedPayments: 2, onChainCancel: { status: "confirmed" } });
     // The reference's words as the message, the field still named.
     const again = await act(id, "cancel");
     expect(again.body).toMatchObject({ message: "Recurring payment is already cancelled", errors: [{ field: "action" }] });
@@ -453,6 +559,121 @@ describe("recurring payouts on anvil", () => {
       await pub.getTransactionCount({ address: relayer, blockTag: "latest" }),
     );
   }, 120_000);
+
+  it("a payment mined and reverted: the schedule pauses and payment.failed names that transaction", async () => {
+    const payer = await newPayer(10_000_000n);
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 }, "5");
+    const id = created.body.id as string;
+    for (const tx of created.body.transactions) await send(payer.key, tx);
+    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    await warpTo(start);
+    const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+    await anvil.setAutomine(false);
+    let txHash: Hex;
+    try {
+      await runRecurringSweep({ leaseMs: 1 });
+      const row = await db().recurringPayment.findFirstOrThrow({ where: { scheduleId: id, index: 1 } });
+      expect(row.status).toBe("sent");
+      txHash = row.txHash as Hex;
+      // The payer takes the allowance back with a higher tip: mined first, the trigger then reverts.
+      await walletOf(payer.key).sendTransaction({
+        to: usdc,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [devnet.contracts.recurringPayments, 0n] }),
+        maxPriorityFeePerGas: 10n ** 11n,
+        maxFeePerGas: 10n ** 12n,
+      });
+      await anvil.mine({ blocks: 1 });
+    } finally {
+      await anvil.setAutomine(true);
+    }
+    expect((await pub.getTransactionReceipt({ hash: txHash })).status).toBe("reverted");
+    await tick();
+    expect((await read(id)).body).toMatchObject({ status: "paused", processedPayments: 0, failureCode: "insufficient_allowance" });
+    const failed = events.filter((e) => e.event === "payment.failed" && e.recurringPaymentId === id);
+    expect(failed).toHaveLength(1);
+    expectInterfacePaymentEvent(failed[0]!, "payment.failed");
+    expect(failed[0]).toMatchObject({
+      txHash,
+      explorer: `https://sepolia.etherscan.io/tx/${txHash}`,
+      amount: "5",
+      subStatus: "insufficient_funds",
+      failureCode: "insufficient_allowance",
+      paymentIndex: 1,
+    });
+  }, 120_000);
+
+  it("an on-chain cancel that fails leaves the cancel standing and is retried by the sweep until confirmed", async () => {
+    const payer = await newPayer(20_000_000n);
+    const start = (await chainTime(devnet.rpcUrl)) + 600;
+    const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 });
+    const id = created.body.id as string;
+    for (const tx of created.body.transactions) await send(payer.key, tx);
+    const signature = await signEnvelope(payer.key, created.body.recurringPaymentPermit);
+    expect((await activateWith(id, signature)).status).toBe(201);
+    const relayer = devnet.accounts.relayer.address;
+    const funded = await pub.getBalance({ address: relayer });
+    const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+    await anvil.setBalance({ address: relayer, value: 0n }); // the relayer cannot send anything
+    let cancelled: Awaited<ReturnType<typeof act>>;
+    try {
+      cancelled = await act(id, "cancel");
+    } finally {
+      await anvil.setBalance({ address: relayer, value: funded });
+    }
+    // The cancel stands (nothing is sent for it any more), and says the chain half is not done.
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body).toMatchObject({ status: "cancelled", onChainCancel: { status: "pending", attempts: 1, txHash: null } });
+    expect(cancelled.body.onChainCancel.lastError).toMatch(/funds|balance/i);
+    expect((await read(id)).body).toMatchObject({ status: "cancelled", onChainCancel: { status: "pending" } });
+    expect(await cancelledOnChain(payer.address, created.body.recurringPaymentPermit)).toBe(false);
+    // Due now: the sweep pays nothing, and retries the on-chain cancel (its housekeeping runs at most
+    // every 10 s per process: the server clock is moved past that).
+    await warpTo(start);
+    setClock(() => Date.now() + 3_600_000);
+    try {
+      await runRecurringSweep({ leaseMs: 1 });
+    } finally {
+      setClock(null);
+    }
+    const after = (await read(id)).body;
+    expect(after).toMatchObject({
+      status: "cancelled",
+      processedPayments: 0,
+      onChainCancel: { status: "confirmed", attempts: 2, lastError: null },
+    });
+    expect(await cancelledOnChain(payer.address, created.body.recurringPaymentPermit)).toBe(true);
+    expect((await relayerTrigger(created.body.recurringPaymentPermit, signature, 1)).dryRun).toMatch(/ScheduleIsCancelled/);
+    expect(await db().recurringPayment.count({ where: { scheduleId: id } })).toBe(0);
+  }, 120_000);
+
+  it("a pending (never signed) schedule's cancel needs nothing on chain", async () => {
+    const payer = await newPayer(0n);
+    const created = await createSchedule(payer.address, { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 2 });
+    const res = await act(created.body.id, "cancel");
+    expect(res.body).toMatchObject({ status: "cancelled", onChainCancel: { status: "not_needed", attempts: 0, txHash: null } });
+  });
+
+  it("refuses a schedule on a network where no relayer can trigger it: 400 naming the network", async () => {
+    const key = process.env.RELAYER_PRIVATE_KEY;
+    delete process.env.RELAYER_PRIVATE_KEY;
+    reloadEnv();
+    try {
+      const before = await db().recurringSchedule.count();
+      const res = await createSchedule(devnet.accounts.payer.address, { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 3 });
+      expect(res.status).toBe(400);
+      expect(res.body.errors[0].field).toBe("paymentCurrency");
+      expect(res.body.errors[0].message).toMatch(/not available on sepolia/);
+      expect(res.body.errors[0].message).toMatch(/relayer key/);
+      expect(await db().recurringSchedule.count()).toBe(before);
+    } finally {
+      process.env.RELAYER_PRIVATE_KEY = key;
+      reloadEnv();
+    }
+    expect(
+      (await createSchedule(devnet.accounts.payer.address, { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 3 })).status,
+    ).toBe(201);
+  });
 
   it.each([
     [{ totalPayments: 1 }, "recurrence.totalPayments"],

@@ -330,6 +330,7 @@ class CrashingChain implements RecurringChain {
   }
   nonceUsed = (n: number) => this.inner.nonceUsed(n);
   withdraw = (nonce: number, replaces?: string) => this.inner.withdraw(nonce, replaces);
+  cancel = (s: ChainSchedule, nonce: number, o?: { replaces?: string; outbid?: boolean }) => this.inner.cancel(s, nonce, o);
   fillNonceGap = async (sent: readonly number[]) => {
     const filled = await this.inner.fillNonceGap(sent);
     if (filled !== null) totals.gapsFilled++;
@@ -377,6 +378,9 @@ async function sweeps(crashRate: number, shared: boolean): Promise<SweepResult[]
   totals.sweeps += results.length;
   return results;
 }
+
+const cancelledOnChain = (s: Sched) =>
+  pub.readContract({ address: contract, abi: recurringPaymentsAbi, functionName: "isCancelled", args: [s.key] }) as Promise<boolean>;
 
 const lastPaidOnChain = (s: Sched) =>
   pub.readContract({ address: contract, abi: recurringPaymentsAbi, functionName: "lastPaidIndex", args: [s.key] }) as Promise<number>;
@@ -434,7 +438,8 @@ async function mutate(round: number) {
     }
   }
   if (rand() < 0.1) {
-    const candidates = scheds.filter((s) => !s.chainCancel);
+    // Not one cancelled through the API: the relayer cancelled that one on chain already (the payer's call would revert ScheduleIsCancelled).
+    const candidates = scheds.filter((s) => !s.chainCancel && !s.apiCancel);
     if (candidates.length > 0) {
       const s = pick(candidates);
       const r = await sendFrom(
@@ -674,6 +679,9 @@ describe("recurring executor on anvil (property: real contract and relayer, 4 co
         stuck.push(`${r.id}: still paused (${r.failureCode}) after a refund and unpause`);
       if (r.status === "paused" && r.failureCode === "cancelled_on_chain" && !s.chainCancel)
         violations.push(`${r.id}: paused cancelled_on_chain, never cancelled on chain`);
+      // An API cancel is a cancel on chain too, done by the relayer (or by the payer before it).
+      if (s.apiCancel && r.chainCancel !== "confirmed") stuck.push(`${r.id}: cancelled through the API, on-chain cancel ${r.chainCancel}`);
+      if (s.apiCancel && !(await cancelledOnChain(s))) violations.push(`${r.id}: cancelled through the API, not on chain`);
       if (r.status === "completed") totals.completed++;
       totals.pauses += r.failureCount;
     }

@@ -15,6 +15,7 @@ import { webhookSweep } from "@/lib/webhooks/sweep";
 import { checkWebhookUrl, isForbiddenIp } from "@/lib/webhooks/url-policy";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
+import { expectInterfacePaymentEvent } from "@/tests/helpers/payment-event-fields";
 
 // ---- a local receiver (127.0.0.1 only) that verifies signatures over the RAW body ----
 interface Received {
@@ -269,7 +270,10 @@ describe("fan-out and delivery", () => {
         " ",
       ),
     );
-    expect(JSON.parse(f.body)).toMatchObject({ event: "payment.failed", subStatus: "insufficient_funds" });
+    expect(JSON.parse(f.body)).toMatchObject({ event: "payment.failed", subStatus: "insufficient_funds", txHash: "" });
+    // The interface's payment-event fields (service-interface.md, Events), like payment.confirmed.
+    expectInterfacePaymentEvent(JSON.parse(d.body), "payment.confirmed");
+    expectInterfacePaymentEvent(JSON.parse(f.body), "payment.failed");
     expect(await deliverDue(local)).toMatchObject({ claimed: 2, succeeded: 2 });
     expect(hooks().map((r) => r.headers["x-duebill-test"])).toEqual(["true", "true"]);
     expect(hooks().map((r) => r.headers["x-request-network-test"])).toEqual(["true", "true"]);
