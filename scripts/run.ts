@@ -147,7 +147,8 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: mode === "start" ? { ...env, NODE_ENV: "production" } : env,
-    stdio: "inherit",
+    // The production server gets an IPC channel only to notice this process going away (see server.mjs).
+    stdio: mode === "start" ? ["inherit", "inherit", "inherit", "ipc"] : "inherit",
   });
   children.push(child);
   // The server ending on its own (e.g. its port is taken: exit code 1) ends the run with its code;

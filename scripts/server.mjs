@@ -103,12 +103,17 @@ server.on("error", (err) => {
 });
 await new Promise((resolve) => server.listen(port, hostname, resolve));
 // SIGINT/SIGTERM: stop accepting, let open requests finish (at most 5 s), exit 0.
-for (const sig of ["SIGINT", "SIGTERM"]) {
-  process.on(sig, () => {
-    server.close(() => process.exit(0));
-    server.closeIdleConnections();
-    setTimeout(() => process.exit(0), 5_000).unref();
-  });
+const stop = () => {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 5_000).unref();
+};
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, stop);
+// Started by `npm start` (scripts/run.ts, over an IPC channel): if that process dies without stopping
+// this one (SIGKILL, OOM), stop too rather than keep the port and the inline worker as an orphan.
+if (process.connected) {
+  process.on("disconnect", stop);
+  process.channel?.unref();
 }
 
 const { default: next } = await import("next");
