@@ -76,9 +76,9 @@ const tableCount = (url: string) =>
 /** What a user's shell has, and nothing of this test run's own configuration. */
 function userEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const keep = ["PATH", "HOME", "LANG", "TERM", "TMPDIR", "USER"];
-  const env: NodeJS.ProcessEnv = { NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
+  const env: Record<string, string | undefined> = { NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
   for (const k of keep) if (process.env[k]) env[k] = process.env[k];
-  return { ...env, ...extra };
+  return { ...env, ...extra } as NodeJS.ProcessEnv;
 }
 
 interface NpmStart {
