@@ -1,5 +1,5 @@
-import { serializeSignature } from "viem";
-import { generatePrivateKey, privateKeyToAccount, sign } from "viem/accounts";
+import { TronWeb, Trx } from "tronweb";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/v1/auth/login/route";
 import { POST as logout } from "@/app/v1/auth/logout/route";
@@ -7,8 +7,6 @@ import { POST as register } from "@/app/v1/auth/register/route";
 import { GET as currentSession } from "@/app/v1/auth/session/route";
 import { POST as challenge } from "@/app/v1/auth/wallet/challenge/route";
 import { POST as verify } from "@/app/v1/auth/wallet/verify/route";
-import { tronMessageHash } from "@/lib/auth/sign-in/tron-message";
-import { hexToTron } from "@/lib/chain/address";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { resetDb } from "@/tests/helpers/db";
@@ -33,9 +31,16 @@ async function evmChallenge(key = generatePrivateKey(), chainId?: number) {
   return { account, ...(res.body as { challengeId: string; nonce: string; message: string; expiresAt: string }) };
 }
 
+/**
+ * Tron message signing v2 by tronweb (Trx.signMessageV2, what TronLink's signMessageV2 does), not by
+ * Duebill's own tronMessageHash: the signer is an outside oracle standing in for a TronLink wallet.
+ */
 async function tronSign(key: `0x${string}`, message: string) {
-  return serializeSignature(await sign({ hash: tronMessageHash(message), privateKey: key }));
+  return Trx.signMessageV2(message, key.slice(2)) as `0x${string}`;
 }
+
+/** The address tronweb derives for a key (not Duebill's hexToTron). */
+const tronAddressOf = (key: `0x${string}`) => TronWeb.address.fromPrivateKey(key.slice(2)) as string;
 
 describe("wallet sign-in (EVM)", () => {
   it("issues an EIP-4361 challenge and signs in with personal_sign", async () => {
@@ -145,9 +150,9 @@ describe("wallet sign-in (EVM)", () => {
 });
 
 describe("wallet sign-in (Tron, message signing v2)", () => {
-  it("signs in with a locally generated Tron key", async () => {
+  it("signs in with a locally generated Tron key (tronweb's signMessageV2 standing in for TronLink)", async () => {
     const key = generatePrivateKey();
-    const address = hexToTron(privateKeyToAccount(key).address);
+    const address = tronAddressOf(key);
     const res = await post(challenge, "/v1/auth/wallet/challenge", { address, chainId: 1 });
     expect(res.status).toBe(201);
     expect(res.body.message).toContain("wants you to sign in with your Tron account:");
@@ -164,9 +169,9 @@ describe("wallet sign-in (Tron, message signing v2)", () => {
     ["URI", (m: string) => m.replace("URI: http://localhost:3000", "URI: https://evil.example")],
     ["chain ID", (m: string) => m.replace("Chain ID: 728126428", "Chain ID: 1")],
     ["nonce", (m: string) => m.replace(/Nonce: (\w+)/, "Nonce: AAAAAAAAAAAAAAAA")],
-  ])("rejects a Tron message with another %s", async (_what, mutate) => {
+  ])("rejects a Tron message with another %s (signed by tronweb)", async (_what, mutate) => {
     const key = generatePrivateKey();
-    const address = hexToTron(privateKeyToAccount(key).address);
+    const address = tronAddressOf(key);
     const c = (await post(challenge, "/v1/auth/wallet/challenge", { address })).body;
     const message = mutate(c.message);
     const res = await post(verify, "/v1/auth/wallet/verify", {
@@ -178,8 +183,8 @@ describe("wallet sign-in (Tron, message signing v2)", () => {
     expect(res.status).toBe(401);
   });
 
-  it("rejects another key's Tron signature", async () => {
-    const address = hexToTron(privateKeyToAccount(generatePrivateKey()).address);
+  it("rejects another key's Tron signature (signed by tronweb)", async () => {
+    const address = tronAddressOf(generatePrivateKey());
     const c = (await post(challenge, "/v1/auth/wallet/challenge", { address })).body;
     const res = await post(verify, "/v1/auth/wallet/verify", {
       challengeId: c.challengeId,
@@ -304,7 +309,11 @@ describe("email and password", () => {
     expect(again.status).toBe(201);
     expect(fresh.status).toBe(201);
     expect(Object.keys(again.body).sort()).toEqual(Object.keys(fresh.body).sort());
-    expect(again.body).toMatchObject({ email: "taken@example.com", id: expect.stringMatching(/^usr_/), accountId: expect.stringMatching(/^acc_/) });
+    expect(again.body).toMatchObject({
+      email: "taken@example.com",
+      id: expect.stringMatching(/^usr_/),
+      accountId: expect.stringMatching(/^acc_/),
+    });
     expect(again.body.id).not.toBe(first.body.id);
     expect(again.body.accountId).not.toBe(first.body.accountId);
     expect(await db().user.count({ where: { id: again.body.id } })).toBe(0);
