@@ -131,6 +131,9 @@ const envSchema = z.object({
 
 export type Env = z.infer<typeof envSchema>;
 
+/** An environment to check (process.env, or a copy with overrides). */
+export type EnvSource = Readonly<Record<string, string | undefined>>;
+
 /** One variable at fault and what is wrong with it (never its value: it may be a secret). */
 export interface EnvProblem {
   name: string;
@@ -152,8 +155,11 @@ const launcherSchema = z.object({
   DEVNET_BRIDGE_PORT: tcpPort.optional(),
 });
 
+/** Every variable the boot check reads (README "Configuration" lists each). */
+export const CHECKED_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...Object.keys(launcherSchema.shape)];
+
 /** Rules between variables; run whatever else is wrong, so one message lists every problem. */
-function crossFieldProblems(source: NodeJS.ProcessEnv, production: boolean): EnvProblem[] {
+function crossFieldProblems(source: EnvSource, production: boolean): EnvProblem[] {
   const out: EnvProblem[] = [];
   if (source.KYT_PROVIDER === "chainalysis" && !source.CHAINALYSIS_API_KEY)
     out.push({ name: "CHAINALYSIS_API_KEY", message: "is required when KYT_PROVIDER=chainalysis" });
@@ -199,7 +205,7 @@ function describeIssue(issue: z.core.$ZodIssue): string {
  * environment is usable. `npm start`, `npm run dev` and `npm run worker` call it before they
  * start anything (formatEnvProblems gives their one message).
  */
-export function environmentProblems(source: NodeJS.ProcessEnv = process.env, opts: { production?: boolean } = {}): EnvProblem[] {
+export function environmentProblems(source: EnvSource = process.env, opts: { production?: boolean } = {}): EnvProblem[] {
   const problems = new Map<string, string[]>();
   const add = (name: string, message: string) => {
     const list = problems.get(name) ?? [];
