@@ -151,9 +151,9 @@ async function main(): Promise<void> {
     stdio: mode === "start" ? ["inherit", "inherit", "inherit", "ipc"] : "inherit",
   });
   children.push(child);
-  // The server ending on its own (e.g. its port is taken: exit code 1) ends the run with its code;
-  // a signal that stopped it while this run was not shutting down is a failure too.
-  child.on("exit", (code, signal) => void shutdown(code ?? (stopping || !signal ? 0 : 1)));
+  // The server ending on its own (e.g. its port is taken: exit code 1) ends the run with its code; stopped
+  // by Ctrl-C / SIGTERM (the whole process group gets them) is a clean stop, killed otherwise is a failure.
+  child.on("exit", (code, signal) => void shutdown(code ?? (stopping || signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1)));
 }
 
 main().catch(async (err: unknown) => {
