@@ -52,10 +52,10 @@ test("a wallet sign-in keeps its session cookie for the session's 24 h, not 15 m
 test("/register answers an existing email like a new one; the form says to sign in instead", async ({ page, shot }) => {
   // The demo user exists (seeded); registering its email with another password changes nothing.
   await page.goto("/register");
-  await page.getByLabel("Email").fill("demo@duebill.local");
-  await page.getByLabel("Password").fill("someone else's password");
+  await page.getByLabel("Email", { exact: true }).fill("demo@duebill.local");
+  await page.getByLabel("Password", { exact: true }).fill("someone else's password");
   await page.getByRole("button", { name: "Create account" }).click();
-  const alert = page.getByRole("alert");
+  const alert = page.locator("p[role=alert]");
   await expect(alert).toHaveText("Could not sign you in with this email and password. If you already have an account, sign in instead.");
   await expect(page).toHaveURL(/\/register/);
   await expect(page.locator("body")).not.toContainText(/already exists/i);
@@ -63,8 +63,8 @@ test("/register answers an existing email like a new one; the form says to sign 
 
   // The owner's password still signs in (nothing was changed).
   await page.goto("/sign-in");
-  await page.getByLabel("Email").fill("demo@duebill.local");
-  await page.getByLabel("Password").fill("duebill-demo");
+  await page.getByLabel("Email", { exact: true }).fill("demo@duebill.local");
+  await page.getByLabel("Password", { exact: true }).fill("duebill-demo");
   await page
     .getByRole("button", { name: /Sign in/ })
     .first()
@@ -75,8 +75,8 @@ test("/register answers an existing email like a new one; the form says to sign 
   // A new email: created and signed in at once.
   const email = `new-${Date.now()}@example.com`;
   await page.goto("/register");
-  await page.getByLabel("Email").fill(email);
-  await page.getByLabel("Password").fill("long enough password");
+  await page.getByLabel("Email", { exact: true }).fill(email);
+  await page.getByLabel("Password", { exact: true }).fill("long enough password");
   await page.getByRole("button", { name: "Create account" }).click();
   await page.waitForURL(/\/dashboard/);
 });
