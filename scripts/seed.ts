@@ -6,8 +6,8 @@
  */
 import { DEMO, demoApiKey } from "@/lib/accounts/demo";
 import { hashPassword } from "@/lib/auth/passwords";
-import { loginThrottleKey } from "@/lib/auth/sign-in/email";
 import { hashSecret } from "@/lib/auth/secrets";
+import { loginThrottleKey } from "@/lib/auth/sign-in/email";
 import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db";
 import { destinationIdOf } from "@/lib/destinations/erc7828";

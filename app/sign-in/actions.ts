@@ -51,7 +51,10 @@ export async function registerWithPassword(_prev: FormState, form: FormData): Pr
     await register(body.email, body.password);
     const session = await login(body.email, body.password).catch((err: unknown) => {
       if (err instanceof AppError && err.code === "unauthorized")
-        throw new AppError("unauthorized", "Could not sign you in with this email and password. If you already have an account, sign in instead.");
+        throw new AppError(
+          "unauthorized",
+          "Could not sign you in with this email and password. If you already have an account, sign in instead.",
+        );
       throw err;
     });
     await setSessionCookie(session);
