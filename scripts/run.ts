@@ -6,6 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { environmentProblems, formatEnvProblems } from "@/lib/env";
 import { type Devnet, devAccount, startDevnet } from "./devnet";
 import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "./devnet/bridge";
 import { type BridgeRelayer, relayerFor } from "./devnet/bridge-relayer";
@@ -40,9 +41,24 @@ function run(args: string[], env: NodeJS.ProcessEnv, capture = false): Promise<s
   });
 }
 
-async function shutdown(code: number): Promise<never> {
+let stopping: Promise<never> | undefined;
+
+/** Stops what this run started, waiting (at most 10 s) for the server to close, then exits with `code`. */
+function shutdown(code: number): Promise<never> {
+  stopping ??= stopAll(code);
+  return stopping;
+}
+
+async function stopAll(code: number): Promise<never> {
   removeRuntimeFile(process.pid);
-  for (const c of children) if (c.exitCode === null) c.kill("SIGTERM");
+  const exited = children
+    .filter((c) => c.exitCode === null && c.signalCode === null)
+    .map((c) => {
+      const done = new Promise<void>((resolve) => c.once("exit", () => resolve()));
+      c.kill("SIGTERM");
+      return done;
+    });
+  await Promise.race([Promise.all(exited), new Promise((r) => setTimeout(r, 10_000).unref())]);
   bridgeRelayer?.stop();
   await bridge?.stop().catch(() => {});
   await devnet?.stop().catch(() => {});
@@ -51,6 +67,17 @@ async function shutdown(code: number): Promise<never> {
 }
 
 async function main(): Promise<void> {
+  // The whole environment is checked before anything starts or listens: one message lists every
+  // missing or malformed variable. `npm start` serves with NODE_ENV=production, so it is checked as such.
+  const problems = environmentProblems(mode === "start" ? { ...process.env, NODE_ENV: "production" } : process.env, {
+    production: mode === "start",
+  });
+  if (problems.length > 0) {
+    console.error(`[duebill] refusing to start: ${formatEnvProblems(problems)}`);
+    process.exit(1);
+  }
+  // Ctrl-C / SIGTERM at any point stops what was started so far and exits 0.
+  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void shutdown(0));
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
   const isEmbedded = !env.DATABASE_URL;
   if (isEmbedded) {
@@ -120,11 +147,13 @@ async function main(): Promise<void> {
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: mode === "start" ? { ...env, NODE_ENV: "production" } : env,
-    stdio: "inherit",
+    // The production server gets an IPC channel only to notice this process going away (see server.mjs).
+    stdio: mode === "start" ? ["inherit", "inherit", "inherit", "ipc"] : "inherit",
   });
   children.push(child);
-  child.on("exit", (code) => void shutdown(code ?? 0));
-  for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void shutdown(0));
+  // The server ending on its own (e.g. its port is taken: exit code 1) ends the run with its code; stopped
+  // by Ctrl-C / SIGTERM (the whole process group gets them) is a clean stop, killed otherwise is a failure.
+  child.on("exit", (code, signal) => void shutdown(code ?? (stopping || signal === "SIGINT" || signal === "SIGTERM" ? 0 : 1)));
 }
 
 main().catch(async (err: unknown) => {

@@ -6,7 +6,7 @@
  * the README shows, without copying URLs around. Only an embedded database's URL is written
  * (it has no password); a configured DATABASE_URL stays in the environment it came from.
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
 const ROOT = path.resolve(__dirname, "..");
@@ -22,6 +22,8 @@ export interface RuntimeInfo {
 }
 
 export function writeRuntimeFile(info: RuntimeInfo): void {
+  // A fresh clone has no .data/ (git-ignored): with DATABASE_URL nothing else creates it.
+  mkdirSync(path.dirname(RUNTIME_FILE), { recursive: true });
   writeFileSync(RUNTIME_FILE, `${JSON.stringify(info, null, 2)}\n`);
 }
 

@@ -7,6 +7,7 @@
 import { DEMO, demoApiKey } from "@/lib/accounts/demo";
 import { hashPassword } from "@/lib/auth/passwords";
 import { hashSecret } from "@/lib/auth/secrets";
+import { loginThrottleKey } from "@/lib/auth/sign-in/email";
 import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db";
 import { destinationIdOf } from "@/lib/destinations/erc7828";
@@ -74,8 +75,9 @@ export async function seedDemo(): Promise<{
     where: { id: DEMO.userId },
     // Locally the demo user is also the operator (/admin); production never runs this seed.
     create: { id: DEMO.userId, accountId: ACCOUNT_ID, email: DEMO.email, passwordHash, isAdmin: true },
-    update: { passwordHash, failedLogins: 0, lockedUntil: null, isAdmin: true },
+    update: { passwordHash, isAdmin: true },
   });
+  await client.loginThrottle.deleteMany({ where: { emailKey: loginThrottleKey(DEMO.email) } });
   await client.user.upsert({
     where: { id: DEMO.walletUserId },
     create: { id: DEMO.walletUserId, accountId: ACCOUNT_ID, walletAddress: DEMO.wallet },

@@ -42,10 +42,13 @@ process.env.DUEBILL_SOCKET_IP_PROOF = socketIpProof;
 
 // As `next start` does: production React and Next, whatever the caller's NODE_ENV.
 process.env.NODE_ENV = "production";
-const { default: next } = await import("next");
-const app = next({ dev: false, dir: root, hostname, port });
-const handle = app.getRequestHandler();
-await app.prepare();
+
+/** Next's request handler, once app.prepare() is done (requests that arrive before wait for it). */
+let handle;
+let markReady;
+const ready = new Promise((resolve) => {
+  markReady = resolve;
+});
 
 const API = /^\/(v1|v2|api)(\/|$)/;
 const METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
@@ -86,19 +89,50 @@ const server = http.createServer((req, res) => {
       });
     }
   }
-  handle(req, res).catch((err) => {
-    console.error(JSON.stringify({ level: "error", msg: "request handler failed", err: String(err) }));
-    if (!res.headersSent)
-      res.writeHead(500, { "content-type": "application/json", "content-security-policy": "default-src 'none'; frame-ancestors 'none'" });
-    res.end('{"statusCode":500,"error":"Internal Server Error","message":"Internal server error","code":"internal_error"}');
-  });
+  ready
+    .then(() => handle(req, res))
+    .catch((err) => {
+      console.error(JSON.stringify({ level: "error", msg: "request handler failed", err: String(err) }));
+      if (!res.headersSent)
+        res.writeHead(500, { "content-type": "application/json", "content-security-policy": "default-src 'none'; frame-ancestors 'none'" });
+      res.end('{"statusCode":500,"error":"Internal Server Error","message":"Internal server error","code":"internal_error"}');
+    });
 });
 server.keepAliveTimeout = 65_000;
-server.listen(port, hostname, () => console.log(`[duebill] ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`));
 
-for (const sig of ["SIGINT", "SIGTERM"]) {
-  process.on(sig, () => {
-    server.close(() => process.exit(0));
-    setTimeout(() => process.exit(0), 5_000).unref();
-  });
+// The port is bound before Next is prepared: a port already in use (or not ours to bind) ends
+// the process with exit code 1 and one clear line, before the app (and its inline worker) starts.
+// Without this, Node reports the EADDRINUSE as an uncaught error and Next keeps the process
+// running without serving anything.
+server.on("error", (err) => {
+  const where = `${hostname}:${port}`;
+  const why =
+    err.code === "EADDRINUSE"
+      ? `port ${port} is already in use (EADDRINUSE): stop the process listening on ${where} or set PORT to a free port`
+      : err.code === "EACCES"
+        ? `not allowed to listen on ${where} (EACCES): use a port above 1023 or run with the needed privilege`
+        : `cannot listen on ${where}: ${err.message}`;
+  console.error(`[duebill] refusing to start: ${why}`);
+  process.exit(1);
+});
+await new Promise((resolve) => server.listen(port, hostname, resolve));
+// SIGINT/SIGTERM: stop accepting, let open requests finish (at most 5 s), exit 0.
+const stop = () => {
+  server.close(() => process.exit(0));
+  server.closeIdleConnections();
+  setTimeout(() => process.exit(0), 5_000).unref();
+};
+for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, stop);
+// Started by `npm start` (scripts/run.ts, over an IPC channel): if that process dies without stopping
+// this one (SIGKILL, OOM), stop too rather than keep the port and the inline worker as an orphan.
+if (process.connected) {
+  process.on("disconnect", stop);
+  process.channel?.unref();
 }
+
+const { default: next } = await import("next");
+const app = next({ dev: false, dir: root, hostname, port });
+handle = app.getRequestHandler();
+await app.prepare();
+markReady();
+console.log(`[duebill] ready on http://${hostname === "0.0.0.0" ? "localhost" : hostname}:${port}`);

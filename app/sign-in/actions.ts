@@ -33,22 +33,31 @@ export async function signInWithPassword(_prev: FormState, form: FormData): Prom
     await limitAnonymousAction();
     const body = parseWith(credentialsBodySchema, input);
     const session = await login(body.email, body.password);
-    await setSessionCookie(session.token, session.expiresAt);
+    await setSessionCookie(session);
   } catch (err) {
     return failure(err, input.email);
   }
   redirect(safeNext(String(form.get("next") ?? "")));
 }
 
-/** Registration as POST /v1/auth/register, then signed in. */
+/** Registration as POST /v1/auth/register, then signed in with the same email and password. */
 export async function registerWithPassword(_prev: FormState, form: FormData): Promise<FormState> {
   const input = fields(form);
   try {
     await limitAnonymousAction();
     const body = parseWith(credentialsBodySchema, input);
+    // Registration answers alike for new and existing emails (it tells no one which exist); signing
+    // in with the password just chosen then works for a new account, or for the owner of an existing one.
     await register(body.email, body.password);
-    const session = await login(body.email, body.password);
-    await setSessionCookie(session.token, session.expiresAt);
+    const session = await login(body.email, body.password).catch((err: unknown) => {
+      if (err instanceof AppError && err.code === "unauthorized")
+        throw new AppError(
+          "unauthorized",
+          "Could not sign you in with this email and password. If you already have an account, sign in instead.",
+        );
+      throw err;
+    });
+    await setSessionCookie(session);
   } catch (err) {
     return failure(err, input.email);
   }

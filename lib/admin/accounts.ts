@@ -1,3 +1,4 @@
+import { loginThrottleKey } from "@/lib/auth/sign-in/email";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 
@@ -31,7 +32,6 @@ export async function accountForAdmin(accountId: string) {
           email: true,
           walletAddress: true,
           isAdmin: true,
-          lockedUntil: true,
           _count: { select: { sessions: { where: { revokedAt: null, expiresAt: { gt: new Date() } } } } },
         },
       },
@@ -47,5 +47,11 @@ export async function accountForAdmin(accountId: string) {
     },
   });
   if (!account) throw notFound("Account not found");
-  return account;
+  // Sign-in lockouts are kept per email (LoginThrottle), not on the user.
+  const keys = new Map(account.users.flatMap((u) => (u.email ? [[loginThrottleKey(u.email), u.id] as const] : [])));
+  const throttles = keys.size
+    ? await db().loginThrottle.findMany({ where: { emailKey: { in: [...keys.keys()] } }, select: { emailKey: true, lockedUntil: true } })
+    : [];
+  const lockedUntil = new Map(throttles.map((t) => [keys.get(t.emailKey), t.lockedUntil]));
+  return { ...account, users: account.users.map((u) => ({ ...u, lockedUntil: lockedUntil.get(u.id) ?? null })) };
 }

@@ -29,10 +29,17 @@ export const EMAIL_MAX_MS = 30 * 24 * 60 * 60 * 1000;
 /** lastSeenAt is written at most this often, so a busy session is not a write per request. */
 const TOUCH_EVERY_MS = 30 * 1000;
 
+/**
+ * A new session. `expiresAt` is when the token stops working if it is not used (wallet: 15 minutes
+ * idle; email: 30 days); `cookieExpiresAt` is the session's absolute end (wallet: 24 h; email: 30
+ * days), the cookie's Expires: the idle rule is the server's (lastSeenAt, touched by every page
+ * load and API call, cookie or Bearer alike), so an active browser session slides like a Bearer
+ * one instead of the browser dropping the cookie 15 minutes after sign-in.
+ */
 export async function createSession(
   user: { id: string; accountId: string },
   kind: SessionKind,
-): Promise<{ token: string; expiresAt: Date }> {
+): Promise<{ token: string; expiresAt: Date; cookieExpiresAt: Date }> {
   const token = randomToken(32);
   const created = now();
   const expiresAt = new Date(created.getTime() + (kind === "wallet" ? WALLET_MAX_MS : EMAIL_MAX_MS));
@@ -48,7 +55,7 @@ export async function createSession(
       expiresAt,
     },
   });
-  return { token, expiresAt: kind === "wallet" ? new Date(created.getTime() + WALLET_IDLE_MS) : expiresAt };
+  return { token, expiresAt: kind === "wallet" ? new Date(created.getTime() + WALLET_IDLE_MS) : expiresAt, cookieExpiresAt: expiresAt };
 }
 
 const invalid = () => new AppError("unauthorized", "Invalid or expired session");
@@ -101,9 +108,10 @@ export function readSessionToken(req: Request): { token: string; viaCookie: bool
   return null;
 }
 
-export function sessionCookie(token: string, expiresAt: Date): string {
+/** The Set-Cookie of a new session; it expires with the session's absolute end (see createSession). */
+export function sessionCookie(session: { token: string; cookieExpiresAt: Date }): string {
   const secure = env().NODE_ENV === "production" ? "; Secure" : "";
-  return `${SESSION_COOKIE}=${encodeURIComponent(token)}; Path=/; HttpOnly; SameSite=Lax; Expires=${expiresAt.toUTCString()}${secure}`;
+  return `${SESSION_COOKIE}=${encodeURIComponent(session.token)}; Path=/; HttpOnly; SameSite=Lax; Expires=${session.cookieExpiresAt.toUTCString()}${secure}`;
 }
 
 export function clearedSessionCookie(): string {

@@ -82,10 +82,12 @@ export const registerOp = defineOperation({
   path: "/v1/auth/register",
   operationId: "register",
   summary: "Create an account with email and password",
+  description:
+    "Answers 201 `{id, accountId, email}` alike for a new email and for one that already has an account (then nothing is created or changed, and the IDs name nothing), so registration does not tell which emails exist. Sign in with POST /v1/auth/login.",
   tags,
   auth: [],
   body: credentialsBodySchema,
-  responses: { 201: { description: "Account created" }, ...errorResponses(400, 409, 429) },
+  responses: { 201: { description: "Account created" }, ...errorResponses(400, 429) },
 });
 
 export const loginOp = defineOperation({
@@ -93,7 +95,8 @@ export const loginOp = defineOperation({
   path: "/v1/auth/login",
   operationId: "login",
   summary: "Sign in with email and password",
-  description: "Creates a session valid for 30 days. After 5 wrong passwords in a row the account is locked for 15 minutes (429).",
+  description:
+    "Creates a session valid for 30 days. After 5 wrong attempts in a row for an email, sign-in with that email is locked for 15 minutes (429), whether or not an account has it.",
   tags,
   auth: [],
   body: credentialsBodySchema,

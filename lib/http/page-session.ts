@@ -50,13 +50,14 @@ export async function userForAction(): Promise<PageUser> {
   return user;
 }
 
-export async function setSessionCookie(token: string, expiresAt: Date): Promise<void> {
-  (await cookies()).set(SESSION_COOKIE, token, {
+/** As sessionCookie(): the cookie lives as long as the session may; the server enforces the idle rule. */
+export async function setSessionCookie(session: { token: string; cookieExpiresAt: Date }): Promise<void> {
+  (await cookies()).set(SESSION_COOKIE, session.token, {
     httpOnly: true,
     sameSite: "lax",
     secure: env().NODE_ENV === "production",
     path: "/",
-    expires: expiresAt,
+    expires: session.cookieExpiresAt,
   });
 }
 

@@ -1,5 +1,5 @@
-import { serializeSignature } from "viem";
-import { generatePrivateKey, privateKeyToAccount, sign } from "viem/accounts";
+import { TronWeb, Trx } from "tronweb";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as login } from "@/app/v1/auth/login/route";
 import { POST as logout } from "@/app/v1/auth/logout/route";
@@ -7,9 +7,8 @@ import { POST as register } from "@/app/v1/auth/register/route";
 import { GET as currentSession } from "@/app/v1/auth/session/route";
 import { POST as challenge } from "@/app/v1/auth/wallet/challenge/route";
 import { POST as verify } from "@/app/v1/auth/wallet/verify/route";
-import { tronMessageHash } from "@/lib/auth/sign-in/tron-message";
-import { hexToTron } from "@/lib/chain/address";
 import { setClock } from "@/lib/clock";
+import { db } from "@/lib/db";
 import { resetDb } from "@/tests/helpers/db";
 import { call } from "@/tests/helpers/http";
 
@@ -32,9 +31,16 @@ async function evmChallenge(key = generatePrivateKey(), chainId?: number) {
   return { account, ...(res.body as { challengeId: string; nonce: string; message: string; expiresAt: string }) };
 }
 
+/**
+ * Tron message signing v2 by tronweb (Trx.signMessageV2, what TronLink's signMessageV2 does), not by
+ * Duebill's own tronMessageHash: the signer is an outside oracle standing in for a TronLink wallet.
+ */
 async function tronSign(key: `0x${string}`, message: string) {
-  return serializeSignature(await sign({ hash: tronMessageHash(message), privateKey: key }));
+  return Trx.signMessageV2(message, key.slice(2)) as `0x${string}`;
 }
+
+/** The address tronweb derives for a key (not Duebill's hexToTron). */
+const tronAddressOf = (key: `0x${string}`) => TronWeb.address.fromPrivateKey(key.slice(2)) as string;
 
 describe("wallet sign-in (EVM)", () => {
   it("issues an EIP-4361 challenge and signs in with personal_sign", async () => {
@@ -144,9 +150,9 @@ describe("wallet sign-in (EVM)", () => {
 });
 
 describe("wallet sign-in (Tron, message signing v2)", () => {
-  it("signs in with a locally generated Tron key", async () => {
+  it("signs in with a locally generated Tron key (tronweb's signMessageV2 standing in for TronLink)", async () => {
     const key = generatePrivateKey();
-    const address = hexToTron(privateKeyToAccount(key).address);
+    const address = tronAddressOf(key);
     const res = await post(challenge, "/v1/auth/wallet/challenge", { address, chainId: 1 });
     expect(res.status).toBe(201);
     expect(res.body.message).toContain("wants you to sign in with your Tron account:");
@@ -163,9 +169,9 @@ describe("wallet sign-in (Tron, message signing v2)", () => {
     ["URI", (m: string) => m.replace("URI: http://localhost:3000", "URI: https://evil.example")],
     ["chain ID", (m: string) => m.replace("Chain ID: 728126428", "Chain ID: 1")],
     ["nonce", (m: string) => m.replace(/Nonce: (\w+)/, "Nonce: AAAAAAAAAAAAAAAA")],
-  ])("rejects a Tron message with another %s", async (_what, mutate) => {
+  ])("rejects a Tron message with another %s (signed by tronweb)", async (_what, mutate) => {
     const key = generatePrivateKey();
-    const address = hexToTron(privateKeyToAccount(key).address);
+    const address = tronAddressOf(key);
     const c = (await post(challenge, "/v1/auth/wallet/challenge", { address })).body;
     const message = mutate(c.message);
     const res = await post(verify, "/v1/auth/wallet/verify", {
@@ -177,8 +183,8 @@ describe("wallet sign-in (Tron, message signing v2)", () => {
     expect(res.status).toBe(401);
   });
 
-  it("rejects another key's Tron signature", async () => {
-    const address = hexToTron(privateKeyToAccount(generatePrivateKey()).address);
+  it("rejects another key's Tron signature (signed by tronweb)", async () => {
+    const address = tronAddressOf(generatePrivateKey());
     const c = (await post(challenge, "/v1/auth/wallet/challenge", { address })).body;
     const res = await post(verify, "/v1/auth/wallet/verify", {
       challengeId: c.challengeId,
@@ -241,6 +247,40 @@ describe("sessions", () => {
     expect((await me({ authorization: `Bearer ${token}` })).status).toBe(401);
   });
 
+  it("the wallet session cookie lives to the session's absolute end, so an active browser session slides past 15 minutes (regression)", async () => {
+    const c = await evmChallenge();
+    const res = await post(verify, "/v1/auth/wallet/verify", {
+      challengeId: c.challengeId,
+      nonce: c.nonce,
+      message: c.message,
+      signature: await c.account.signMessage({ message: c.message }),
+    });
+    // The body's expiresAt is the idle deadline of an unused token; the cookie's Expires is not.
+    expect(Date.parse(res.body.expiresAt) - t).toBe(minutes(15));
+    const setCookie = res.headers.get("set-cookie") ?? "";
+    const expires = /Expires=([^;]+)/.exec(setCookie)?.[1];
+    expect(expires, setCookie).toBeDefined();
+    // Before the fix the browser dropped the cookie at sign-in + 15 minutes, however active the session.
+    expect(Date.parse(expires ?? "") - t).toBe(minutes(24 * 60));
+    // A browser sends the cookie while it lives: used every 10 minutes, the session lasts well past 15 minutes.
+    const cookie = { cookie: `session_token=${res.body.token}` };
+    for (let i = 0; i < 6; i++) {
+      t += minutes(10);
+      expect(t < Date.parse(expires ?? ""), "the browser still sends the cookie").toBe(true);
+      expect((await me(cookie)).status, `after ${(i + 1) * 10} minutes`).toBe(200);
+    }
+    // The idle rule still holds for the cookie: 15 minutes unused ends it.
+    t += minutes(15);
+    expect((await me(cookie)).status).toBe(401);
+  });
+
+  it("the email session cookie expires with the 30-day session", async () => {
+    await post(register, "/v1/auth/register", { email: "cookie@example.com", password: "long enough" });
+    const res = await post(login, "/v1/auth/login", { email: "cookie@example.com", password: "long enough" });
+    const expires = /Expires=([^;]+)/.exec(res.headers.get("set-cookie") ?? "")?.[1] ?? "";
+    expect(Date.parse(expires) - t).toBe(minutes(30 * 24 * 60));
+  });
+
   it("issues a new token at every sign-in", async () => {
     expect(await walletSession()).not.toBe(await walletSession());
   });
@@ -253,12 +293,65 @@ describe("email and password", () => {
     expect(short.body.errors[0]).toEqual({ field: "password", message: "must be 8 to 100 characters" });
     expect((await post(register, "/v1/auth/register", { email: "a@example.com", password: "x".repeat(101) })).status).toBe(400);
     expect((await post(register, "/v1/auth/register", { email: "a@example.com", password: "long enough" })).status).toBe(201);
-    expect((await post(register, "/v1/auth/register", { email: "A@example.com", password: "long enough" })).status).toBe(409);
     const wrong = await post(login, "/v1/auth/login", { email: "a@example.com", password: "not the one" });
     const unknown = await post(login, "/v1/auth/login", { email: "nobody@example.com", password: "not the one" });
     expect(wrong.status).toBe(401);
     expect(unknown.status).toBe(401);
     expect(wrong.body.message).toBe(unknown.body.message);
+  });
+
+  it("registering an existing email answers like a new one and changes nothing (no existence oracle)", async () => {
+    const first = await post(register, "/v1/auth/register", { email: "taken@example.com", password: "owner's password" });
+    expect(first.status).toBe(201);
+    const again = await post(register, "/v1/auth/register", { email: "Taken@Example.com", password: "attacker password" });
+    const fresh = await post(register, "/v1/auth/register", { email: "fresh@example.com", password: "attacker password" });
+    // Same status, same shape; the IDs of the existing email's answer name nothing.
+    expect(again.status).toBe(201);
+    expect(fresh.status).toBe(201);
+    expect(Object.keys(again.body).sort()).toEqual(Object.keys(fresh.body).sort());
+    expect(again.body).toMatchObject({
+      email: "taken@example.com",
+      id: expect.stringMatching(/^usr_/),
+      accountId: expect.stringMatching(/^acc_/),
+    });
+    expect(again.body.id).not.toBe(first.body.id);
+    expect(again.body.accountId).not.toBe(first.body.accountId);
+    expect(await db().user.count({ where: { id: again.body.id } })).toBe(0);
+    expect(await db().account.count({ where: { id: again.body.accountId } })).toBe(0);
+    expect(JSON.stringify(again.body)).not.toMatch(/exist/i);
+    // The owner's password still works; the second registration's does not.
+    expect((await post(login, "/v1/auth/login", { email: "taken@example.com", password: "owner's password" })).status).toBe(200);
+    expect((await post(login, "/v1/auth/login", { email: "taken@example.com", password: "attacker password" })).status).toBe(401);
+    // Parallel registrations of one new email: one account, every answer 201.
+    const racing = await Promise.all(
+      Array.from({ length: 5 }, () => post(register, "/v1/auth/register", { email: "race-reg@example.com", password: "long enough" })),
+    );
+    expect(racing.map((r) => r.status)).toEqual([201, 201, 201, 201, 201]);
+    expect(await db().user.count({ where: { email: "race-reg@example.com" } })).toBe(1);
+  });
+
+  it("locks an unknown email exactly like a known one: 5 × 401, then 429 with the same Retry-After (no existence oracle)", async () => {
+    await post(register, "/v1/auth/register", { email: "known@example.com", password: "long enough" });
+    const run = async (email: string) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < 6; i++) statuses.push((await post(login, "/v1/auth/login", { email, password: "wrong pass" })).status);
+      const last = await post(login, "/v1/auth/login", { email, password: "wrong pass" });
+      return { statuses, last: last.status, retryAfter: last.headers.get("retry-after"), message: last.body.message };
+    };
+    const known = await run("known@example.com");
+    const unknown = await run("nobody-here@example.com");
+    // Before the fix the unknown email kept answering 401 forever.
+    expect(known.statuses).toEqual([401, 401, 401, 401, 401, 429]);
+    expect(unknown).toEqual(known);
+    expect(unknown.retryAfter).toBe("900");
+    // Unknown emails are counted under their hash, never stored in clear.
+    const rows = await db().loginThrottle.findMany();
+    expect(rows).toHaveLength(2);
+    expect(JSON.stringify(rows)).not.toContain("nobody-here");
+    // Both unlock after 15 minutes.
+    t += minutes(15);
+    expect((await post(login, "/v1/auth/login", { email: "known@example.com", password: "long enough" })).status).toBe(200);
+    expect((await post(login, "/v1/auth/login", { email: "nobody-here@example.com", password: "wrong pass" })).status).toBe(401);
   });
 
   it("locks an account for 15 minutes after 5 wrong passwords", async () => {

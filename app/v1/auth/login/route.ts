@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 export const POST = withApi(loginOp, async ({ body }) => {
   const session = await login(body.email, body.password);
   return json({ token: session.token, expiresAt: session.expiresAt.toISOString(), user: session.user }, 200, {
-    "set-cookie": sessionCookie(session.token, session.expiresAt),
+    "set-cookie": sessionCookie(session),
   });
 });

@@ -8,6 +8,6 @@ export const dynamic = "force-dynamic";
 export const POST = withApi(verifyOp, async ({ body }) => {
   const session = await verifyChallenge(body);
   return json({ token: session.token, expiresAt: session.expiresAt.toISOString(), user: session.user }, 200, {
-    "set-cookie": sessionCookie(session.token, session.expiresAt),
+    "set-cookie": sessionCookie(session),
   });
 });

@@ -1,0 +1,84 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CHECKED_VARIABLES, environmentProblems, formatEnvProblems } from "@/lib/env";
+
+/** The boot check of `npm start` / `npm run dev` / `npm run worker` (the system test runs it through npm start). */
+describe("environmentProblems: every missing or malformed variable, one entry each", () => {
+  const ok = { NODE_ENV: "production", APP_SECRET: "s".repeat(32) };
+
+  it("a usable production environment has no problems; development needs no APP_SECRET", () => {
+    expect(environmentProblems(ok, { production: true })).toEqual([]);
+    expect(environmentProblems({}, { production: false })).toEqual([]);
+  });
+
+  it("lists every problem at once, by variable, without echoing values", () => {
+    const problems = environmentProblems(
+      {
+        NODE_ENV: "production",
+        APP_SECRET: "too-short-secret-value",
+        DATABASE_URL: "not a url",
+        DATABASE_POOL_MAX: "ten",
+        PORT: "http",
+        DEVNET: "yes",
+        LOG_LEVEL: "loud",
+        RELAYER_PRIVATE_KEY: "0x1234",
+        KYT_PROVIDER: "chainalysis",
+        CHAIN_CONFIG: "{not json",
+        CHAIN_CONFIG_FILE: "/nonexistent/devnet.json",
+      },
+      { production: true },
+    );
+    expect(problems.map((p) => p.name).sort()).toEqual(
+      [
+        "APP_SECRET",
+        "CHAINALYSIS_API_KEY",
+        "CHAIN_CONFIG",
+        "CHAIN_CONFIG_FILE",
+        "DATABASE_POOL_MAX",
+        "DATABASE_URL",
+        "DEVNET",
+        "LOG_LEVEL",
+        "PORT",
+        "RELAYER_PRIVATE_KEY",
+      ].sort(),
+    );
+    const text = formatEnvProblems(problems);
+    expect(text.split("\n")[0]).toBe('10 environment variables are missing or malformed (see README "Configuration"):');
+    expect(text).toContain("  - APP_SECRET: must be at least 32 characters");
+    expect(text).toContain("  - DATABASE_POOL_MAX: must be a number");
+    expect(text).toContain("  - DATABASE_URL: must be a URL");
+    expect(text).toContain("  - CHAINALYSIS_API_KEY: is required when KYT_PROVIDER=chainalysis");
+    expect(text).not.toContain("too-short-secret-value");
+  });
+
+  it("production requires APP_SECRET; the message says how to make one", () => {
+    const [p, ...rest] = environmentProblems({ NODE_ENV: "production" }, { production: true });
+    expect(rest).toEqual([]);
+    expect(p).toMatchObject({ name: "APP_SECRET" });
+    expect(p?.message).toContain("openssl rand -base64 48");
+  });
+
+  it("checks every variable README's Configuration table lists for the app, and the table lists every checked one", () => {
+    const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 5));
+    const documented = new Set(
+      [...section.matchAll(/^\|([^|]+)\|/gm)].flatMap((m) => [...m[1]!.matchAll(/`([A-Z][A-Z0-9_]+)`/g)].map((v) => v[1]!)),
+    );
+    for (const name of CHECKED_VARIABLES) {
+      if (name === "NODE_ENV") continue;
+      const perNetwork = /^RELAYER_PRIVATE_KEY_(.+)$/.exec(name);
+      if (perNetwork) expect(section, name).toContain(`\`_${perNetwork[1]}\``);
+      else expect(documented.has(name), `${name} is missing from README "Configuration"`).toBe(true);
+    }
+    // Read elsewhere than lib/env: the browser bundle, the demo seed, the test and bench harnesses.
+    const notBootChecked = new Set([
+      "NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID",
+      "DEMO_SEED",
+      "TEST_DATABASE_URL",
+      "BENCH_DATABASE_URL",
+      "BENCH_DASHBOARD_DATABASE_URL",
+    ]);
+    for (const name of documented) if (!notBootChecked.has(name)) expect(CHECKED_VARIABLES, name).toContain(name);
+  });
+});
