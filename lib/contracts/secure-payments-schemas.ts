@@ -20,11 +20,10 @@ export const accessPolicySchema = z.strictObject({
     .boolean()
     .optional()
     .meta({ description: "Hide the payee until screening approves the payer: the address appears only in the calldata served after it" }),
-  screeningProvider: z
-    .enum(["hypernative", "merklescience"])
-    .nullable()
-    .optional()
-    .meta({ description: "Accepted for compatibility; screening runs on the configured provider (README: KYT)" }),
+  screeningProvider: z.string().max(64).nullable().optional().meta({
+    description:
+      "The screening provider for this link's payers: one of this deployment's (duebill-sanctions; chainalysis when configured). The reference's hypernative and merklescience are refused with 400 naming accessPolicy.screeningProvider: this deployment has no adapter for them",
+  }),
 });
 
 export const createSecurePaymentBodySchema = z.strictObject({

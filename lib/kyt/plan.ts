@@ -53,6 +53,13 @@ export function isAvailableKytProvider(id: string): boolean {
   return availableKytProviders().some((p) => p.id === id);
 }
 
+/** Why a provider name is refused: it is not one of this deployment's (and which ones are). */
+export function notAvailableKytProvider(name: string): string {
+  return `"${name}" is not a screening provider of this deployment; use ${availableKytProviders()
+    .map((p) => p.id)
+    .join(" or ")}`;
+}
+
 let chainalysis: { key: string; url: string; provider: KytProvider } | undefined;
 
 /** The provider behind a plan name, or null when this deployment does not have it (now). */

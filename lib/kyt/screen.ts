@@ -21,8 +21,11 @@ export interface AccessPolicy {
   maskPayee?: boolean;
   hidePayeeAddress?: boolean;
   hideUntilApproved?: boolean;
-  /** The reference's vendor choice: accepted; screening runs on the configured provider. */
-  screeningProvider?: "hypernative" | "merklescience" | null;
+  /**
+   * The provider that screens this link's payers: one of this deployment's (lib/kyt/plan.ts),
+   * checked at creation; it takes the place of the client ID's plan or the default for this link.
+   */
+  screeningProvider?: string | null;
 }
 
 /** Whether a link's payee is hidden from the payer until they pay. */

@@ -10,7 +10,7 @@ import { clientIdLinkedEvent } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { LinkIntent, Prisma } from "@/lib/generated/prisma/client";
 import { idPrefix, prefixedId, ulid } from "@/lib/ids";
-import { availableKytProviders, isAvailableKytProvider, type KytPlan } from "@/lib/kyt/plan";
+import { isAvailableKytProvider, type KytPlan, notAvailableKytProvider } from "@/lib/kyt/plan";
 
 /**
  * Link intents (interface "Link intent"): an orchestrator invites a platform to its hosted
@@ -36,10 +36,7 @@ export function toIntentDto(i: Pick<LinkIntent, "id" | "clientIdName" | "externa
   };
 }
 
-const notAvailable = (name: string) =>
-  `"${name}" is not a screening provider of this deployment; use ${availableKytProviders()
-    .map((p) => p.id)
-    .join(" or ")}`;
+const notAvailable = notAvailableKytProvider;
 
 const onboardingUrl = (token: string) => `${env().APP_URL.replace(/\/$/, "")}/onboarding?token=${token}`;
 

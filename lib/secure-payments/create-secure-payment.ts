@@ -10,7 +10,7 @@ import { AppError, invalidField } from "@/lib/errors";
 import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { kytProviderForClientId } from "@/lib/kyt/plan";
+import { isAvailableKytProvider, kytProviderForClientId, notAvailableKytProvider } from "@/lib/kyt/plan";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import { formatAmount, parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
@@ -139,6 +139,8 @@ export async function createSecurePayment(
   body: CreateSecurePaymentInput,
   orchestrated: Orchestrated = null,
 ): Promise<LinkResult> {
+  const chosen = body.accessPolicy?.screeningProvider;
+  if (chosen && !isAvailableKytProvider(chosen)) throw invalidField("accessPolicy.screeningProvider", notAvailableKytProvider(chosen));
   const bound = await boundDestinationId(principal);
   const asked = [body.destinationId, ...body.requests.map((r) => r.destinationId)].filter((d): d is string => d !== undefined);
   if (bound && asked.some((d) => d !== bound))

@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { kytProviderForClientId } from "@/lib/kyt/plan";
+import { kytProviderForClientId, planProvider } from "@/lib/kyt/plan";
 import { type AccessPolicy, screensPayers, screenWallet } from "@/lib/kyt/screen";
 import type { KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
@@ -58,8 +58,14 @@ async function settleOne(token: string): Promise<boolean> {
       log.warn("a payer of a paid link is not known yet: left pending", { token });
       return false;
     }
-    // The link's client ID's screening plan (onboarding), or the deployment's default.
-    const provider = payers.length > 0 ? await kytProviderForClientId(sp.clientId) : undefined;
+    // The link's own choice (accessPolicy.screeningProvider), else its client ID's screening plan
+    // (onboarding), else the deployment's default.
+    const provider =
+      payers.length === 0
+        ? undefined
+        : policy?.screeningProvider
+          ? planProvider({ providers: [{ provider: policy.screeningProvider }] })
+          : await kytProviderForClientId(sp.clientId);
     for (const payer of payers) {
       const r = await screenWallet(payer, sp.network, policy, "payer", provider);
       if (r) results.push(r);

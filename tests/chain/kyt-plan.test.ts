@@ -267,3 +267,72 @@ describe("screening follows the plan of the link's client ID", () => {
     ]);
   });
 });
+
+describe("a link's accessPolicy.screeningProvider chooses among this deployment's providers", () => {
+  async function platformWithDestination(): Promise<Integrator> {
+    const a = await makeIntegrator();
+    const session = await walletSessionToken(a.account.id, devnet.accounts.payee.address);
+    const dest = await call(createDestination, "/v2/payee-destination", {
+      method: "POST",
+      headers: { authorization: `Bearer ${session}` },
+      json: { currency: "USDC-sepolia", walletAddress: devnet.accounts.payee.address },
+    });
+    expect(dest.status, JSON.stringify(dest.body)).toBe(201);
+    return a;
+  }
+  const linkWith = (a: Integrator, accessPolicy: unknown) =>
+    call(createLink, "/v2/secure-payments", {
+      method: "POST",
+      headers: { "x-api-key": a.apiKey },
+      json: { requests: [{ amount: "2" }], accessPolicy },
+    });
+
+  it.each(["hypernative", "merklescience"])(
+    "the reference's vendor %s is refused by name (400 naming accessPolicy.screeningProvider)",
+    async (vendor) => {
+      const a = await platformWithDestination();
+      const res = await linkWith(a, { mode: "kyt_all_wallets", screeningProvider: vendor });
+      expect(res.status, JSON.stringify(res.body)).toBe(400);
+      expect(res.body.errors[0]).toMatchObject({
+        field: "accessPolicy.screeningProvider",
+        message: expect.stringContaining("not a screening provider of this deployment"),
+      });
+    },
+  );
+
+  it("chainalysis is refused where its key is not configured", async () => {
+    configure(false);
+    const a = await platformWithDestination();
+    const res = await linkWith(a, { mode: "kyt_all_wallets", screeningProvider: "chainalysis" });
+    expect(res.status).toBe(400);
+    expect(res.body.errors[0].field).toBe("accessPolicy.screeningProvider");
+  });
+
+  it("screeningProvider: chainalysis screens the listed payer with Chainalysis instead of the default list", async () => {
+    const a = await platformWithDestination();
+    const created = await linkWith(a, { mode: "kyt_all_wallets", screeningProvider: "chainalysis" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await payLinkOnDevnet(devnet, pub, created.body.token);
+    const sp = await call(getSecurePayment, `/v2/secure-payments?requestId=${created.body.requestIds[0]}`, {
+      headers: { authorization: `Bearer ${await walletSessionToken(a.account.id, devnet.accounts.payee.address)}` },
+    });
+    expect(chainalysisCalls).toEqual([payer()]);
+    expect(sp.body.status).toBe("completed");
+    expect(sp.body.payerKytResults).toEqual([
+      expect.objectContaining({ walletAddress: payer(), status: "approved", provider: "chainalysis" }),
+    ]);
+  });
+
+  it("screeningProvider: duebill-sanctions screens with the list (the listed payer is rejected)", async () => {
+    const a = await platformWithDestination();
+    const created = await linkWith(a, { mode: "kyt_all_wallets", screeningProvider: "duebill-sanctions" });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    await payLinkOnDevnet(devnet, pub, created.body.token);
+    const sp = await call(getSecurePayment, `/v2/secure-payments?requestId=${created.body.requestIds[0]}`, {
+      headers: { authorization: `Bearer ${await walletSessionToken(a.account.id, devnet.accounts.payee.address)}` },
+    });
+    expect(sp.body.status).toBe("compliance_failed");
+    expect(sp.body.payerKytResults[0]).toMatchObject({ provider: "duebill-sanctions-list", reasonCode: "sanctioned_address" });
+    expect(chainalysisCalls).toEqual([]);
+  });
+});
