@@ -18,6 +18,14 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
   const symbol = data.currency.symbol;
   const expired = new Date(data.expiresAt).getTime() <= now;
   const hasFees = data.payerFees !== "0" && Number.parseFloat(data.payerFees) !== 0;
+  const open = data.status === "pending";
+  const paidCount = data.items.filter((i) => i.state === "paid").length;
+  const partlyPaid = open && data.paidAmount !== "0" && Number.parseFloat(data.paidAmount) !== 0;
+  // Who the next transaction pays; once nothing is due, everyone the link paid.
+  const recipients =
+    open && data.recipients.length > 0 ? data.recipients : [...new Set(data.items.filter((i) => i.state !== "excluded").map((i) => i.payee))];
+  const several = recipients.length > 1;
+  const recipientLabel = data.direction === "outgoing" ? (several ? "Recipients" : "Recipient") : "Pay to";
   return (
     <section aria-labelledby="summary-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -30,6 +38,12 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
       <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
         {formatAmount(data.totalAmount)} <span className="text-slate-600">{symbol}</span>
       </p>
+      {partlyPaid ? (
+        <p className="mt-1 text-sm font-medium text-slate-700" data-testid="already-paid">
+          Still to pay · {formatAmount(data.paidAmount)} {symbol} already paid
+          {data.paymentType === "batch" && paidCount > 0 ? ` (${paidCount} of ${data.items.length} payments)` : ""}
+        </p>
+      ) : null}
       {hasFees ? (
         <p className="mt-1 text-sm text-slate-600">
           Includes {formatAmount(data.payerFees)} {symbol} in fees
@@ -93,8 +107,18 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
             <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">Test token</span>
           )}
         </Row>
-        <Row label={data.direction === "outgoing" ? "Recipient" : "Pay to"}>
-          <Address value={data.payee.display} />
+        <Row label={recipientLabel}>
+          {several ? (
+            <ul className="space-y-1" aria-label={recipientLabel}>
+              {recipients.map((r) => (
+                <li key={r}>
+                  <Address value={r} />
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Address value={recipients[0] ?? data.payee.display} />
+          )}
           {data.payee.masked ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
         </Row>
         {data.reference ? (
@@ -125,16 +149,35 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
         </p>
       ) : null}
       {data.paymentType === "batch" ? (
-        <details className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm">
+        // Open when the list says something the headline does not (a payment paid or left out) or is short.
+        <details className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm" open={data.items.some((i) => i.state !== "due") || data.items.length <= 10}>
           <summary className="cursor-pointer rounded font-medium text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
-            See the {data.items.length} payments
+            The {data.items.length} payments
           </summary>
-          <ul className="mt-2 space-y-2">
+          <ul className="mt-2 space-y-2" data-testid="payments-list">
             {data.items.map((item) => (
-              <li key={item.requestId} className="flex flex-wrap justify-between gap-2">
-                <span className="break-all font-mono text-xs text-slate-600">{item.payee}</span>
-                <span className="font-medium">
-                  {formatAmount(item.amount)} {symbol}
+              <li key={item.requestId} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1" data-state={item.state}>
+                <span className={`break-all font-mono text-xs ${item.state === "due" ? "text-slate-600" : "text-slate-400"}`}>
+                  {item.payee}
+                </span>
+                <span className="flex items-center gap-2">
+                  <span
+                    className={
+                      item.state === "due" ? "font-medium" : item.state === "paid" ? "text-slate-500" : "text-slate-500 line-through"
+                    }
+                  >
+                    {formatAmount(item.state === "due" ? item.due : item.amount)} {symbol}
+                  </span>
+                  {item.state === "due" && item.due !== item.amount ? (
+                    <span className="text-xs text-slate-500">
+                      of {formatAmount(item.amount)} {symbol}
+                    </span>
+                  ) : null}
+                  {item.state === "paid" ? (
+                    <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-medium text-emerald-800">Paid</span>
+                  ) : item.state === "excluded" ? (
+                    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">Not included</span>
+                  ) : null}
                 </span>
               </li>
             ))}

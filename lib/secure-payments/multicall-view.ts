@@ -8,7 +8,7 @@ import type { PayMetadata } from "@/lib/payments/plan";
 import { type ChildRow, childBlockReason, childContext, type LoadedMulticall, loadMulticall } from "@/lib/secure-payments/multicall";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
 import { referenceBranding, referenceMetadata } from "@/lib/secure-payments/public-view";
-import { linkStatus } from "@/lib/secure-payments/status";
+import { linkStatus } from "@/lib/payments/link-status";
 
 /**
  * The reference's `multicall` shapes: the parent's view (`GET /v2/secure-payments/{token}` and
@@ -22,7 +22,10 @@ function decimalsOf(c: ChildRow): number {
 }
 
 function parentStatus(m: LoadedMulticall): "pending" | "expired" | "completed" | "partially_settled" {
-  const status = linkStatus(m.parent);
+  const status = linkStatus(
+    m.parent,
+    m.children.flatMap((c) => c.requests.map((r) => r.request)),
+  );
   if (status === "completed") return "completed";
   if (status === "expired") return "expired";
   const done = m.children.filter((c) => c.status === "completed").length;

@@ -12,8 +12,9 @@ import { formatAmount } from "@/lib/money";
 import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
-import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
-import { linkStatus } from "@/lib/secure-payments/status";
+import { dueLegs, dueTotal } from "@/lib/secure-payments/due";
+import type { CrossChainSource, PaymentPageData, PaymentPageItem, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
+import { linkStatus } from "@/lib/payments/link-status";
 
 /**
  * The hosted page's view of a link, by token (the token is the capability: no credentials).
@@ -54,7 +55,15 @@ function parseUnitsSafe(amount: string, decimals: number): bigint {
  * A link and its requests, in order. A multicall parent holds no requests of its own: its
  * requests are those of its children that can still be paid, or are paid (`multicall` has them all).
  */
-export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: PaymentRequest[]; multicall?: LoadedMulticall } | null> {
+export interface LoadedLink {
+  sp: LinkRow;
+  requests: PaymentRequest[];
+  multicall?: LoadedMulticall;
+  /** The link's status now (linkStatus: expiry applied, a paid link never expired). */
+  status: SecurePaymentStatus;
+}
+
+export async function loadLink(token: string): Promise<LoadedLink | null> {
   if (!TOKEN.test(token)) return null;
   const sp = await db().securePayment.findUnique({
     where: { token },
@@ -65,11 +74,13 @@ export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: 
     // The parent row is loaded already: only its children are read.
     const multicall = { parent: sp, children: await multicallChildrenOf(token) };
     const shown = multicall.children.filter((c) => childBlockReason(c) === null || c.status === "completed");
-    return { sp, requests: shown.flatMap((c) => c.requests.map((r) => r.request)), multicall };
+    const every = multicall.children.flatMap((c) => c.requests.map((r) => r.request));
+    return { sp, requests: shown.flatMap((c) => c.requests.map((r) => r.request)), multicall, status: linkStatus(sp, every) };
   }
   const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
-  return { sp, requests: requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)) };
+  requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return { sp, requests, status: linkStatus(sp, requests) };
 }
 
 /** Why a link cannot be paid by a plain transfer to a deposit address, or null when it can (the page offers it only then). */
@@ -88,22 +99,40 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
 }
 
 /** The page's view of a loaded link; null when its network or currency is no longer configured. */
-export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[] }): Promise<PaymentPageData | null> {
+export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | null> {
   if (!isNetworkId(link.sp.network)) return null;
   const { sp, requests } = link;
   const rt = networkRuntime(link.sp.network);
   const currency = sp.currency ? findTokenCurrency(sp.currency) : undefined;
   if (!currency) return null;
   const decimals = currency.token.decimals;
-  const toPayees = requests.reduce((s, r) => s + units(r.expectedAmount), 0n);
-  const fees = requests.reduce((s, r) => s + units(r.feeAmount), 0n);
+  // What the next transaction pays (the pay plan reads the same legs), not what the link once asked.
+  const due = dueLegs(requests);
+  const { total, fees } = dueTotal(due);
+  const dueBy = new Map(due.map((l) => [l.request.id, l.amount]));
+  const paid = requests.reduce((s, r) => s + units(r.amountPaid), 0n);
   const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
   const masked = payeeMasked(policy);
-  const payee = requests[0]?.payee ?? "";
+  const show = (a: string) => (masked ? mask(a) : a);
+  const payee = due[0]?.request.payee ?? requests[0]?.payee ?? "";
+  const item = (r: PaymentRequest, state: PaymentPageItem["state"]): PaymentPageItem => ({
+    requestId: r.id,
+    paymentReference: r.paymentReference,
+    amount: formatAmount(units(r.expectedAmount), decimals),
+    payee: show(r.payee),
+    state,
+    due: formatAmount(dueBy.get(r.id) ?? 0n, decimals),
+  });
+  const included = new Set(requests.map((r) => r.id));
+  // A multicall lists every child, those the transaction leaves out (expired, screened out …) as excluded.
+  const all = link.multicall
+    ? link.multicall.children.flatMap((c) => c.requests.map((x) => x.request))
+    : requests;
+  const items = all.map((r) => item(r, !included.has(r.id) ? "excluded" : dueBy.has(r.id) ? "due" : "paid"));
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
   return {
     token: sp.token,
-    status: linkStatus(sp),
+    status: link.status,
     direction: sp.direction === "outgoing" ? "outgoing" : "incoming",
     paymentType: sp.paymentType === "single" ? "single" : "batch",
     network: {
@@ -126,15 +155,12 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
         (t) => t.network === rt.network.id && t.symbol === currency.token.symbol && sameAddress(t.address, currency.token.address),
       ),
     },
-    totalAmount: formatAmount(toPayees + fees, decimals),
+    totalAmount: formatAmount(total, decimals),
     payerFees: formatAmount(fees, decimals),
-    items: requests.map((r) => ({
-      requestId: r.id,
-      paymentReference: r.paymentReference,
-      amount: formatAmount(units(r.expectedAmount), decimals),
-      payee: masked ? mask(r.payee) : r.payee,
-    })),
-    payee: { display: masked ? mask(payee) : payee, masked },
+    paidAmount: formatAmount(paid, decimals),
+    items,
+    payee: { display: show(payee), masked },
+    recipients: [...new Set(due.map((l) => show(l.request.payee)))],
     reference: sp.reference,
     expiresAt: sp.expiresAt.toISOString(),
     completedAt: sp.completedAt?.toISOString() ?? null,

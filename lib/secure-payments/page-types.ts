@@ -1,4 +1,5 @@
 import type { UnsignedTx } from "@/lib/chain/calldata";
+import type { SecurePaymentStatus } from "@/lib/payments/link-status";
 import type { PayMetadata } from "@/lib/payments/plan";
 /**
  * What the hosted payment page (`/pay/{token}`) and its client code see of a secure
@@ -6,14 +7,22 @@ import type { PayMetadata } from "@/lib/payments/plan";
  * `GET /v2/secure-payments/{token}` (the page's live status polling); the token is the
  * capability, so nothing here is private to the integrator (payees may be masked).
  */
-export type SecurePaymentStatus = "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+export type { SecurePaymentStatus };
 
 export interface PaymentPageItem {
   requestId: string;
   paymentReference: string;
-  /** Human decimal the payee receives. */
+  /** Human decimal the payee receives in all. */
   amount: string;
   payee: string;
+  /**
+   * `due`: the next transaction pays it (`due` is what it sends this payee now); `paid`: paid
+   * already, not paid again; `excluded`: a multicall child that can no longer be paid here
+   * (expired, screened out, merged elsewhere): the transaction leaves it out.
+   */
+  state: "due" | "paid" | "excluded";
+  /** Human decimal the next transaction sends this payee ("0" unless `due`). */
+  due: string;
 }
 
 export interface PaymentPageData {
@@ -26,13 +35,18 @@ export interface PaymentPageData {
   rpcUrl: string | null;
   /** `official`: the network's official token contract (shown with a verified mark), not a stand-in. */
   currency: { id: string; symbol: string; decimals: number; address: string; official: boolean };
-  /** Total the payer sends, fees included (human decimal). */
+  /** What the next transaction sends, fees included (human decimal): what is still owed, never what was paid already. */
   totalAmount: string;
-  /** Fees the payer pays on top (human decimal; "0" when none). */
+  /** Fees within totalAmount (human decimal; "0" when none). */
   payerFees: string;
+  /** What the link's payments already received (human decimal; "0" when nothing yet). */
+  paidAmount: string;
+  /** Every payment of the link, in order, each marked due, paid or excluded. */
   items: PaymentPageItem[];
-  /** Payee as shown: the address, or a masked form when the access policy says so. */
+  /** Payee as shown (the first one the next transaction pays): the address, or a masked form when the access policy says so. */
   payee: { display: string; masked: boolean };
+  /** Every distinct payee the next transaction pays, in order (masked like `payee`). */
+  recipients: string[];
   reference: string | null;
   expiresAt: string;
   completedAt: string | null;

@@ -5,14 +5,15 @@ import { findTokenCurrency } from "@/lib/currencies/registry";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
-import { feeForRemaining, planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
+import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
+import { dueLegs, dueTotal } from "@/lib/secure-payments/due";
 import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { publicLinkView, referencePayAnswer } from "@/lib/secure-payments/public-view";
-import { linkStatus } from "@/lib/secure-payments/status";
+import { linkStatus } from "@/lib/payments/link-status";
 
 /**
  * The public token routes: `GET /v2/secure-payments/{token}` (the reference's view of the link,
@@ -22,7 +23,6 @@ import { linkStatus } from "@/lib/secure-payments/status";
 type CrossChainChoice = { chain?: string; token?: string; quoteId?: string };
 type Loaded = NonNullable<Awaited<ReturnType<typeof loadLink>>>;
 
-const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
 
 export async function getPublicLinkOrThrow(token: string, wallet?: string) {
   const link = await loadLink(token);
@@ -48,12 +48,7 @@ async function paymentOptionsFor(link: Loaded, page: PaymentPageData, wallet: st
   const reader = chainReaderFor(network);
   const balance = reader ? await reader.balanceOf(page.currency.address, wallet).catch(() => null) : null;
   if (balance === null) return undefined;
-  const needed = link.requests
-    .filter((r) => r.status !== "paid")
-    .reduce((sum, r) => {
-      const remaining = units(r.expectedAmount) - units(r.amountPaid);
-      return sum + remaining + feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount));
-    }, 0n);
+  const needed = dueTotal(dueLegs(link.requests)).total;
   const decimals = page.currency.decimals;
   const option = {
     balance: formatAmount(balance, decimals),
@@ -73,8 +68,7 @@ export async function planLinkPayment(token: string, walletInput: string, crossC
 }
 
 async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChainChoice): Promise<PaymentPagePlan | CrossChainLinkPlan> {
-  const { sp, requests } = link;
-  const status = linkStatus(sp);
+  const { sp, requests, status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const network = sp.network;
   if (!isNetworkId(network)) throw notFound("Secure payment not found");
@@ -94,28 +88,28 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
   }
   const token0 = sp.currency ? findTokenCurrency(sp.currency)?.token : undefined;
   const reset = token0?.approveResetRequired ?? false;
-  const open = requests.filter((r) => r.status !== "paid");
-  if (open.length === 0) throw new AppError("conflict", "Already paid");
+  const due = dueLegs(requests);
+  if (due.length === 0) throw new AppError("conflict", "Already paid");
   if (crossChain?.chain && crossChain.token) {
-    if (sp.direction !== "incoming" || open.length !== 1)
+    if (sp.direction !== "incoming" || due.length !== 1)
       throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
-    return payCrossChain(crossChainTermsOf(open[0]!), {
+    return payCrossChain(crossChainTermsOf(due[0]!.request), {
       chain: crossChain.chain,
       token: crossChain.token,
       wallet,
       quoteId: crossChain.quoteId,
     });
   }
-  if (open.length === 1) {
-    const r = open[0]!;
-    const remaining = units(r.expectedAmount) - units(r.amountPaid);
+  // Exactly what the page shows (dueLegs): each open request's remainder and the fee on it.
+  if (due.length === 1) {
+    const { request: r, amount, fee } = due[0]!;
     return planSinglePayment(
       {
         network,
         tokenAddress: r.tokenAddress,
         payee: r.payee,
-        amount: remaining,
-        feeAmount: feeForRemaining(units(r.feeAmount), remaining, units(r.expectedAmount)),
+        amount,
+        feeAmount: fee,
         feeAddress: r.feeAddress,
         paymentReference: asHex(r.paymentReference),
         approveResetRequired: reset,
@@ -125,15 +119,15 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
   }
   const plan = await planBatchPayment(
     network,
-    open.map((r) => ({
+    due.map(({ request: r, amount, fee }) => ({
       token: r.tokenAddress,
       to: r.payee,
-      amount: units(r.expectedAmount),
+      amount,
       paymentReference: asHex(r.paymentReference),
-      feeAmount: units(r.feeAmount),
+      feeAmount: fee,
       approveResetRequired: reset,
     })),
-    open.find((r) => r.feeAddress)?.feeAddress ?? null,
+    due.find((l) => l.request.feeAddress)?.request.feeAddress ?? null,
     wallet,
   );
   return { transactions: [...plan.approvals, plan.batch], metadata: plan.metadata };

@@ -6,7 +6,7 @@ import { StatusBadge } from "@/components/payment/status-badge";
 import { db } from "@/lib/db";
 import { requireUser } from "@/lib/http/page-session";
 import type { SecurePaymentStatus } from "@/lib/secure-payments/page-types";
-import { linkStatus } from "@/lib/secure-payments/status";
+import { linkStatus } from "@/lib/payments/link-status";
 import { createLinkAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -21,8 +21,9 @@ export default async function LinksPage() {
       orderBy: { createdAt: "desc" },
       take: 50,
       include: {
-        requests: { include: { request: { select: { amount: true, paymentCurrency: true } } } },
-        _count: { select: { multicallChildren: true } },
+        requests: { include: { request: { select: { amount: true, paymentCurrency: true, status: true } } } },
+        // A multicall's requests are its children's (the expiry rule: a paid link never expires).
+        multicallChildren: { select: { child: { select: { requests: { select: { request: { select: { status: true } } } } } } } },
       },
     }),
   ]);
@@ -45,12 +46,17 @@ export default async function LinksPage() {
           <ul className="divide-y divide-slate-100 text-sm">
             {links.map((l) => {
               const first = l.requests[0]?.request;
-              const status = linkStatus(l) as SecurePaymentStatus;
+              const requests =
+                l.paymentType === "multicall" ? l.multicallChildren.flatMap((m) => m.child.requests) : l.requests;
+              const status: SecurePaymentStatus = linkStatus(
+                l,
+                requests.map((r) => r.request),
+              );
               return (
                 <li key={l.token} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid="link-row">
                   <a href={`/pay/${l.token}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
                     {l.paymentType === "multicall"
-                      ? `Multicall of ${l._count.multicallChildren} payouts`
+                      ? `Multicall of ${l.multicallChildren.length} payouts`
                       : first
                         ? `${first.amount} ${first.paymentCurrency.split("-")[0]}`
                         : l.token}
