@@ -23,7 +23,9 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
   const partlyPaid = open && data.paidAmount !== "0" && Number.parseFloat(data.paidAmount) !== 0;
   // Who the next transaction pays; once nothing is due, everyone the link paid.
   const recipients =
-    open && data.recipients.length > 0 ? data.recipients : [...new Set(data.items.filter((i) => i.state !== "excluded").map((i) => i.payee))];
+    open && data.recipients.length > 0
+      ? data.recipients
+      : [...new Set(data.items.filter((i) => i.state !== "excluded").map((i) => i.payee))];
   const several = recipients.length > 1;
   const recipientLabel = data.direction === "outgoing" ? (several ? "Recipients" : "Recipient") : "Pay to";
   return (
@@ -150,7 +152,10 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
       ) : null}
       {data.paymentType === "batch" ? (
         // Open when the list says something the headline does not (a payment paid or left out) or is short.
-        <details className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm" open={data.items.some((i) => i.state !== "due") || data.items.length <= 10}>
+        <details
+          className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm"
+          open={data.items.some((i) => i.state !== "due") || data.items.length <= 10}
+        >
           <summary className="cursor-pointer rounded font-medium text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
             The {data.items.length} payments
           </summary>

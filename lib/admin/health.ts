@@ -2,9 +2,9 @@ import { allNetworkRuntimes } from "@/lib/chain/config";
 import { publicClientFor } from "@/lib/chain/reader";
 import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 import { rateLimiter } from "@/lib/http/rate-limit/limiter";
 import { screeningListInfo } from "@/lib/kyt/sanctions-list";
+import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 
 export interface CursorHealth {
   network: string;
@@ -66,10 +66,10 @@ export async function serviceHealth() {
     db().recurringSchedule.groupBy({ by: ["failureCode"], where: { status: "paused" }, _count: { _all: true } }),
     // The expiry sweep turns pending links past their expiry into expired ones; any left 5 minutes later means it is not running.
     // A paid link never expires (it waits for settlement): it is not the sweep's to expire.
-    db()
-      .$queryRaw<{ n: bigint }[]>`
-        SELECT count(*) AS n FROM "SecurePayment" sp WHERE sp.status = 'pending' AND sp."expiresAt" < ${overdue} AND NOT ${PAID_LINK_SQL}`
-      .then((r) => Number(r[0]?.n ?? 0)),
+    db().$queryRaw<{ n: bigint }[]>`
+        SELECT count(*) AS n FROM "SecurePayment" sp WHERE sp.status = 'pending' AND sp."expiresAt" < ${overdue} AND NOT ${PAID_LINK_SQL}`.then(
+      (r) => Number(r[0]?.n ?? 0),
+    ),
     rateLimiter()
       .activeBlocks()
       .catch(() => []),

@@ -111,7 +111,8 @@ const orchestratorLinkSchema = z
     orchestratorId: z.string().meta({ description: "The orchestrator's account ID (the `orchestratorId` of its links and events)" }),
     orchestratorName: z.string(),
     via: z.enum(["onboarding", "direct"]).meta({
-      description: "`onboarding`: you finished its hosted onboarding; `direct`: it linked the client ID with POST /v2/orchestrators/client-ids",
+      description:
+        "`onboarding`: you finished its hosted onboarding; `direct`: it linked the client ID with POST /v2/orchestrators/client-ids",
     }),
     linkedAt: z.string(),
     unlinkedAt: z.string().nullable(),

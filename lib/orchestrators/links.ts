@@ -74,9 +74,15 @@ export async function unlinkClientId(orchestratorId: string, clientId: string, a
 /** Ends the active link matching `where` and records who ended it, in one transaction; null when there was none. */
 async function endLink(where: Prisma.ClientIdLinkWhereInput, actor: string, by: "orchestrator" | "platform") {
   return db().$transaction(async (tx) => {
-    const link = await tx.clientIdLink.findFirst({ where: { ...where, status: "active" }, include: { client: { select: { accountId: true } } } });
+    const link = await tx.clientIdLink.findFirst({
+      where: { ...where, status: "active" },
+      include: { client: { select: { accountId: true } } },
+    });
     if (!link) return null;
-    const ended = await tx.clientIdLink.updateMany({ where: { id: link.id, status: "active" }, data: { status: "unlinked", unlinkedAt: now() } });
+    const ended = await tx.clientIdLink.updateMany({
+      where: { id: link.id, status: "active" },
+      data: { status: "unlinked", unlinkedAt: now() },
+    });
     if (ended.count !== 1) return null;
     await recordAudit(
       {
@@ -97,9 +103,7 @@ async function endLink(where: Prisma.ClientIdLinkWhereInput, actor: string, by: 
  * orchestrator's account and name), how (onboarding or a direct link), since when, and whether
  * it was ended.
  */
-export function toPlatformLinkDto(
-  l: ClientIdLink & { orchestrator: { id: string; name: string }; client: { id: string; name: string } },
-) {
+export function toPlatformLinkDto(l: ClientIdLink & { orchestrator: { id: string; name: string }; client: { id: string; name: string } }) {
   return {
     clientId: l.clientId,
     clientIdLabel: l.client.name,

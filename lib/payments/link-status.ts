@@ -1,5 +1,5 @@
-import { Prisma } from "@/lib/generated/prisma/client";
 import { nowMs } from "@/lib/clock";
+import { Prisma } from "@/lib/generated/prisma/client";
 
 /** A secure payment link's status (interface "Secure payment"). */
 export type SecurePaymentStatus = "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";

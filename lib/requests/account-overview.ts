@@ -1,8 +1,8 @@
 import { tokenOf } from "@/lib/chain/stored";
 import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 import { formatAmount } from "@/lib/money";
+import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 
 /**
  * The dashboard overview of one account: what it received, per currency and network (never one

@@ -42,7 +42,12 @@ export async function requestDetail(accountId: string, requestId: string) {
     : [];
   const sp = link?.securePayment;
   // Read time (linkStatus): a pending link past its expiry reads expired before the sweep records it.
-  const linkState = sp ? linkStatus(sp, sp.requests.map((r) => r.request)) : null;
+  const linkState = sp
+    ? linkStatus(
+        sp,
+        sp.requests.map((r) => r.request),
+      )
+    : null;
   return {
     request: status,
     link:

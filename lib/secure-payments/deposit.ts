@@ -9,7 +9,6 @@ import { depositAmount, eip681Uri, ensureDepositAddress } from "@/lib/deposits/d
 import { AppError, notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
 import { linkDepositUnavailable, loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/payments/link-status";
 
 /** `POST /v2/secure-payments/{token}/deposit-address`: how to pay the link with a plain token transfer. */
 export interface LinkDeposit {

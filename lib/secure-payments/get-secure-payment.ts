@@ -2,8 +2,8 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
-import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 import { linkStatus } from "@/lib/payments/link-status";
+import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 
 /**
  * GET /v2/secure-payments?requestId=: the secure payment object of the interface, every field

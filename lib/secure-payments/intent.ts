@@ -2,7 +2,6 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import { loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/payments/link-status";
 
 export interface IntentInput {
   txHash?: string;

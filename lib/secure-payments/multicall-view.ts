@@ -4,11 +4,11 @@ import { isNetworkId } from "@/lib/chain/networks";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
+import { linkStatus } from "@/lib/payments/link-status";
 import type { PayMetadata } from "@/lib/payments/plan";
 import { type ChildRow, childBlockReason, childContext, type LoadedMulticall, loadMulticall } from "@/lib/secure-payments/multicall";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
 import { referenceBranding, referenceMetadata } from "@/lib/secure-payments/public-view";
-import { linkStatus } from "@/lib/payments/link-status";
 
 /**
  * The reference's `multicall` shapes: the parent's view (`GET /v2/secure-payments/{token}` and

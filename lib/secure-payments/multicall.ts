@@ -6,8 +6,8 @@ import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
 import type { PaymentRequest, Prisma, SecurePayment } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { linkUrl } from "@/lib/secure-payments/create-secure-payment";
 import { linkStatus } from "@/lib/payments/link-status";
+import { linkUrl } from "@/lib/secure-payments/create-secure-payment";
 
 /**
  * `POST /v2/secure-payments/multicall-payouts`: a parent link over pending single payout links
@@ -86,7 +86,10 @@ export function childContext(c: ChildRow, position: number) {
     securePaymentToken: c.token,
     position,
     hasBeenPaid: request?.status === "paid",
-    securePaymentStatus: linkStatus(c, c.requests.map((r) => r.request)),
+    securePaymentStatus: linkStatus(
+      c,
+      c.requests.map((r) => r.request),
+    ),
     requestStatus: request?.status ?? "unknown",
     expiresAt: c.expiresAt.toISOString(),
     network: c.network,

@@ -9,12 +9,12 @@ import { depositUnavailableReason } from "@/lib/deposits/relayer";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
+import { linkStatus } from "@/lib/payments/link-status";
 import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
+import { dueLegs, dueTotal } from "@/lib/secure-payments/due";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
-import { dueLegs, dueTotal } from "@/lib/secure-payments/due";
 import type { CrossChainSource, PaymentPageData, PaymentPageItem, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
-import { linkStatus } from "@/lib/payments/link-status";
 
 /**
  * The hosted page's view of a link, by token (the token is the capability: no credentials).
@@ -125,9 +125,7 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
   });
   const included = new Set(requests.map((r) => r.id));
   // A multicall lists every child, those the transaction leaves out (expired, screened out …) as excluded.
-  const all = link.multicall
-    ? link.multicall.children.flatMap((c) => c.requests.map((x) => x.request))
-    : requests;
+  const all = link.multicall ? link.multicall.children.flatMap((c) => c.requests.map((x) => x.request)) : requests;
   const items = all.map((r) => item(r, !included.has(r.id) ? "excluded" : dueBy.has(r.id) ? "due" : "paid"));
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
   return {

@@ -1,6 +1,7 @@
 import type { UnsignedTx } from "@/lib/chain/calldata";
 import type { SecurePaymentStatus } from "@/lib/payments/link-status";
 import type { PayMetadata } from "@/lib/payments/plan";
+
 /**
  * What the hosted payment page (`/pay/{token}`) and its client code see of a secure
  * payment. Served by `getPaymentPage(token)` (server components) and by the public

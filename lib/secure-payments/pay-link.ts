@@ -13,7 +13,6 @@ import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multica
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { publicLinkView, referencePayAnswer } from "@/lib/secure-payments/public-view";
-import { linkStatus } from "@/lib/payments/link-status";
 
 /**
  * The public token routes: `GET /v2/secure-payments/{token}` (the reference's view of the link,
@@ -22,7 +21,6 @@ import { linkStatus } from "@/lib/payments/link-status";
  */
 type CrossChainChoice = { chain?: string; token?: string; quoteId?: string };
 type Loaded = NonNullable<Awaited<ReturnType<typeof loadLink>>>;
-
 
 export async function getPublicLinkOrThrow(token: string, wallet?: string) {
   const link = await loadLink(token);

@@ -2,7 +2,6 @@ import { AppError, invalidField, notFound } from "@/lib/errors";
 import { routingProvider } from "@/lib/routing/index";
 import { RoutingProviderError } from "@/lib/routing/types";
 import { loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/payments/link-status";
 
 /**
  * `POST /v2/secure-payments/{token}/refresh-step-transaction`: re-stamps a bridge step's deadline just

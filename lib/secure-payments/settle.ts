@@ -4,8 +4,8 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import type { KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
-import { settleMulticallParents } from "@/lib/secure-payments/multicall";
 import { PAID_LINK_SQL } from "@/lib/payments/link-status";
+import { settleMulticallParents } from "@/lib/secure-payments/multicall";
 
 /**
  * Moves pending links forward once their requests are paid: the detected payer wallets of an

@@ -5,7 +5,6 @@ import { env } from "@/lib/env";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import { recordIntent } from "@/lib/secure-payments/intent";
 import { loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/payments/link-status";
 
 export interface SignedTronTransaction {
   raw_data_hex: string;

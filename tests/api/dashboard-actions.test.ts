@@ -177,7 +177,9 @@ beforeAll(async () => {
   ids.clientIdA = a.clientId;
   // A's browser client ID, linked by B's orchestrator: only A may end the link.
   ids.linkedClientIdA = a.browserClientId;
-  await db().clientIdLink.create({ data: { id: ulid(), clientId: a.browserClientId, orchestratorAccountId: b.account.id, status: "active" } });
+  await db().clientIdLink.create({
+    data: { id: ulid(), clientId: a.browserClientId, orchestratorAccountId: b.account.id, status: "active" },
+  });
   ids.orchestratorKeyA = (await db().orchestratorKey.findFirstOrThrow({ where: { accountId: a.account.id } })).id;
   const endpoint = await db().webhookEndpoint.create({
     data: { id: ulid(), accountId: a.account.id, clientId: a.clientId, url: "https://hooks.example/a", secretEnc: "x" },

@@ -8,8 +8,8 @@ import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
 import { POST as createMulticall } from "@/app/v2/secure-payments/multicall-payouts/route";
 import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route";
 import { POST as createLink, GET as getSecurePayment } from "@/app/v2/secure-payments/route";
-import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { createSession } from "@/lib/auth/sessions";
+import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
@@ -55,7 +55,9 @@ afterEach(() => {
 beforeEach(async () => {
   await resetDb();
   a = await makeIntegrator();
-  const user = await db().user.create({ data: { id: prefixedId("usr_"), accountId: a.account.id, email: `${prefixedId("u")}@example.com` } });
+  const user = await db().user.create({
+    data: { id: prefixedId("usr_"), accountId: a.account.id, email: `${prefixedId("u")}@example.com` },
+  });
   session = (await createSession(user, "email")).token;
   const dest = await call(createDestination, "/v2/payee-destination", {
     method: "POST",

@@ -38,14 +38,17 @@ beforeEach(async () => {
 });
 
 const link = (o: Integrator, clientId: string) =>
-  call(linkClient, "/v2/orchestrators/client-ids", { method: "POST", headers: { "x-orchestrator-key": o.orchestratorKey }, json: { clientId } });
+  call(linkClient, "/v2/orchestrators/client-ids", {
+    method: "POST",
+    headers: { "x-orchestrator-key": o.orchestratorKey },
+    json: { clientId },
+  });
 const asKey = (who: Integrator) => ({ "x-api-key": who.apiKey });
 const platformView = (clientId: string, who: Integrator = platform) =>
   call(getLink, `/v2/client-ids/${clientId}/orchestrator-link`, { headers: asKey(who), params: { id: clientId } });
 const platformEnd = (clientId: string, who: Integrator = platform) =>
   call(endLink, `/v2/client-ids/${clientId}/orchestrator-link`, { method: "DELETE", headers: asKey(who), params: { id: clientId } });
-const platformList = (who: Integrator = platform) =>
-  call(listPlatformLinks, "/v2/client-ids/orchestrator-links", { headers: asKey(who) });
+const platformList = (who: Integrator = platform) => call(listPlatformLinks, "/v2/client-ids/orchestrator-links", { headers: asKey(who) });
 const audit = (target: string) => db().adminAuditEntry.findMany({ where: { target }, orderBy: { createdAt: "asc" } });
 
 async function withDestination(who: Integrator) {
@@ -57,7 +60,11 @@ async function withDestination(who: Integrator) {
   expect(res.status, JSON.stringify(res.body)).toBe(201);
 }
 const ownLink = (who: Integrator) =>
-  call(createLink, "/v2/secure-payments", { method: "POST", headers: { "x-client-id": who.clientId }, json: { requests: [{ amount: "1" }] } });
+  call(createLink, "/v2/secure-payments", {
+    method: "POST",
+    headers: { "x-client-id": who.clientId },
+    json: { requests: [{ amount: "1" }] },
+  });
 
 describe("the platform sees and ends orchestrator links of its client IDs", () => {
   it("a direct link by an orchestrator that only learned the client ID: seen, audited, ended by the platform", async () => {

@@ -86,7 +86,13 @@ export default async function KeysPage() {
  * A client ID's orchestrator link, as its owner must see it: an orchestrator can link any client
  * ID it learns (they are public), after which this client ID alone no longer creates payment links.
  */
-function OrchestratorLink({ link, label }: { link: Awaited<ReturnType<typeof platformLinks>>["links"][number] | undefined; label: string }) {
+function OrchestratorLink({
+  link,
+  label,
+}: {
+  link: Awaited<ReturnType<typeof platformLinks>>["links"][number] | undefined;
+  label: string;
+}) {
   if (!link) return null;
   const who = (
     <>

@@ -5,8 +5,8 @@ import { formatUtc } from "@/components/payment/format";
 import { StatusBadge } from "@/components/payment/status-badge";
 import { db } from "@/lib/db";
 import { requireUser } from "@/lib/http/page-session";
-import type { SecurePaymentStatus } from "@/lib/secure-payments/page-types";
 import { linkStatus } from "@/lib/payments/link-status";
+import type { SecurePaymentStatus } from "@/lib/secure-payments/page-types";
 import { createLinkAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -46,8 +46,7 @@ export default async function LinksPage() {
           <ul className="divide-y divide-slate-100 text-sm">
             {links.map((l) => {
               const first = l.requests[0]?.request;
-              const requests =
-                l.paymentType === "multicall" ? l.multicallChildren.flatMap((m) => m.child.requests) : l.requests;
+              const requests = l.paymentType === "multicall" ? l.multicallChildren.flatMap((m) => m.child.requests) : l.requests;
               const status: SecurePaymentStatus = linkStatus(
                 l,
                 requests.map((r) => r.request),
