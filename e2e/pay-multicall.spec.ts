@@ -113,6 +113,7 @@ for (const viewport of [
     const summary = page.getByRole("region", { name: /Payout/ });
     await expect(summary).toContainText("55.55 USDC");
     await expect(summary).not.toContainText("66.66");
+    await expect(summary).toContainText("Partly paid");
     await expect(summary.getByTestId("already-paid")).toHaveText("Still to pay · 11.11 USDC already paid (1 of 3 payments)");
     // Every recipient of the transaction, not only the first.
     const recipients = summary.getByRole("list", { name: "Recipients" });
@@ -135,6 +136,9 @@ for (const viewport of [
     await shot(`multicall-${viewport.name}-06-partly-paid-ready`);
     await pay.click();
     await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible({ timeout: 30_000 });
+    // Paid in full: the headline is the link's whole amount again, every payment marked paid.
+    await expect(summary.locator("p").first()).toHaveText("66.66 USDC");
+    await expect(summary.getByTestId("payments-list").locator('[data-state="paid"]')).toHaveCount(3);
     await shot(`multicall-${viewport.name}-07-rest-paid`);
     const done = await (await fetch(`${state.baseUrl}/v2/secure-payments/${parent.token}`)).json();
     expect(done.status).toBe("completed");

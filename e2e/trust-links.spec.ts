@@ -68,6 +68,11 @@ for (const viewport of [
     });
     await page.goto(`/pay/${link.token}`);
     await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
+    const summary = page.getByRole("region", { name: /Payment request/ });
+    await expect(summary.locator("p").first()).toHaveText("3 USDC");
+    await expect(summary).toContainText("Payment received");
+    await expect(summary).not.toContainText("Still to pay");
+    await expect(summary).not.toContainText("Expired");
     await expect(page.getByText("This payment link has expired")).toHaveCount(0);
     await expect(page.getByRole("button", { name: /pay/i })).toHaveCount(0);
     await shot(`trust-${viewport.name}-03-payment-received`);

@@ -17,10 +17,14 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
 export function PaymentSummary({ data, now }: { data: PaymentPageData; now: number }) {
   const symbol = data.currency.symbol;
   const expired = new Date(data.expiresAt).getTime() <= now;
-  const hasFees = data.payerFees !== "0" && Number.parseFloat(data.payerFees) !== 0;
   const open = data.status === "pending";
+  // Something is still to pay: the headline is what the next transaction sends; else the link's whole amount.
+  const due = open && data.items.some((i) => i.state === "due");
+  const amount = due ? data.totalAmount : data.fullAmount;
+  const fees = due ? data.payerFees : data.fullFees;
+  const hasFees = fees !== "0" && Number.parseFloat(fees) !== 0;
   const paidCount = data.items.filter((i) => i.state === "paid").length;
-  const partlyPaid = open && data.paidAmount !== "0" && Number.parseFloat(data.paidAmount) !== 0;
+  const partlyPaid = due && data.paidAmount !== "0" && Number.parseFloat(data.paidAmount) !== 0;
   // Who the next transaction pays; once nothing is due, everyone the link paid.
   const recipients =
     open && data.recipients.length > 0
@@ -35,10 +39,10 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           {data.direction === "outgoing" ? "Payout" : "Payment request"}
           {data.paymentType === "batch" ? ` · ${data.items.length} payments` : ""}
         </h1>
-        <StatusBadge status={data.status} />
+        <StatusBadge status={data.status} pending={open && !due ? "received" : partlyPaid ? "partly_paid" : undefined} />
       </div>
       <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-        {formatAmount(data.totalAmount)} <span className="text-slate-600">{symbol}</span>
+        {formatAmount(amount)} <span className="text-slate-600">{symbol}</span>
       </p>
       {partlyPaid ? (
         <p className="mt-1 text-sm font-medium text-slate-700" data-testid="already-paid">
@@ -48,7 +52,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
       ) : null}
       {hasFees ? (
         <p className="mt-1 text-sm text-slate-600">
-          Includes {formatAmount(data.payerFees)} {symbol} in fees
+          Includes {formatAmount(fees)} {symbol} in fees
         </p>
       ) : null}
       {data.description ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-700">{data.description}</p> : null}
@@ -82,7 +86,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
               <tr>
                 <td className="py-2 pr-3 text-slate-500">Fees</td>
                 <td className="py-2 text-right tabular-nums text-slate-700">
-                  {formatAmount(data.payerFees)} {symbol}
+                  {formatAmount(fees)} {symbol}
                 </td>
               </tr>
             ) : null}
@@ -132,14 +136,14 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           <Row label="Paid">
             <time dateTime={data.completedAt}>{formatUtc(data.completedAt)}</time>
           </Row>
-        ) : data.status === "pending" || data.status === "expired" ? (
+        ) : due || data.status === "expired" ? (
           <Row label={expired ? "Expired" : "Expires"}>
             <time dateTime={data.expiresAt}>{formatUtc(data.expiresAt)}</time>
             <span className="text-slate-500"> · {formatRelative(data.expiresAt, now)}</span>
           </Row>
         ) : null}
       </dl>
-      {data.status === "pending" && safeHttpUrl(data.redirectUrl) ? (
+      {due && safeHttpUrl(data.redirectUrl) ? (
         <p className="mt-3 text-sm">
           <a
             href={safeHttpUrl(data.redirectUrl) ?? undefined}
@@ -159,9 +163,9 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           <summary className="cursor-pointer rounded font-medium text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
             The {data.items.length} payments
           </summary>
-          <ul className="mt-2 space-y-2" data-testid="payments-list">
+          <ul className="mt-2 divide-y divide-slate-200/70" data-testid="payments-list">
             {data.items.map((item) => (
-              <li key={item.requestId} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1" data-state={item.state}>
+              <li key={item.requestId} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2" data-state={item.state}>
                 <span className={`break-all font-mono text-xs ${item.state === "due" ? "text-slate-600" : "text-slate-400"}`}>
                   {item.payee}
                 </span>

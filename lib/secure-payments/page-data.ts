@@ -111,6 +111,8 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
   const { total, fees } = dueTotal(due);
   const dueBy = new Map(due.map((l) => [l.request.id, l.amount]));
   const paid = requests.reduce((s, r) => s + units(r.amountPaid), 0n);
+  const fullFees = requests.reduce((s, r) => s + units(r.feeAmount), 0n);
+  const fullAmount = requests.reduce((s, r) => s + units(r.expectedAmount), 0n) + fullFees;
   const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
   const masked = payeeMasked(policy);
   const show = (a: string) => (masked ? mask(a) : a);
@@ -155,6 +157,8 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     },
     totalAmount: formatAmount(total, decimals),
     payerFees: formatAmount(fees, decimals),
+    fullAmount: formatAmount(fullAmount, decimals),
+    fullFees: formatAmount(fullFees, decimals),
     paidAmount: formatAmount(paid, decimals),
     items,
     payee: { display: show(payee), masked },

@@ -40,6 +40,10 @@ export interface PaymentPageData {
   totalAmount: string;
   /** Fees within totalAmount (human decimal; "0" when none). */
   payerFees: string;
+  /** The link's whole amount, fees included, of the payments it pays (paid or not; a multicall's excluded children left out). */
+  fullAmount: string;
+  /** Fees within fullAmount. */
+  fullFees: string;
   /** What the link's payments already received (human decimal; "0" when nothing yet). */
   paidAmount: string;
   /** Every payment of the link, in order, each marked due, paid or excluded. */
