@@ -120,7 +120,7 @@ describe("the hosted page shows what the next transaction pays", () => {
     const view = await publicView(parent);
     expect(view.body.status).toBe("partially_settled");
     const checkout = view.body.checkout;
-    expect(checkout).toMatchObject({ status: "pending", totalAmount: "55.55", paidAmount: "11.11", payerFees: "0" });
+    expect(checkout).toMatchObject({ status: "pending", totalAmount: "55.55", paidAmount: "11.11", payerFees: "0", fullAmount: "66.66" });
     expect(checkout.items.map((i: { state: string; amount: string; due: string }) => [i.state, i.amount, i.due])).toEqual([
       ["paid", "11.11", "0"],
       ["due", "33.33", "33.33"],
