@@ -23,6 +23,9 @@ const CSP = [
   "object-src 'none'",
 ].join("; ");
 
+/** Content-Security-Policy of every API answer: JSON is never rendered, so nothing may load and nothing may frame it. */
+const API_CSP = "default-src 'none'; frame-ancestors 'none'";
+
 const COMMON = [
   { key: "X-Content-Type-Options", value: "nosniff" },
   { key: "Referrer-Policy", value: "no-referrer" },
@@ -38,11 +41,25 @@ const nextConfig: NextConfig = {
   // pg and the Prisma adapter are server-only Node modules: keep them out of the bundler.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
   typedRoutes: false,
+  // A CORS preflight of the API, which proxy.ts marks with the route asked about (and only then:
+  // it drops a client-sent header of that name), is answered by /api/cors-preflight.
+  async rewrites() {
+    return {
+      beforeFiles: [{ source: "/:path*", has: [{ type: "header", key: "x-duebill-preflight-route" }], destination: "/api/cors-preflight" }],
+      afterFiles: [],
+      fallback: [],
+    };
+  },
   async headers() {
     return [
       { source: "/:path*", headers: COMMON },
-      // Pages (not the JSON API) get the CSP; API answers are JSON, never rendered.
-      { source: "/((?!v1/|v2/|api/).*)", headers: [{ key: "Content-Security-Policy", value: CSP }] },
+      // Pages get the page CSP; the JSON API (/v1, /v2, /api, the prefixes alone included) gets one that
+      // allows nothing: its answers are never rendered, and must not be framed if opened directly.
+      { source: "/((?!(?:v1|v2|api)(?:/|$)).*)", headers: [{ key: "Content-Security-Policy", value: CSP }] },
+      ...["/v1/:path*", "/v2/:path*", "/api/:path*"].map((source) => ({
+        source,
+        headers: [{ key: "Content-Security-Policy", value: API_CSP }],
+      })),
     ];
   },
 };

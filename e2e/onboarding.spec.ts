@@ -54,11 +54,12 @@ async function api(state: E2eState, orch: Orchestrator, method: string, path: st
   return { status: res.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-async function openInvite(state: E2eState, orch: Orchestrator, clientIdName: string) {
+async function openInvite(state: E2eState, orch: Orchestrator, clientIdName: string, extra: Record<string, unknown> = {}) {
   const intent = await api(state, orch, "POST", "/v2/orchestrators/client-id-link-intents", {
     clientIdName,
     domains: ["https://studio.acme.example"],
     externalId: `ext-${clientIdName}`,
+    ...extra,
   });
   expect(intent.status, JSON.stringify(intent.body)).toBe(201);
   const url = new URL(String(intent.body.url));
@@ -91,6 +92,11 @@ async function walkThrough(page: Page, wallet: TestWallet, shot: (name: string, 
   await shot(`${prefix}-03-destination`, page);
   await page.getByRole("button", { name: "Use this destination" }).click();
   await expect(current).toContainText("Screening");
+  // Only the screening this deployment runs is offered (no Chainalysis key here: the sanctions list alone), no other vendor named.
+  const screening = page.getByRole("group", { name: "Screen the wallets that pay you with" });
+  await expect(screening.getByRole("radio")).toHaveCount(1);
+  await expect(screening.getByRole("radio", { name: /Sanctions list \(OFAC SDN, built in\)/ })).toBeChecked();
+  await expect(page.locator("body")).not.toContainText(/Hypernative|Merkle/i);
   await shot(`${prefix}-04-screening`, page);
   await page.getByRole("button", { name: "Continue" }).click();
   await expect(current).toContainText("Confirm");
@@ -247,4 +253,48 @@ test("a Tron platform onboards with TronLink: TRON message sign-in, USDT on Tron
   await shot("onboarding-tron-03-done", page);
   const links = await api(state, orch, "GET", "/v2/orchestrators/client-ids");
   expect(links.body).toMatchObject({ total: 1 });
+});
+
+test("an orchestrator's screening plan: only this deployment's providers are accepted, and the page says which one screens", async ({
+  context,
+  state,
+  shot,
+}) => {
+  const orch = await makeOrchestrator(state, "Orchestra Plan");
+  // A vendor this deployment has no adapter for is refused, naming the field.
+  const refused = await api(state, orch, "POST", "/v2/orchestrators/client-id-link-intents", {
+    clientIdName: "Vendor Studio",
+    kyt: { providers: [{ provider: "hypernative" }, { provider: "merklescience" }] },
+  });
+  expect(refused.status).toBe(400);
+  expect((refused.body.errors as { field: string }[])[0]?.field).toBe("kyt.providers.0.provider");
+  const path = await openInvite(state, orch, "Plan Studio", { kyt: { providers: [{ provider: "duebill-sanctions" }] } });
+  for (const [width, height, name] of [
+    [1280, 900, "onboarding-plan"],
+    [390, 844, "onboarding-plan-mobile"],
+  ] as const) {
+    const platform = await platformPage(() => context.newPage(), state);
+    const { page } = platform;
+    await page.setViewportSize({ width, height });
+    await page.goto(path);
+    const current = page.locator('[aria-current="step"]');
+    await connectTestWallet(page, platform.wallet.address);
+    await page.getByRole("button", { name: "Sign in with wallet" }).click();
+    await page.getByLabel("Receive payments in").selectOption({ label: "USDC on Sepolia" });
+    await page.getByRole("button", { name: "Use this destination" }).click();
+    await expect(current).toContainText("Screening");
+    await expect(page.getByText("Orchestra Plan screens the wallets that pay you with")).toContainText(
+      "Sanctions list (OFAC SDN, built in)",
+    );
+    await expect(page.getByRole("group", { name: "Screen the wallets that pay you with" })).toHaveCount(0);
+    await expect(page.locator("body")).not.toContainText(/Hypernative|Merkle|Chainalysis/i);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await shot(`${name}-04-screening`, page);
+    await page.getByRole("button", { name: "Continue" }).click();
+    await expect(current).toContainText("Confirm");
+    await expect(page.getByText("Sanctions list (OFAC SDN, built in)")).toBeVisible();
+    await shot(`${name}-05-confirm`, page);
+    await page.close();
+  }
 });

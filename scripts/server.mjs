@@ -3,12 +3,14 @@
  * node:http server, for one reason — the socket's peer address. `next start` keeps a
  * client-written X-Forwarded-For and only falls back to the socket when the header is absent,
  * so a client could pick its own rate-limit bucket. Here every request carries the peer
- * address in `x-duebill-socket-ip`, overwritten whatever the client sent; lib/http/rate-limit
+ * address in `x-duebill-socket-ip`, overwritten whatever the client sent (with a per-process
+ * secret in `x-duebill-socket-ip-proof`, so proxy.ts can tell it from a client's); lib/http/rate-limit
  * uses it when no trusted proxy is configured (TRUSTED_PROXY_HOPS=0), and the X-Forwarded-For
  * entry the nearest trusted proxy appended otherwise.
  *
  * Usage: node scripts/server.mjs [--port 3000] [--hostname 0.0.0.0]
  */
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -33,6 +35,11 @@ if (!secret || secret.length < 32) {
   process.exit(1);
 }
 
+// proxy.ts keeps x-duebill-socket-ip only with this per-process secret beside it: under any other
+// server a client-sent value is dropped. Set before Next loads, so its proxy reads this one.
+const socketIpProof = randomBytes(32).toString("hex");
+process.env.DUEBILL_SOCKET_IP_PROOF = socketIpProof;
+
 // As `next start` does: production React and Next, whatever the caller's NODE_ENV.
 process.env.NODE_ENV = "production";
 const { default: next } = await import("next");
@@ -47,12 +54,18 @@ const STATUS_TEXT = { 400: "Bad Request", 405: "Method Not Allowed" };
 
 /** The JSON error body of the API, for what must be answered before Next sees the request. */
 function fail(res, requestId, status, code, message, extra = {}) {
-  res.writeHead(status, { "content-type": "application/json", "cache-control": "no-store", "x-content-type-options": "nosniff" });
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "cache-control": "no-store",
+    "x-content-type-options": "nosniff",
+    "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  });
   res.end(JSON.stringify({ statusCode: status, error: STATUS_TEXT[status], message, code, ...extra, requestId }));
 }
 
 const server = http.createServer((req, res) => {
   req.headers["x-duebill-socket-ip"] = req.socket.remoteAddress ?? "";
+  req.headers["x-duebill-socket-ip-proof"] = socketIpProof;
   const rawPath = (req.url ?? "/").split(/[?#]/, 1)[0];
   if (API.test(rawPath)) {
     // Every API answer carries x-request-id, the framework's own (308, 404, 405) included.
@@ -75,7 +88,8 @@ const server = http.createServer((req, res) => {
   }
   handle(req, res).catch((err) => {
     console.error(JSON.stringify({ level: "error", msg: "request handler failed", err: String(err) }));
-    if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+    if (!res.headersSent)
+      res.writeHead(500, { "content-type": "application/json", "content-security-policy": "default-src 'none'; frame-ancestors 'none'" });
     res.end('{"statusCode":500,"error":"Internal Server Error","message":"Internal server error","code":"internal_error"}');
   });
 });

@@ -25,13 +25,6 @@ function apiError(json: Record<string, unknown>): string {
   return typeof json.message === "string" ? json.message : "Something went wrong. Please try again.";
 }
 
-export const PROVIDER_LABELS: Record<string, string> = {
-  "duebill-sanctions": "Sanctions lists (built in: OFAC SDN)",
-  chainalysis: "Chainalysis",
-  hypernative: "Hypernative",
-  merklescience: "Merkle Science",
-};
-
 function Steps({ current }: { current: number }) {
   return (
     <ol className="mb-5 grid grid-cols-5 gap-1.5" aria-label="Progress">
@@ -75,7 +68,7 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
   const [signedInAs, setSignedInAs] = useState<string | null>(null);
   const [currency, setCurrency] = useState(currencies[0]?.id ?? "");
   const [destination, setDestination] = useState<{ currency: string; address: string } | null>(null);
-  const [kyt, setKyt] = useState<string>(data.kytChoices[0] ?? "");
+  const [kyt, setKyt] = useState<string>(data.kytChoices[0]?.id ?? "");
   const [kytDone, setKytDone] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -220,9 +213,16 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
     body = data.kytPlan ? (
       <>
         <p className="text-sm text-slate-700">
-          {data.orchestrator.name} screens the wallets that pay you with{" "}
-          <strong>{data.kytPlan.map((p) => PROVIDER_LABELS[p] ?? p).join(", then ")}</strong>
-          {data.kytPlan.length > 1 ? " (the second only when the first is unavailable)" : ""}.
+          {data.kytPlan.length === 0 ? (
+            `${data.orchestrator.name}'s screening plan names no provider this service has right now: payments to you stay pending until it does.`
+          ) : (
+            <>
+              {data.orchestrator.name} screens the wallets that pay you with{" "}
+              <strong>{data.kytPlan.map((p) => p.label).join(", then ")}</strong>
+              {data.kytPlan.length > 1 ? " (the second only when the first is unavailable)" : ""}. A payment from a wallet the screening
+              rejects is not completed.
+            </>
+          )}
         </p>
         <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={() => setKytDone(true)}>
           Continue
@@ -234,18 +234,21 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
         <div className="mt-2 space-y-2">
           {data.kytChoices.map((p) => (
             <label
-              key={p}
-              className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl px-3 ring-1 ring-slate-200 has-[:checked]:ring-2 has-[:checked]:ring-indigo-600"
+              key={p.id}
+              className="flex min-h-11 cursor-pointer items-center gap-3 rounded-xl px-3 py-2 ring-1 ring-slate-200 has-[:checked]:ring-2 has-[:checked]:ring-indigo-600"
             >
               <input
                 type="radio"
                 name="kyt"
-                value={p}
-                checked={kyt === p}
-                onChange={() => setKyt(p)}
-                className="size-4 accent-indigo-600"
+                value={p.id}
+                checked={kyt === p.id}
+                onChange={() => setKyt(p.id)}
+                className="size-4 shrink-0 accent-indigo-600"
               />
-              <span className="text-sm text-slate-900">{PROVIDER_LABELS[p] ?? p}</span>
+              <span className="min-w-0 text-sm">
+                <span className="block text-slate-900">{p.label}</span>
+                <span className="block text-xs text-slate-500">{p.description}</span>
+              </span>
             </label>
           ))}
         </div>
@@ -263,7 +266,7 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
           <Row label="Wallet">
             <span className="break-all font-mono text-[13px]">{address}</span>
           </Row>
-          <Row label="Screening">{(data.kytPlan ?? [kyt]).map((p) => PROVIDER_LABELS[p] ?? p).join(", ")}</Row>
+          <Row label="Screening">{(data.kytPlan ?? data.kytChoices.filter((p) => p.id === kyt)).map((p) => p.label).join(", then ")}</Row>
           {data.domains.length > 0 ? <Row label="Allowed sites">{data.domains.join(", ")}</Row> : null}
         </dl>
         <div className="mt-4 flex flex-col gap-2 sm:flex-row">
@@ -331,7 +334,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
     <div className="grid grid-cols-[7.5rem_1fr] gap-2">
       <dt className="text-slate-500">{label}</dt>
-      <dd className="min-w-0 text-slate-900">{children}</dd>
+      <dd className="min-w-0 text-slate-900 [overflow-wrap:anywhere]">{children}</dd>
     </div>
   );
 }

@@ -13,6 +13,42 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
   );
 }
 
+/**
+ * A payment reached the payee without the link's whole fee (subStatus fee_short): the link is not
+ * paid until the fee is. Names each missing fee and where it goes; the pay button sends exactly that.
+ */
+function FeeShortNotice({ data }: { data: PaymentPageData }) {
+  return (
+    <div
+      role="status"
+      data-testid="fee-short"
+      className="mt-3 rounded-lg bg-rose-50 px-3 py-2 text-sm text-rose-900 ring-1 ring-inset ring-rose-600/20"
+    >
+      <p className="font-medium">A payment arrived without its full fee.</p>
+      <p className="mt-1">
+        This payment is not complete until the missing fee is paid. The next payment sends{" "}
+        <strong className="tabular-nums">
+          {formatAmount(data.totalAmount)} {data.currency.symbol}
+        </strong>
+        {data.totalAmount === data.payerFees ? ", the missing fee alone" : ""}.
+      </p>
+      <ul className="mt-1 space-y-0.5">
+        {data.missingFees.map((f) => (
+          <li key={f.feeAddress}>
+            <span className="tabular-nums">
+              {formatAmount(f.amount)} {f.currency}
+            </span>{" "}
+            fee to{" "}
+            <span className="break-all font-mono text-xs" title={f.feeAddress}>
+              {shortenAddress(f.feeAddress, 6)}
+            </span>
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /** The link's terms, server-rendered: what is paid, to whom, on which network, until when. */
 export function PaymentSummary({ data, now }: { data: PaymentPageData; now: number }) {
   const symbol = data.currency.symbol;
@@ -25,13 +61,16 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
   const hasFees = fees !== "0" && Number.parseFloat(fees) !== 0;
   const paidCount = data.items.filter((i) => i.state === "paid").length;
   const partlyPaid = due && data.paidAmount !== "0" && Number.parseFloat(data.paidAmount) !== 0;
+  // Only fees are due (amounts arrived, a fee came short): the next transaction pays the fee addresses alone.
+  const feeOnly = due && data.recipients.length === 0 && data.feeRecipients.length > 0;
   // Who the next transaction pays; once nothing is due, everyone the link paid.
-  const recipients =
-    open && data.recipients.length > 0
+  const recipients = feeOnly
+    ? data.feeRecipients
+    : open && data.recipients.length > 0
       ? data.recipients
       : [...new Set(data.items.filter((i) => i.state !== "excluded").map((i) => i.payee))];
   const several = recipients.length > 1;
-  const recipientLabel = data.direction === "outgoing" ? (several ? "Recipients" : "Recipient") : "Pay to";
+  const recipientLabel = feeOnly ? "Fee to" : data.direction === "outgoing" ? (several ? "Recipients" : "Recipient") : "Pay to";
   return (
     <section aria-labelledby="summary-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -39,8 +78,12 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           {data.direction === "outgoing" ? "Payout" : "Payment request"}
           {data.paymentType === "batch" ? ` · ${data.items.length} payments` : ""}
         </h1>
-        <StatusBadge status={data.status} pending={open && !due ? "received" : partlyPaid ? "partly_paid" : undefined} />
+        <StatusBadge
+          status={data.status}
+          pending={open && !due ? "received" : data.subStatus === "fee_short" ? "fee_short" : partlyPaid ? "partly_paid" : undefined}
+        />
       </div>
+      {data.status === "pending" && data.subStatus === "fee_short" ? <FeeShortNotice data={data} /> : null}
       <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
         {formatAmount(amount)} <span className="text-slate-600">{symbol}</span>
       </p>
@@ -50,7 +93,11 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           {data.paymentType === "batch" && paidCount > 0 ? ` (${paidCount} of ${data.items.length} payments)` : ""}
         </p>
       ) : null}
-      {hasFees ? (
+      {feeOnly ? (
+        <p className="mt-1 text-sm text-slate-600" data-testid="fee-only">
+          The missing fee only: nothing more goes to the {data.direction === "outgoing" ? "recipients" : "payee"}
+        </p>
+      ) : hasFees ? (
         <p className="mt-1 text-sm text-slate-600">
           Includes {formatAmount(fees)} {symbol} in fees
         </p>
@@ -125,7 +172,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           ) : (
             <Address value={recipients[0] ?? data.payee.display} />
           )}
-          {data.payee.masked ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
+          {data.payee.masked && !feeOnly ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
         </Row>
         {data.reference ? (
           <Row label="Reference">
@@ -169,20 +216,29 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
                 <span className={`break-all font-mono text-xs ${item.state === "due" ? "text-slate-600" : "text-slate-400"}`}>
                   {item.payee}
                 </span>
-                <span className="flex items-center gap-2">
-                  <span
-                    className={
-                      item.state === "due" ? "font-medium" : item.state === "paid" ? "text-slate-500" : "text-slate-500 line-through"
-                    }
-                  >
-                    {formatAmount(item.state === "due" ? item.due : item.amount)} {symbol}
-                  </span>
-                  {item.state === "due" && item.due !== item.amount ? (
+                <span className="flex flex-wrap items-center gap-2">
+                  {item.state === "due" && item.due === "0" ? (
+                    // Its amount arrived: the next transaction sends its missing fee alone.
+                    <span className="font-medium" data-testid="item-fee-only">
+                      Fee {formatAmount(item.dueFee)} {symbol}
+                    </span>
+                  ) : (
+                    <span
+                      className={
+                        item.state === "due" ? "font-medium" : item.state === "paid" ? "text-slate-500" : "text-slate-500 line-through"
+                      }
+                    >
+                      {formatAmount(item.state === "due" ? item.due : item.amount)} {symbol}
+                    </span>
+                  )}
+                  {item.state === "due" && item.due !== "0" && item.due !== item.amount ? (
                     <span className="text-xs text-slate-500">
                       of {formatAmount(item.amount)} {symbol}
                     </span>
                   ) : null}
-                  {item.state === "paid" ? (
+                  {item.state === "due" && item.feeShort ? (
+                    <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-800">Fee missing</span>
+                  ) : item.state === "paid" ? (
                     <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-medium text-emerald-800">Paid</span>
                   ) : item.state === "excluded" ? (
                     <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">Not included</span>

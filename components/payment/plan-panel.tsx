@@ -20,7 +20,10 @@ export interface PlanPanelProps {
 
 export function stepLabels(data: PaymentPageData): StepLabels {
   const symbol = data.currency.symbol;
-  return { approve: `Approve ${symbol}`, pay: `Pay ${formatAmount(data.totalAmount)} ${symbol}` };
+  // What the next transaction sends; when every amount arrived and only a fee came short, that fee alone.
+  const due = `${formatAmount(data.totalAmount)} ${symbol}`;
+  const feeOnly = data.subStatus === "fee_short" && data.recipients.length === 0;
+  return { approve: `Approve ${symbol}`, pay: feeOnly ? `Pay the missing fee (${due})` : `Pay ${due}` };
 }
 
 function statusMessage(p: PlanPanelProps): string {

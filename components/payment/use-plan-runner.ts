@@ -8,7 +8,8 @@ export type PlanTx = PaymentPagePlan["transactions"][number];
 export type StepStatus = "ready" | "waiting_wallet" | "submitted" | "confirmed";
 
 export interface PlanStep {
-  kind: "approve" | "pay";
+  /** fee: a fee-only transfer after the payment (a fee plan with several fee addresses). */
+  kind: "approve" | "pay" | "fee";
   label: string;
   status: StepStatus;
   txHash: string | null;
@@ -34,13 +35,21 @@ export interface StepLabels {
   pay: string;
 }
 
-/** One step per transaction: every index before the payment is an approval (or an allowance reset). */
+/**
+ * One step per transaction: every index before the payment is an approval (or an allowance reset);
+ * any after it is a fee-only transfer to another fee address of the link's fee plan.
+ */
 export function stepsFor(plan: PaymentPagePlan, labels: StepLabels): PlanStep[] {
   const payIndex = plan.metadata.paymentTransactionIndex;
-  const approvals = plan.transactions.filter((_, i) => i !== payIndex).length;
+  const approvals = payIndex;
+  const fees = plan.transactions.length - payIndex - 1;
   let n = 0;
   return plan.transactions.map((_, i) => {
     if (i === payIndex) return { kind: "pay", label: labels.pay, status: "ready", txHash: null };
+    if (i > payIndex) {
+      const k = i - payIndex;
+      return { kind: "fee", label: fees > 1 ? `Send fee (${k} of ${fees})` : "Send fee", status: "ready", txHash: null };
+    }
     n++;
     return {
       kind: "approve",

@@ -39,6 +39,7 @@ const apiKeyCache = new Map<string, CacheEntry<Omit<ApiKeyPrincipal, "kind">>>()
 const orchestratorCache = new Map<string, CacheEntry<Omit<OrchestratorPrincipal, "kind">>>();
 type ClientRow = { id: string; accountId: string; status: string; allowedDomains: string[]; rateTier: RateTier };
 const clientCache = new Map<string, CacheEntry<ClientRow>>();
+const browserOriginCache = new Map<string, CacheEntry<true>>();
 const MAX_CACHE_ENTRIES = 10_000;
 
 async function cached<T>(cache: Map<string, CacheEntry<T>>, key: string, load: () => Promise<T | null>): Promise<T | null> {
@@ -59,6 +60,7 @@ export function invalidateCredentialCache(): void {
   apiKeyCache.clear();
   orchestratorCache.clear();
   clientCache.clear();
+  browserOriginCache.clear();
 }
 
 const unauthorized = (what: string) => new AppError("unauthorized", `Invalid or revoked ${what}`);
@@ -116,4 +118,26 @@ export async function verifyClientId(clientId: string, origin: string | null): P
     throw new AppError("origin_not_allowed", "Origin is not an allowed domain of this client ID");
   }
   return { kind: "clientId", accountId: row.accountId, clientId: row.id, rateTier: row.rateTier, browser: origin !== null };
+}
+
+/**
+ * Whether `origin` is an allowed domain of at least one active client ID (any account): what a
+ * CORS preflight can know, since it carries no x-client-id. Cached like the credentials.
+ */
+export async function isBrowserOriginOfSomeClientId(origin: string): Promise<boolean> {
+  let normalised: string;
+  try {
+    normalised = new URL(origin).origin;
+  } catch {
+    return false;
+  }
+  if (normalised !== origin) return false;
+  const hit = await cached(browserOriginCache, origin, async () => {
+    const row = await db().clientId.findFirst({
+      where: { status: "active", allowedDomains: { has: origin } },
+      select: { id: true },
+    });
+    return row ? true : null;
+  });
+  return hit === true;
 }

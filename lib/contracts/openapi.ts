@@ -1,6 +1,8 @@
 import { z } from "zod";
 import { OPERATIONS } from "@/lib/contracts/index";
 import { env } from "@/lib/env";
+import { browserMethods, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, isBrowserOperation } from "@/lib/http/cors";
+import { errorResponses } from "@/lib/http/openapi/common";
 import type { AuthMode, Operation } from "@/lib/http/operation";
 
 type JsonSchema = Record<string, unknown>;
@@ -73,6 +75,75 @@ function parameters(op: Operation, components: Record<string, JsonSchema>): Json
   return out;
 }
 
+const header = (description: string) => ({ description, schema: { type: "string" } });
+
+/** Headers of a response a browser client ID's cross-origin call gets (lib/http/cors.ts). */
+const CORS_RESPONSE_HEADERS = {
+  "Access-Control-Allow-Origin": header(
+    "The request's Origin, only when the presented x-client-id allows it (a browser call from one of its allowed domains); absent otherwise",
+  ),
+  "Access-Control-Expose-Headers": header(`With the grant: ${CORS_EXPOSE_HEADERS.join(", ")}`),
+  Vary: header("Origin"),
+};
+
+/**
+ * OPTIONS of a path: a plain OPTIONS answers 204 with Allow; a CORS preflight (Origin and
+ * Access-Control-Request-Method) is granted only for the methods browser client IDs may call
+ * there, only to an Origin that is an allowed domain of some active client ID.
+ */
+function optionsOperation(path: string, ops: readonly Operation[], components: Record<string, JsonSchema>): Record<string, unknown> {
+  const methods = browserMethods(ops);
+  const errors = Object.fromEntries(
+    Object.entries(errorResponses(403, 429)).map(([status, spec]) => [
+      status,
+      { description: spec.description, content: { "application/json": { schema: schemaOf(spec.schema!, "output", components) } } },
+    ]),
+  );
+  return {
+    operationId: `options${path.replace(/[{}]/g, "").replace(/[^A-Za-z0-9]+(.)?/g, (_m, c: string | undefined) => (c ? c.toUpperCase() : ""))}`,
+    summary:
+      methods.length > 0
+        ? `Allowed methods; CORS preflight for ${methods.join(", ")} with x-client-id`
+        : "Allowed methods (no cross-origin access)",
+    description:
+      methods.length > 0
+        ? `Without \`Origin\` and \`Access-Control-Request-Method\`: 204 with \`Allow\`. A CORS preflight is granted (204) to an Origin that is an allowed domain of at least one active client ID — a preflight carries no x-client-id value, so the client ID itself is checked on the actual request, whose answer carries \`Access-Control-Allow-Origin\` only when that client ID allows the Origin. Never credentialed (no cookies, no \`Access-Control-Allow-Credentials\`); allowed request headers: ${CORS_ALLOW_HEADERS.join(", ")} (server credentials such as x-api-key are refused). Other methods, headers or origins: 403 without a grant.`
+        : "Without `Origin` and `Access-Control-Request-Method`: 204 with `Allow`. No operation here takes a browser client ID, so every CORS preflight is refused (403, no grant): call it from your server or, for the session operations, from this application's own pages.",
+    tags: ["CORS"],
+    parameters: [
+      { name: "Origin", in: "header", required: false, description: "The calling page's origin (a preflight)", schema: { type: "string" } },
+      {
+        name: "Access-Control-Request-Method",
+        in: "header",
+        required: false,
+        description: "The method the page wants to call (a preflight)",
+        schema: { type: "string" },
+      },
+      {
+        name: "Access-Control-Request-Headers",
+        in: "header",
+        required: false,
+        description: `Headers the page wants to send; allowed: ${CORS_ALLOW_HEADERS.join(", ")}`,
+        schema: { type: "string" },
+      },
+    ],
+    responses: {
+      204: {
+        description: "Allowed methods; for a granted preflight, the grant",
+        headers: {
+          Allow: header("Methods this path answers"),
+          "Access-Control-Allow-Origin": header("A granted preflight: the request's Origin"),
+          "Access-Control-Allow-Methods": header(`A granted preflight: ${methods.join(", ") || "(never granted here)"}`),
+          "Access-Control-Allow-Headers": header(`A granted preflight: ${CORS_ALLOW_HEADERS.join(", ")}`),
+          "Access-Control-Max-Age": header(`A granted preflight: ${CORS_MAX_AGE_SECONDS} (seconds)`),
+        },
+      },
+      ...errors,
+    },
+    security: [],
+  };
+}
+
 let cachedDoc: string | undefined;
 
 /** The OpenAPI 3.1 document served at /v2/openapi.json, built from the operations' zod schemas. */
@@ -84,6 +155,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
     for (const [status, spec] of Object.entries(op.responses)) {
       responses[status] = {
         description: spec.description,
+        ...(isBrowserOperation(op) ? { headers: CORS_RESPONSE_HEADERS } : {}),
         ...(spec.schema ? { content: { "application/json": { schema: schemaOf(spec.schema, "output", components) } } } : {}),
       };
     }
@@ -105,6 +177,13 @@ export function buildOpenApiDocument(): Record<string, unknown> {
       responses,
       security: op.auth.map((m) => ({ [SECURITY[m].name]: [] })),
     };
+  }
+  for (const path of Object.keys(paths)) {
+    paths[path]!.options = optionsOperation(
+      path,
+      OPERATIONS.filter((op) => op.path === path),
+      components,
+    );
   }
   return {
     openapi: "3.1.0",

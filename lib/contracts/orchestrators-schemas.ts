@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { KYT_PROVIDERS } from "@/lib/orchestrators/intents";
 
 const clientId = z
   .string()
@@ -28,7 +27,12 @@ export const linkListSchema = z.object({
   limit: z.number().int(),
 });
 
-const KYT_PROVIDER_NAMES = KYT_PROVIDERS;
+/** A screening provider of this deployment (lib/kyt/plan.ts): checked against the configuration, 400 naming the field otherwise. */
+const kytProviderName = z
+  .string()
+  .min(1)
+  .max(64)
+  .meta({ description: "A screening provider this deployment has: duebill-sanctions (always), chainalysis (when configured)" });
 
 export const createIntentBodySchema = z.strictObject({
   clientIdName: z.string().min(1).max(200).meta({ description: "Name of the client ID created when the platform finishes onboarding" }),
@@ -41,7 +45,7 @@ export const createIntentBodySchema = z.strictObject({
   kyt: z
     .strictObject({
       providers: z
-        .array(z.strictObject({ provider: z.enum(KYT_PROVIDER_NAMES), policyId: z.uuid().optional() }))
+        .array(z.strictObject({ provider: kytProviderName, policyId: z.uuid().optional() }))
         .max(2)
         .meta({ description: "One or two unique providers: the first is primary, the second a fallback on technical failure only" }),
     })
@@ -60,6 +64,6 @@ export const intentCreatedSchema = z.object({
 
 export const completeOnboardingBodySchema = z.strictObject({
   token: z.string().min(1).max(200),
-  kyt: z.enum(KYT_PROVIDER_NAMES).optional().meta({ description: "The platform's screening preference when the orchestrator set no plan" }),
+  kyt: kytProviderName.optional().meta({ description: "The platform's screening preference when the orchestrator set no plan" }),
 });
 export const onboardingCompletedSchema = z.object({ clientId: z.string(), alreadyCompleted: z.boolean() });

@@ -47,6 +47,16 @@ export const createRequestResponseSchema = z
   })
   .meta({ id: "CreateRequestResponse" });
 
+/** A fee leg short of its share (subStatus fee_short): where it should go and how much is missing. */
+export const missingFeeSchema = z
+  .object({
+    type: z.string().meta({ example: "platform" }),
+    feeAddress: z.string().meta({ description: "The fee plan's address this leg is owed to" }),
+    amount: z.string().meta({ description: "Missing, in the currency below (human decimal)", example: "5" }),
+    currency: z.string().meta({ example: "USDC" }),
+  })
+  .meta({ id: "MissingFee" });
+
 export const requestIdParamsSchema = z.object({ requestId: z.string().max(100) });
 
 export const paymentSchema = z.object({
@@ -86,6 +96,15 @@ export const requestStatusSchema = z
     paymentReference: z.string(),
     hasBeenPaid: z.boolean(),
     status: z.enum(["pending", "partially_paid", "paid"]),
+    subStatus: z
+      .enum(["fee_short"])
+      .nullable()
+      .meta({
+        description:
+          "Why a partially_paid request is not paid: fee_short when a fee leg got less than its share of what was paid " +
+          "(a fee paid to another address does not count); null otherwise. GET /pay then asks for exactly what is missing.",
+      }),
+    missingFees: z.array(missingFeeSchema).nullable().meta({ description: "With subStatus fee_short: each fee leg below its share" }),
     isListening: z.boolean(),
     txHash: z.string().nullable(),
     network: z.string(),
@@ -129,7 +148,11 @@ export const payQuerySchema = z.object({
     description:
       "Source chain for cross-chain payment: ETHEREUM, ARBITRUM, BASE, OPTIMISM or POLYGON (with token; omit both for same-chain)",
   }),
-  token: z.string().max(16).optional().meta({ description: "Source token for cross-chain payment: USDC or USDT (with chain)" }),
+  token: z
+    .string()
+    .max(16)
+    .optional()
+    .meta({ description: "Source token for cross-chain payment: USDC, USDT, or USDT0 where the source chain has it (with chain)" }),
   quoteId: z.string().max(64).optional().meta({
     description: "Cross-chain: the same calldata as an earlier answer (its metadata.quoteId) while its quote holds; 400 once expired",
   }),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { amountSummarySchema, multicallViewSchema } from "@/lib/contracts/multicall-schemas";
-import { crossChainPayResponseSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
+import { crossChainPayResponseSchema, missingFeeSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
 import { feePlanSchema } from "@/lib/contracts/secure-payments-schemas";
 
 /**
@@ -53,6 +53,15 @@ const common = {
   reference: z.string().nullable(),
   isPayeeAddressMasked: z.boolean(),
   feePlan: feePlanSchema.nullable(),
+  subStatus: z
+    .enum(["fee_short"])
+    .nullable()
+    .meta({
+      description:
+        "Duebill extension: fee_short when a payment reached the link without its whole fee (the link stays pending, its request " +
+        "partially_paid; GET /pay asks for the missing fee alone); null otherwise",
+    }),
+  missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
   checkout: z.record(z.string(), z.unknown()).meta({
     description: "Duebill extension: the hosted checkout's view (merchant, line items, network details, totals with fees, status)",
   }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { missingFeeSchema } from "@/lib/contracts/requests-schemas";
 import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/contracts/secure-payment-view-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
@@ -57,6 +58,11 @@ export const securePaymentSchema = z
     }),
     childExecutable: z.boolean(),
     blockReason: z.string().nullable(),
+    subStatus: z.enum(["fee_short"]).nullable().meta({
+      description:
+        "Duebill extension: fee_short when the request's payment came without its whole fee (the link stays pending); null otherwise",
+    }),
+    missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
   })
   .meta({ id: "SecurePayment" });
 
@@ -138,7 +144,11 @@ export const payLinkOp = defineOperation({
       .max(32)
       .optional()
       .meta({ description: "Cross-chain source chain (ARBITRUM, BASE, ETHEREUM, OPTIMISM, POLYGON), with token" }),
-    token: z.string().max(16).optional().meta({ description: "Cross-chain source token (USDC, USDT), with chain" }),
+    token: z
+      .string()
+      .max(16)
+      .optional()
+      .meta({ description: "Cross-chain source token (USDC, USDT, or USDT0 where the source chain has it), with chain" }),
     quoteId: z
       .string()
       .max(64)

@@ -121,7 +121,7 @@ export const testWebhookOp = defineOperation({
   operationId: "testWebhook",
   summary: "Send a signed test delivery to the active webhooks",
   description:
-    "Test deliveries carry x-duebill-test: true and a sample of the event type: every type of the reference's enum, in its documented shape (Duebill itself emits payment.confirmed, payment.failed and, to orchestrators, client_id.linked). 404 when there is no active webhook.",
+    "Test deliveries carry x-duebill-test: true and a sample of the event type: every type of the reference's enum, in its documented shape (Duebill itself emits payment.confirmed, payment.partial (a fee came short: subStatus fee_short, missingFees), payment.failed and, to orchestrators, client_id.linked). 404 when there is no active webhook.",
   tags,
   auth,
   browser,

@@ -3,11 +3,12 @@ import { effectiveRate, FIAT_PATH_DECIMALS, fiatHash } from "@/lib/chain/convers
 import { tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
-import { type CrossChainRef, paymentConfirmedPayload } from "@/lib/events/catalog";
+import { type CrossChainRef, paymentConfirmedPayload, paymentPartialPayload } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
+import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
 
@@ -55,6 +56,8 @@ export async function insertPayment(
  * the request names does not count. A conversion request (a fiat invoice) counts only payments through
  * the conversion proxy in its invoice currency, by the invoice amount the proxy credited (not the token
  * amount): EUR 100 paid at any rate pays a EUR 100 request; a plain token transfer is ignored.
+ * A request with a fee is paid only when each of its fee legs has its amount too (lib/payments/fee-legs.ts):
+ * a short fee leaves it partially_paid with subStatus fee_short and a payment.partial event naming what is missing.
  */
 export async function recordTransfer(request: PaymentRequest, ev: TransferEvent, crossChain?: CrossChainRef): Promise<RecordResult> {
   if (!sameAddress(ev.tokenAddress, request.tokenAddress) || !sameAddress(ev.to, request.payee)) return "ignored";
@@ -65,6 +68,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     request.isConversion && conversion
       ? {
           invoiceAmount: conversion.requestAmount.toString(),
+          invoiceFeeAmount: conversion.feeAmount.toString(),
           conversionRate: effectiveRate(ev.amount, conversion.requestAmount, FIAT_PATH_DECIMALS, tokenOf(request).decimals, 18),
           amountInUsd: conversion.amountInUsd === null ? null : formatAmount(conversion.amountInUsd, FIAT_PATH_DECIMALS),
         }
@@ -98,11 +102,18 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     if (!inserted) return "duplicate";
     // The increment happens in SQL under the row lock, so concurrent sweeps add correctly.
     const bumped = await tx.paymentRequest.update({ where: { id: request.id }, data: { amountPaid: { increment: credited.toString() } } });
-    const paidNow = BigInt(bumped.amountPaid.toFixed()) >= BigInt(bumped.expectedAmount.toFixed());
+    const expected = BigInt(bumped.expectedAmount.toFixed());
+    const paidAmount = BigInt(bumped.amountPaid.toFixed());
+    // A request with a fee is paid only when each fee leg got its amount too (lib/payments/fee-legs.ts).
+    // Its payments are read after the row lock above, so the last of concurrent recordings sees them all.
+    const legs = feeLegsOf(bumped);
+    const fees = legs.length > 0 ? (await feeProgressOf([bumped], tx)).get(request.id)! : null;
+    const paidNow = fees ? fees.paid : paidAmount >= expected;
     const status = paidNow ? "paid" : "partially_paid";
+    const subStatus = paidNow ? null : (fees?.subStatus ?? null);
     const updated = await tx.paymentRequest.update({
       where: { id: request.id },
-      data: { status, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? payer },
+      data: { status, subStatus, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? payer },
     });
     if (paidNow && bumped.status !== "paid") {
       const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
@@ -111,10 +122,29 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.confirmed",
         dedupeKey: `payment.confirmed:${request.id}`,
-        payload: paymentConfirmedPayload(updated, payment, crossChain),
+        payload: paymentConfirmedPayload(updated, payment, crossChain, fees ? await feesPaidOf(tx, request.id, legs) : undefined),
+        requestId: request.id,
+      });
+    } else if (fees && subStatus === FEE_SHORT && bumped.status !== "paid") {
+      // The fee is short of its share: the integrator hears why the request is not paid (payment.partial, subStatus fee_short).
+      const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
+      await writeOutboxEvent(tx, {
+        accountId: request.accountId,
+        clientId: request.clientId,
+        type: "payment.partial",
+        dedupeKey: `payment.partial:${request.id}:${ev.txHash}:${ev.logIndex}`,
+        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), await feesPaidOf(tx, request.id, legs)),
         requestId: request.id,
       });
     }
     return "recorded";
   });
+}
+
+/** The fees a request's payments sent to its fee addresses, in token base units (what payment.confirmed and payment.partial report). */
+async function feesPaidOf(tx: Prisma.TransactionClient, requestId: string, legs: readonly FeeLeg[]): Promise<bigint> {
+  const all = await tx.payment.findMany({ where: { requestId }, select: { feeAmount: true, feeAddress: true } });
+  return all
+    .filter((p) => p.feeAddress && legs.some((l) => sameAddress(l.address, p.feeAddress!)))
+    .reduce((sum, p) => sum + BigInt(p.feeAmount.toFixed()), 0n);
 }

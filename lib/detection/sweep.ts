@@ -1,5 +1,8 @@
+import { getAddress } from "viem";
+import { sameAddress } from "@/lib/chain/address";
 import { allNetworkRuntimes } from "@/lib/chain/config";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
+import { publicClientFor } from "@/lib/chain/reader";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { recordTransfer } from "@/lib/detection/record-payment";
@@ -9,7 +12,7 @@ import { env } from "@/lib/env";
 import type { CrossChainRef } from "@/lib/events/catalog";
 import { log } from "@/lib/log";
 import { routingProvider } from "@/lib/routing/index";
-import { isCrossChainNetwork, ROUTE_CHAIN_LABEL } from "@/lib/routing/types";
+import { type CrossChainNetwork, isCrossChainNetwork, ROUTE_CHAIN_LABEL } from "@/lib/routing/types";
 import { settleSecurePayments } from "@/lib/secure-payments/settle";
 
 export interface NetworkSweepResult {
@@ -69,7 +72,9 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
       for (const ev of events) {
         const request = byHash.get(ev.referenceHash.toLowerCase());
         if (!request) continue;
-        const outcome = await recordTransfer(request, ev, await crossChain(request.id, source.network, ev.txHash));
+        const who = await crossChain(request.id, source.network, ev.txHash);
+        // A bridged payment's destination sender is the bridge: the payer is the source sender, or unknown (null).
+        const outcome = await recordTransfer(request, who.payer === undefined ? ev : { ...ev, from: who.payer }, who.ref);
         if (outcome === "recorded") {
           result.recorded += 1;
           touched.add(request.id);
@@ -91,39 +96,118 @@ export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): P
 }
 
 /**
+ * Who paid a destination transfer that may have come over a bridge. `ref` names the source chain
+ * and transaction when the routing provider delivered it. `payer` is the source transaction's
+ * sender, read from the source chain itself — never the wallet the quote was made for (GET /pay's
+ * `wallet=` is only a claim: a wallet can send calldata quoted for another address) nor the bridge
+ * executor that sent the destination transaction. `payer: null` means it cannot be known yet (the
+ * provider or the source chain did not answer): the payment is recorded without a payer, its link
+ * cannot be screened and stays pending (fail closed), and attributeCrossChainPayers() retries.
+ * `payer: undefined`: no bridge delivered it; the destination transaction's sender paid.
+ */
+export interface PayerAttribution {
+  ref?: CrossChainRef;
+  payer?: string | null;
+}
+
+/** The sender of a source-chain transaction, from that chain's RPC; null when it cannot be read. */
+export async function sourceTransactionSender(network: CrossChainNetwork, txHash: string): Promise<string | null> {
+  const client = publicClientFor(network);
+  if (!client || !/^0x[0-9a-fA-F]{64}$/.test(txHash)) return null;
+  try {
+    const tx = await client.getTransaction({ hash: txHash as `0x${string}` });
+    return getAddress(tx.from);
+  } catch (err) {
+    log.warn("cross-chain source transaction could not be read", {
+      network,
+      txHash,
+      error: err instanceof Error ? err.message : String(err),
+    });
+    return null;
+  }
+}
+
+/**
  * For requests a payer was quoted a cross-chain route for: which source transaction delivered a
- * destination payment (asked of the routing provider; the quote row remembers the answer). A
- * provider that cannot tell leaves the payment reported as a same-chain one.
+ * destination payment (asked of the routing provider; the quote row remembers the answer), and who
+ * sent it. A provider that says it delivered none of them leaves the payment a same-chain one; a
+ * provider that cannot answer leaves the payer unknown (see PayerAttribution).
  */
 async function crossChainSources(requestIds: string[]) {
   const quotes = requestIds.length
     ? await db().crossChainQuote.findMany({ where: { requestId: { in: requestIds } }, orderBy: { createdAt: "desc" } })
     : [];
   const provider = quotes.length ? routingProvider() : null;
-  return async (requestId: string, network: string, txHash: string): Promise<CrossChainRef | undefined> => {
-    if (!provider?.sourceOf || !isNetworkId(network)) return undefined;
-    const mine = quotes.filter((q) => q.requestId === requestId && q.provider === provider.name);
-    for (const sourceNetwork of [...new Set(mine.map((q) => q.sourceNetwork))]) {
+  return async (requestId: string, network: string, txHash: string): Promise<PayerAttribution> => {
+    const mine = quotes.filter((q) => q.requestId === requestId);
+    if (mine.length === 0 || !isNetworkId(network)) return {};
+    const theirs = mine.filter((q) => q.provider === provider?.name);
+    // Quoted through a provider this deployment no longer runs: who sent it cannot be asked.
+    if (!provider?.sourceOf || theirs.length === 0) return { payer: null };
+    let unknown = false;
+    for (const sourceNetwork of [...new Set(theirs.map((q) => q.sourceNetwork))]) {
       if (!isCrossChainNetwork(sourceNetwork)) continue;
       const found = await provider
         .sourceOf({ destinationTxHash: txHash, destinationNetwork: network, sourceNetwork })
         .catch((err: unknown) => {
           log.warn("cross-chain source lookup failed", { requestId, txHash, error: err instanceof Error ? err.message : String(err) });
+          unknown = true;
           return null;
         });
       if (!found) continue;
-      const quote = mine.find((q) => q.sourceNetwork === sourceNetwork)!;
+      const quote = theirs.find((q) => q.sourceNetwork === sourceNetwork)!;
       await db().crossChainQuote.update({ where: { id: quote.id }, data: { sourceTxHash: found.sourceTxHash, destinationTxHash: txHash } });
+      const payer = await sourceTransactionSender(sourceNetwork, found.sourceTxHash);
+      if (payer && !sameAddress(payer, quote.payer))
+        log.warn("cross-chain payment sent by another wallet than the quote's", { requestId, quoted: quote.payer, sender: payer });
       return {
-        sourceChain: ROUTE_CHAIN_LABEL[sourceNetwork],
-        sourceNetwork,
-        sourceTxHash: found.sourceTxHash,
-        provider: provider.name,
-        payer: quote.payer,
+        ref: {
+          sourceChain: ROUTE_CHAIN_LABEL[sourceNetwork],
+          sourceNetwork,
+          sourceTxHash: found.sourceTxHash,
+          provider: provider.name,
+          ...(payer ? { payer } : {}),
+        },
+        payer,
       };
     }
-    return undefined;
+    return unknown ? { payer: null } : {};
   };
+}
+
+/**
+ * Payments recorded while their cross-chain payer could not be known (payer null on a request with
+ * cross-chain quotes): asks again, and settles the links of those now attributed. A destination
+ * transfer the provider says it did not deliver is the destination transaction sender's.
+ */
+export async function attributeCrossChainPayers(limit = 25): Promise<number> {
+  // Newest first, for two weeks (past a link's default week): one that stays unknown never starves the others.
+  const pending = await db().$queryRaw<{ id: string; requestId: string; network: string; txHash: string }[]>`
+    SELECT p.id, p."requestId", p.network, p."txHash" FROM "Payment" p
+    WHERE p.payer IS NULL AND p."createdAt" > now() - interval '14 days'
+      AND EXISTS (SELECT 1 FROM "CrossChainQuote" q WHERE q."requestId" = p."requestId")
+    ORDER BY p."createdAt" DESC LIMIT ${limit}`;
+  if (pending.length === 0) return 0;
+  const lookup = await crossChainSources([...new Set(pending.map((p) => p.requestId))]);
+  const attributed = new Set<string>();
+  for (const p of pending) {
+    const found = await lookup(p.requestId, p.network, p.txHash);
+    let payer = found.payer;
+    if (payer === undefined && isNetworkId(p.network)) {
+      const tx = await publicClientFor(p.network)
+        ?.getTransaction({ hash: p.txHash as `0x${string}` })
+        .catch(() => null);
+      payer = tx ? getAddress(tx.from) : null;
+    }
+    if (!payer) continue;
+    await db().$transaction([
+      db().payment.update({ where: { id: p.id }, data: { payer } }),
+      db().paymentRequest.updateMany({ where: { id: p.requestId, payer: null }, data: { payer } }),
+    ]);
+    attributed.add(p.requestId);
+  }
+  await settleSecurePayments([...attributed]);
+  return attributed.size;
 }
 
 /** The chain no longer has the cursor's block, or has another block at that height. */
@@ -160,6 +244,11 @@ export async function runDetectionSweep(extra: readonly PaymentEventSource[] = [
     } catch (err) {
       log.warn("detection sweep failed", { network: source.network, err });
     }
+  }
+  try {
+    await attributeCrossChainPayers();
+  } catch (err) {
+    log.warn("cross-chain payer attribution failed", { err });
   }
   return results;
 }

@@ -8,7 +8,7 @@ import { formatAmount } from "@/lib/money";
  * documented order (DECISIONS.md, reference-notes.md §webhooks). Bodies are serialised once,
  * when the event is written, and sent byte for byte, so that order is what receivers see.
  */
-export const EVENT_TYPES = ["payment.confirmed", "payment.failed", "client_id.linked"] as const;
+export const EVENT_TYPES = ["payment.confirmed", "payment.partial", "payment.failed", "client_id.linked"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * Every event type of the reference's `POST /v1/webhook/test` enum (reference-notes §1.8): a test
@@ -75,6 +75,33 @@ export interface RecurringRef {
 export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
   return {
     event: "payment.confirmed" as const,
+    ...paymentBody(f),
+  };
+}
+
+/** A fee leg short of its share (lib/payments/fee-legs.ts): where the fee should have gone and how much is missing. */
+export interface MissingFeeRef {
+  type: string;
+  feeAddress: string;
+  amount: string;
+  currency: string;
+}
+
+/**
+ * payment.partial (the reference's event of a payment that leaves a request partly paid): Duebill
+ * sends it when a payment leaves a request's fee short — subStatus `fee_short`, with `missingFees`.
+ * The body is payment.confirmed's, field for field, plus missingFees.
+ */
+export function paymentPartialEvent(f: PaymentConfirmedFields & { missingFees: MissingFeeRef[] }) {
+  return {
+    event: "payment.partial" as const,
+    ...paymentBody({ ...f, subStatus: "fee_short" }),
+    missingFees: f.missingFees.map((m) => ({ type: m.type, feeAddress: m.feeAddress, amount: m.amount, currency: m.currency })),
+  };
+}
+
+function paymentBody(f: PaymentConfirmedFields & { subStatus?: string }) {
+  return {
     requestId: f.requestId,
     requestID: f.requestId,
     paymentReference: f.paymentReference,
@@ -88,7 +115,7 @@ export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
     currency: f.currency,
     paymentCurrency: f.paymentCurrency,
     isCryptoToFiat: false,
-    subStatus: "",
+    subStatus: f.subStatus ?? "",
     paymentProcessor: PROCESSOR,
     fees: f.fees,
     ...(f.recurring ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex } : {}),
@@ -163,14 +190,23 @@ export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
   };
 }
 
-/** payment.confirmed for a request that detection has just marked paid. */
-export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef) {
+/** payment.confirmed for a request that detection has just marked paid; `feesPaid`: all its payments' fees (a request with a fee). */
+export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef, feesPaid?: bigint) {
+  return paymentConfirmedEvent(paymentFields(request, payment, crossChain, feesPaid));
+}
+
+/** payment.partial for a request a payment left fee-short (its fees so far, and what each short leg misses). */
+export function paymentPartialPayload(request: PaymentRequest, payment: Payment, missingFees: MissingFeeRef[], feesPaid: bigint) {
+  return paymentPartialEvent({ ...paymentFields(request, payment, undefined, feesPaid), missingFees });
+}
+
+function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef, feesPaid?: bigint): PaymentConfirmedFields {
   const token = tokenOf(request);
   const units = (d: { toFixed(): string }) => formatAmount(BigInt(d.toFixed()), token.decimals);
   // A conversion request owes (and counts paid) its invoice currency at the path's 8 decimals; payments move tokens.
   const owed = (d: { toFixed(): string }) => formatAmount(BigInt(d.toFixed()), request.isConversion ? FIAT_PATH_DECIMALS : token.decimals);
-  const fee = BigInt(payment.feeAmount.toFixed());
-  return paymentConfirmedEvent({
+  const fee = feesPaid ?? BigInt(payment.feeAmount.toFixed());
+  return {
     requestId: request.id,
     paymentReference: request.paymentReference,
     explorer: explorerUrl(payment.network, payment.txHash),
@@ -188,5 +224,5 @@ export function paymentConfirmedPayload(request: PaymentRequest, payment: Paymen
         ? { recurringPaymentId: request.recurringScheduleId, paymentIndex: request.recurringIndex }
         : undefined,
     crossChain,
-  });
+  };
 }

@@ -1,7 +1,13 @@
 import { randomBytes } from "node:crypto";
 import { explorerUrl } from "@/lib/chain/stored";
 import { now } from "@/lib/clock";
-import { clientIdLinkedEvent, paymentConfirmedEvent, paymentFailedEvent, type TestEventType } from "@/lib/events/catalog";
+import {
+  clientIdLinkedEvent,
+  paymentConfirmedEvent,
+  paymentFailedEvent,
+  paymentPartialEvent,
+  type TestEventType,
+} from "@/lib/events/catalog";
 import { ulid } from "@/lib/ids";
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -31,7 +37,22 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
     case "payment.processing":
       return payment("payment.processing", "0");
     case "payment.partial":
-      return payment("payment.partial", "4");
+      // As detection sends it: the amount arrived, the fee did not (subStatus fee_short, what is missing and where).
+      return paymentPartialEvent({
+        requestId,
+        paymentReference,
+        explorer: explorerUrl("base", txHash),
+        amount: "10",
+        totalAmountPaid: "10",
+        expectedAmount: "10",
+        timestamp,
+        txHash,
+        network: "base",
+        currency: "USD",
+        paymentCurrency: "USDC-base",
+        fees: [],
+        missingFees: [{ type: "platform", feeAddress: wallet, amount: "0.5", currency: "USDC" }],
+      });
     case "payment.refunded":
       return payment("payment.refunded", "10", "refunded");
     case "request.recurring":

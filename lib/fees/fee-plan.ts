@@ -1,3 +1,4 @@
+import { sameAddress } from "@/lib/chain/address";
 import type { Token } from "@/lib/chain/tokens";
 import { db } from "@/lib/db";
 import type { FeeFlow } from "@/lib/generated/prisma/enums";
@@ -7,7 +8,8 @@ import { formatAmount } from "@/lib/money";
  * The immutable fee plan snapshot of a secure payment (interface "Fee plan object"), resolved
  * from the account's active fee configuration for the flow at creation. Amounts are in USD,
  * so a plan exists only for a dollar stablecoin; null otherwise (or with no configuration).
- * The fee proxy has one fee leg, so the first active configuration's address receives it.
+ * Each entry names its own destination; the first configuration's address is the plan's fee address
+ * (the fee leg of the payment transaction; further destinations get fee-only transfers: lib/payments/fee-legs.ts).
  */
 export interface FeeEntry {
   type: string;
@@ -40,9 +42,12 @@ export interface FeePlan {
 export interface FeeSplit {
   /** What the payee receives (the request's expected amount). */
   toPayee: bigint;
-  /** The fee leg of the fee proxy. */
+  /** All fees of the payment: the sum of `legs`. */
   fee: bigint;
+  /** The first leg's address (the fee proxy's fee leg of the payment transaction). */
   feeAddress: string | null;
+  /** What each fee address receives: the plan's entries by destination (entries to one address add up), in plan order. */
+  legs: { address: string; amount: bigint }[];
 }
 
 const CENTS = 2;
@@ -120,15 +125,30 @@ function formatUsd(cents: bigint): string {
   return `${whole}.${frac.padEnd(2, "0")}`;
 }
 
-/** Splits one request's gross amount by the plan's share of payer- and payee-borne fees. */
-export function splitByPlan(plan: FeePlan | null, feeAddress: string | null, grossUnits: bigint): FeeSplit {
-  if (!plan || !feeAddress) return { toPayee: grossUnits, fee: 0n, feeAddress: null };
+/**
+ * Splits one request's gross amount by the plan: each fee entry takes its share of the request
+ * (its USD amount over the plan's gross, rounded down) and is owed to its own destination — on
+ * the request's chain (`tron`: the entry's Tron address, else its EVM address; the plan's first
+ * address when the entry has none there). Payee-borne entries come out of what the payee gets.
+ */
+export function splitByPlan(plan: FeePlan | null, feeAddress: string | null, grossUnits: bigint, chain: "evm" | "tron" = "evm"): FeeSplit {
+  const none = { toPayee: grossUnits, fee: 0n, feeAddress: null, legs: [] };
+  if (!plan || !feeAddress) return none;
   const gross = toCents(plan.grossAmountUsd);
-  if (gross === 0n) return { toPayee: grossUnits, fee: 0n, feeAddress: null };
-  const scale = (cents: bigint) => (grossUnits * cents) / gross;
-  const payeeBorne = scale(toCents(plan.payeeBorneFeesUsd));
-  const payerBorne = scale(toCents(plan.payerBorneFeesUsd));
-  return { toPayee: grossUnits - payeeBorne, fee: payeeBorne + payerBorne, feeAddress };
+  if (gross === 0n) return none;
+  const legs: { address: string; amount: bigint }[] = [];
+  let payeeBorne = 0n;
+  for (const entry of plan.fees) {
+    const amount = (grossUnits * toCents(entry.calculatedAmountUsd)) / gross;
+    if (entry.feeBearer === "payee") payeeBorne += amount;
+    const address = (chain === "tron" ? entry.destinationRef.tronAddress : entry.destinationRef.evmAddress) ?? feeAddress;
+    const same = legs.find((l) => sameAddress(l.address, address));
+    if (same) same.amount += amount;
+    else legs.push({ address, amount });
+  }
+  const paying = legs.filter((l) => l.amount > 0n);
+  const fee = paying.reduce((a, l) => a + l.amount, 0n);
+  return { toPayee: grossUnits - payeeBorne, fee, feeAddress: paying[0]?.address ?? feeAddress, legs: paying };
 }
 
 const toCents = (usd: string) => BigInt(usd.replace(".", ""));

@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { AppError, errorBody } from "@/lib/errors";
+import { corsResponseHeaders } from "@/lib/http/cors";
 import { withIdempotency } from "@/lib/http/idempotency";
 import type { Operation } from "@/lib/http/operation";
 import { parseWith, queryObject, readJsonBody } from "@/lib/http/parse";
@@ -44,8 +45,10 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
     const requestId = incoming && REQUEST_ID.test(incoming) ? incoming : randomUUID();
     let res: Response;
     let limitHeaders: Record<string, string> = {};
+    let authenticated: Principal | null = null;
     try {
       const principal = op.auth.length > 0 ? await authenticateLimited(req, op) : (null as unknown as Principal);
+      authenticated = principal;
       if (op.rateLimit !== "off") limitHeaders = await enforceRateLimit(req, principal, op.rateLimit === "relaxed");
       const params = op.params ? parseWith(op.params, (await routeCtx?.params) ?? {}) : undefined;
       const query = op.query ? parseWith(op.query, queryObject(new URL(req.url))) : undefined;
@@ -57,6 +60,10 @@ export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.Zo
     }
     res.headers.set("x-request-id", requestId);
     for (const [k, v] of Object.entries(limitHeaders)) if (!res.headers.has(k)) res.headers.set(k, v);
+    for (const [k, v] of Object.entries(corsResponseHeaders(req, op, authenticated))) {
+      if (k === "Vary") res.headers.append(k, v);
+      else res.headers.set(k, v);
+    }
     return res;
   };
   return Object.assign(route, { operation: op as Operation, serve: handler as ApiRoute["serve"] });
@@ -72,7 +79,12 @@ export function aliasRoute(route: ApiRoute, alias: Operation): ApiRoute {
   return withApi(alias, route.serve as (ctx: ApiContext<unknown, unknown, unknown>) => Promise<Response>);
 }
 
-/** Failed authentication counts against the caller's IP, so guessing credentials is throttled too. */
+/**
+ * Failed authentication counts against the caller's IP, so guessing credentials is throttled
+ * too: the 401s (no or unknown credential) and the 403s (revoked or restricted client ID,
+ * foreign Origin, a credential kind the operation does not take), or a caller could probe with
+ * those unthrottled.
+ */
 async function authenticateLimited(req: Request, op: Operation): Promise<Principal> {
   try {
     const principal = await authenticate(req, op.auth);
@@ -81,7 +93,7 @@ async function authenticateLimited(req: Request, op: Operation): Promise<Princip
     }
     return principal;
   } catch (err) {
-    if (err instanceof AppError && err.status === 401 && op.rateLimit !== "off") await enforceRateLimit(req, null);
+    if (err instanceof AppError && (err.status === 401 || err.status === 403) && op.rateLimit !== "off") await enforceRateLimit(req, null);
     throw err;
   }
 }

@@ -62,6 +62,25 @@ export function screeningListInfo(): { source: string; sanctioned: number; denie
   };
 }
 
+/** The operator's deny list alone: its rejection, or null (screening plans run it before any vendor). */
+export function operatorDenied(walletAddress: string): KytResult | null {
+  const { denied, reference } = current();
+  if (!denied.has(key(walletAddress))) return null;
+  return {
+    walletAddress,
+    walletType: "eoa",
+    parentWalletAddress: null,
+    status: "rejected",
+    reasonCode: "deny_listed",
+    provider: "duebill-sanctions-list",
+    providerReference: reference,
+    reportUrl: null,
+    notes: "Address is on the operator's deny list",
+    rawStatus: "deny_listed",
+    evaluatedAt: new Date().toISOString(),
+  };
+}
+
 export const sanctionsListProvider: KytProvider = {
   name: "duebill-sanctions-list",
   async screen(walletAddress) {

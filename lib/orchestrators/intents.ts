@@ -12,6 +12,7 @@ import { clientIdLinkedEvent } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { LinkIntent, Prisma } from "@/lib/generated/prisma/client";
 import { idPrefix, prefixedId, ulid } from "@/lib/ids";
+import { availableKytProviders, isAvailableKytProvider, type KytPlan } from "@/lib/kyt/plan";
 
 /**
  * Link intents (interface "Link intent"): an orchestrator invites a platform to its hosted
@@ -19,11 +20,6 @@ import { idPrefix, prefixedId, ulid } from "@/lib/ids";
  * token in the URL is the capability; only its sha256 is stored.
  */
 export const INTENT_TTL_MS = 2 * 86_400_000;
-export const KYT_PROVIDERS = ["duebill-sanctions", "chainalysis", "hypernative", "merklescience"] as const;
-
-export interface KytPlan {
-  providers: { provider: string; policyId?: string }[];
-}
 
 export interface CreateIntentInput {
   clientIdName: string;
@@ -42,6 +38,11 @@ export function toIntentDto(i: Pick<LinkIntent, "id" | "clientIdName" | "externa
   };
 }
 
+const notAvailable = (name: string) =>
+  `"${name}" is not a screening provider of this deployment; use ${availableKytProviders()
+    .map((p) => p.id)
+    .join(" or ")}`;
+
 const onboardingUrl = (token: string) => `${env().APP_URL.replace(/\/$/, "")}/onboarding?token=${token}`;
 
 /** POST /v2/orchestrators/client-id-link-intents. */
@@ -55,6 +56,10 @@ export async function createIntent(orchestratorId: string, body: CreateIntentInp
       throw invalidField("kyt.providers", "must name one or two providers (omit kyt to let the platform choose)");
     const names = body.kyt.providers.map((p) => p.provider);
     if (new Set(names).size !== names.length) throw invalidField("kyt.providers", "each provider may be listed once");
+    // Only screening this deployment can run: a plan naming another vendor would promise screening that never happens.
+    names.forEach((name, i) => {
+      if (!isAvailableKytProvider(name)) throw invalidField(`kyt.providers.${i}.provider`, notAvailable(name));
+    });
   }
   const token = randomBytes(32).toString("base64url");
   const intent = await db().linkIntent.create({
@@ -119,8 +124,8 @@ export async function completeIntent(token: string, accountId: string, kytChoice
   if (view.orchestrator.id === accountId) throw new AppError("forbidden", "An orchestrator cannot onboard itself");
   const destination = await getActiveDestination(accountId);
   if (!destination) throw invalidField("destination", "register a payout destination (network and currency) first");
-  if (view.kyt === null && kytChoice !== undefined && !(KYT_PROVIDERS as readonly string[]).includes(kytChoice))
-    throw invalidField("kyt", `must be one of ${KYT_PROVIDERS.join(", ")}`);
+  if (view.kyt === null && kytChoice !== undefined && !isAvailableKytProvider(kytChoice))
+    throw invalidField("kyt", notAvailable(kytChoice));
 
   const clientId = prefixedId(idPrefix.clientId);
   const linkId = ulid();

@@ -1,7 +1,8 @@
 import { networkRuntime } from "@/lib/chain/config";
 import { NETWORK_IDS, NETWORKS } from "@/lib/chain/networks";
 import { primaryLocalNetwork } from "@/lib/chain/stored";
-import { intentByToken, KYT_PROVIDERS } from "@/lib/orchestrators/intents";
+import { availableKytProviders, type KytProviderInfo } from "@/lib/kyt/plan";
+import { intentByToken } from "@/lib/orchestrators/intents";
 
 /**
  * What the hosted onboarding page (`/onboarding?token=…`) shows: the inviting orchestrator, what
@@ -15,9 +16,12 @@ export interface OnboardingPageData {
   expiresAt: string;
   domains: string[];
   orchestrator: { name: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null };
-  /** The orchestrator's screening plan (providers in order), or null: the platform picks one of `kytChoices`. */
-  kytPlan: string[] | null;
-  kytChoices: readonly string[];
+  /**
+   * The orchestrator's screening plan (providers in order, the second a backup), or null: the
+   * platform picks one of `kytChoices`. Only providers this deployment has are ever named.
+   */
+  kytPlan: KytProviderInfo[] | null;
+  kytChoices: KytProviderInfo[];
   /** Payout currencies: USDC/USDT on each EVM network (an EVM wallet) and on Tron (TronLink). */
   currencies: { id: string; label: string; network: string; kind: "evm" | "tron" }[];
   /** The wallet's network for signing in: a local devnet when one runs, else Base. */
@@ -45,6 +49,7 @@ export async function getOnboardingPage(token: string): Promise<OnboardingPageDa
       })),
   );
   const walletRt = local ?? networkRuntime("base");
+  const available = availableKytProviders();
   return {
     token,
     state: view.state,
@@ -57,8 +62,8 @@ export async function getOnboardingPage(token: string): Promise<OnboardingPageDa
       accentColor: view.orchestrator.accentColor,
       supportUrl: view.orchestrator.supportUrl,
     },
-    kytPlan: view.kyt ? view.kyt.providers.map((p) => p.provider) : null,
-    kytChoices: KYT_PROVIDERS,
+    kytPlan: view.kyt ? view.kyt.providers.flatMap((p) => available.filter((a) => a.id === p.provider)) : null,
+    kytChoices: available,
     currencies,
     wallet: {
       chainId: walletRt.network.chainId,

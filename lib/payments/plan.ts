@@ -114,19 +114,21 @@ export async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[
   return { approvals, hasEnoughBalance: balance >= f.total, hasEnoughGas: native >= gasNeeded };
 }
 
+/** Approvals, then the payment, then fee-only transfers to a fee plan's further addresses (`feeLegs`, after the payment). */
 export function assemble(
   approvals: UnsignedTx[],
   payment: UnsignedTx,
   balance: { hasEnoughBalance: boolean; hasEnoughGas: boolean },
+  feeLegs: UnsignedTx[] = [],
 ): PaymentPlan {
-  const transactions = [...approvals, payment];
+  const transactions = [...approvals, payment, ...feeLegs];
   return {
     transactions,
     metadata: {
       stepsRequired: transactions.length,
       needsApproval: approvals.length > 0,
       approvalTransactionIndex: approvals.length > 0 ? approvals.length - 1 : null,
-      paymentTransactionIndex: transactions.length - 1,
+      paymentTransactionIndex: approvals.length,
       hasEnoughBalance: balance.hasEnoughBalance,
       hasEnoughGas: balance.hasEnoughGas,
     },
@@ -142,20 +144,44 @@ export interface SinglePayment {
   feeAddress: string | null;
   paymentReference: `0x${string}`;
   approveResetRequired: boolean;
+  /**
+   * Fee legs to other addresses than feeAddress (a fee plan with several destinations): each is a
+   * fee-only transfer through the fee proxy after the payment (amount 0, same payee and reference).
+   */
+  extraFeeLegs?: readonly { address: string; amount: bigint }[];
 }
 
-/** Same-chain payment through the network's ERC20FeeProxy. */
+/** A fee-only fee-proxy transfer: nothing to the payee, `amount` to `address`, under the request's reference. */
+export function feeLegTx(
+  kind: "evm" | "tron",
+  proxy: string,
+  p: Pick<SinglePayment, "tokenAddress" | "payee" | "paymentReference">,
+  leg: { address: string; amount: bigint },
+) {
+  return feeProxyPayTx(kind, {
+    proxy,
+    token: p.tokenAddress,
+    to: p.payee,
+    amount: 0n,
+    paymentReference: p.paymentReference,
+    feeAmount: leg.amount,
+    feeAddress: leg.address,
+  });
+}
+
+/** Same-chain payment through the network's ERC20FeeProxy (plus a fee-only transfer per further fee leg). */
 export async function planSinglePayment(p: SinglePayment, wallet: string | undefined): Promise<PaymentPlan> {
   const rt = networkRuntime(p.network);
   const proxy = rt.contracts.erc20FeeProxy;
+  const extra = p.extraFeeLegs ?? [];
   const funding = await approvalsFor({
     network: p.network,
     token: p.tokenAddress,
     spender: proxy,
-    total: p.amount + p.feeAmount,
+    total: p.amount + p.feeAmount + extra.reduce((a, l) => a + l.amount, 0n),
     wallet,
     approveResetRequired: p.approveResetRequired,
-    paymentGas: GAS_PER_PAYMENT,
+    paymentGas: GAS_PER_PAYMENT * BigInt(1 + extra.length),
   });
   const payment = feeProxyPayTx(rt.network.kind, {
     proxy,
@@ -166,13 +192,26 @@ export async function planSinglePayment(p: SinglePayment, wallet: string | undef
     feeAmount: p.feeAmount,
     feeAddress: p.feeAddress,
   });
-  return assemble(funding.approvals, payment, funding);
+  const legs = extra.map((leg) => feeLegTx(rt.network.kind, proxy, p, leg));
+  return assemble(funding.approvals, payment, funding, legs);
 }
 
 export interface BatchPlan {
   approvals: UnsignedTx[];
   batch: UnsignedTx;
+  /** Fee-only transfers through the fee proxy after the batch (fee legs to addresses other than the batch's fee address). */
+  feeLegs: UnsignedTx[];
   metadata: PayMetadata;
+}
+
+/** A fee leg the batch cannot carry (the batch contract sends every fee to its one fee address). */
+export interface BatchFeeLeg {
+  token: string;
+  to: string;
+  paymentReference: `0x${string}`;
+  address: string;
+  amount: bigint;
+  approveResetRequired: boolean;
 }
 
 /**
@@ -184,6 +223,7 @@ export async function planBatchPayment(
   items: readonly (BatchItem & { approveResetRequired: boolean })[],
   feeAddress: string | null,
   wallet: string | undefined,
+  extraFeeLegs: readonly BatchFeeLeg[] = [],
 ): Promise<BatchPlan> {
   const rt = networkRuntime(network);
   assertNotTronBatch(network, items.length);
@@ -213,7 +253,31 @@ export async function planBatchPayment(
     hasEnoughBalance &&= f.hasEnoughBalance;
     hasEnoughGas &&= f.hasEnoughGas;
   }
+  // Further fee legs go through the fee proxy, which needs its own allowance.
+  const proxy = rt.contracts.erc20FeeProxy;
+  const legTotals = new Map<string, { total: bigint; reset: boolean }>();
+  for (const l of extraFeeLegs) {
+    const prev = legTotals.get(l.token) ?? { total: 0n, reset: l.approveResetRequired };
+    legTotals.set(l.token, { total: prev.total + l.amount, reset: prev.reset });
+  }
+  for (const [token, { total, reset }] of legTotals) {
+    const f = await approvalsFor({
+      network,
+      token,
+      spender: proxy,
+      total,
+      wallet,
+      approveResetRequired: reset,
+      paymentGas: GAS_PER_PAYMENT * BigInt(extraFeeLegs.length),
+    });
+    approvals.push(...f.approvals);
+    hasEnoughBalance &&= f.hasEnoughBalance;
+    hasEnoughGas &&= f.hasEnoughGas;
+  }
   const batch = batchPayTx(batchContract, items, feeAddress);
-  const plan = assemble(approvals, batch, { hasEnoughBalance, hasEnoughGas });
-  return { approvals, batch, metadata: plan.metadata };
+  const feeLegs = extraFeeLegs.map((l) =>
+    feeLegTx(rt.network.kind, proxy, { tokenAddress: l.token, payee: l.to, paymentReference: l.paymentReference }, l),
+  );
+  const plan = assemble(approvals, batch, { hasEnoughBalance, hasEnoughGas }, feeLegs);
+  return { approvals, batch, feeLegs, metadata: plan.metadata };
 }

@@ -14,6 +14,7 @@ import { notFound } from "@/lib/errors";
 import type { Payment, PaymentRequest } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
+import { feeLegsOf, feeProgress, missingFeesOf } from "@/lib/payments/fee-legs";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 
 /**
@@ -112,11 +113,16 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
   const last = sorted.at(-1);
   const paid = row.status === "paid";
   const fee = BigInt(row.feeAmount.toFixed());
+  const fees = feeProgress(BigInt(row.expectedAmount.toFixed()), BigInt(row.amountPaid.toFixed()), feeLegsOf(row), payments);
+  const feeShort = !paid && fees.subStatus !== null;
   return {
     requestId: row.id,
     paymentReference: row.paymentReference,
     hasBeenPaid: paid,
     status: row.status,
+    // Why a partly paid request is not paid: a fee leg below its share of what was paid (lib/payments/fee-legs.ts).
+    subStatus: feeShort ? fees.subStatus : null,
+    missingFees: feeShort ? missingFeesOf(row, fees) : null,
     isListening: !paid,
     txHash: last?.txHash ?? null,
     network: row.network,

@@ -15,6 +15,7 @@ import { feeForRemaining } from "@/lib/payments/plan";
 import { routingProvider } from "@/lib/routing/index";
 import {
   CROSS_CHAIN_NETWORKS,
+  CROSS_CHAIN_PAY_TOKENS,
   CROSS_CHAIN_TOKENS,
   type CrossChainNetwork,
   type CrossChainToken,
@@ -92,7 +93,7 @@ export function crossChainIneligibility(t: CrossChainTerms): { field: string; me
       field: "chain",
       message: `cross-chain payment reaches Ethereum, Arbitrum One, Base, Optimism and Polygon (mainnet) only; this request is on ${NETWORKS[t.network].name}`,
     };
-  if (!(CROSS_CHAIN_TOKENS as readonly string[]).includes(t.token.symbol) || t.token.paymentAliasOf)
+  if (!(CROSS_CHAIN_PAY_TOKENS as readonly string[]).includes(t.token.symbol))
     return { field: "token", message: `${t.token.symbol} is not supported in crosschain payment.` };
   // The request's amount, in USD (USDC/USDT are dollar-pegged).
   const usd = Number(formatAmount(t.expected, t.token.decimals));
@@ -158,8 +159,15 @@ export function parseCrossChainQuery(chain: string, token: string): { sourceNetw
   if (!sourceNetwork)
     throw invalidField("chain", `Invalid enum value. Expected ${CHAIN_LABELS.map((c) => `'${c}'`).join(" | ")}, received '${chain}'`);
   if (token.toUpperCase() === "USDC.E") throw invalidField("token", "USDC.e is bridged USDC: cross-chain payments use native USDC or USDT");
-  if (!(CROSS_CHAIN_TOKENS as readonly string[]).includes(token))
-    throw invalidField("token", `Invalid enum value. Expected 'USDC' | 'USDT', received '${token}'`);
+  if (!(CROSS_CHAIN_PAY_TOKENS as readonly string[]).includes(token))
+    throw invalidField(
+      "token",
+      `Invalid enum value. Expected ${CROSS_CHAIN_PAY_TOKENS.map((t) => `'${t}'`).join(" | ")}, received '${token}'`,
+    );
+  if (!networkRuntime(sourceNetwork).tokens.some((tk) => tk.symbol === token)) {
+    const has = CROSS_CHAIN_NETWORKS.filter((n) => networkRuntime(n).tokens.some((tk) => tk.symbol === token)).map((n) => NETWORKS[n].name);
+    throw invalidField("token", `${token} is not on ${NETWORKS[sourceNetwork].name}; it is on ${has.join(", ")}`);
+  }
   return { sourceNetwork, sourceToken: token as CrossChainToken };
 }
 
@@ -208,21 +216,30 @@ async function buildCrossChain(t: CrossChainTerms, query: { chain: string; token
       ])
     : [0n, 0n];
   const needsApproval = allowance < built.approval.amount;
-  const answer = {
+  // USDT-style source tokens (Ethereum USDT) revert approve(n) over another non-zero allowance:
+  // approve(0) first, as the same-chain plan does (lib/payments/plan.ts). An allowance that could
+  // not be read counts as possibly non-zero (approve(0) is always accepted).
+  const sourceTok = networkRuntime(sourceNetwork).tokens.find((tk) => tk.address.toLowerCase() === built.approval.token.toLowerCase());
+  const resetFirst = needsApproval && sourceTok?.approveResetRequired === true && (!reader || allowance > 0n);
+  const approve = (amount: bigint) => ({
+    to: built.approval.token,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [built.approval.spender, amount] }),
+    value: "0x0",
+  });
+  const transactions = [
+    ...(resetFirst ? [approve(0n)] : []),
     // Cross-chain calldata always carries the approval (interface), executed first when needsApproval.
-    transactions: [
-      {
-        to: built.approval.token,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [built.approval.spender, built.approval.amount] }),
-        value: "0x0",
-      },
-      { to: built.payment.to, data: built.payment.data, value: `0x${built.payment.value.toString(16)}` },
-    ],
+    approve(built.approval.amount),
+    { to: built.payment.to, data: built.payment.data, value: `0x${built.payment.value.toString(16)}` },
+  ];
+  const answer = {
+    transactions,
     metadata: {
-      stepsRequired: needsApproval ? 2 : 1,
+      // With needsApproval false only the payment is sent (the approval is there, skipped).
+      stepsRequired: needsApproval ? transactions.length : 1,
       needsApproval,
-      approvalTransactionIndex: needsApproval ? 0 : null,
-      paymentTransactionIndex: 1,
+      approvalTransactionIndex: needsApproval ? transactions.length - 2 : null,
+      paymentTransactionIndex: transactions.length - 1,
       routeType: "crosschain" as const,
       quoteExpiresAt: Math.floor(built.expiresAt.getTime() / 1000),
       hasEnoughBalance: reader ? balance >= built.sourceAmount : false,

@@ -4,6 +4,7 @@ import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { AppError, invalidField } from "@/lib/errors";
 import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money";
 import { planConversionPayment } from "@/lib/payments/conversion-plan";
+import { feeProgressOf, payableOf } from "@/lib/payments/fee-legs";
 import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
@@ -19,28 +20,37 @@ export interface PayOptions {
   quoteId?: string;
 }
 
-/** The part still owed, with the fee in proportion (fee overrides apply at payment time). */
+/**
+ * Exactly what is still missing: the rest of the amount and each fee leg's rest (lib/payments/fee-legs.ts) —
+ * a request whose fee came short asks for the fee alone. Fee overrides apply at payment time: the
+ * fee then is the override's share of what remains.
+ */
 async function remainingTerms(accountId: string, requestId: string, opts: PayOptions) {
   const row = await getRequestOrThrow(accountId, requestId);
   if (row.status === "paid") throw new AppError("conflict", "Request has already been paid");
   const network = networkOf(row);
   const token = tokenOf(row);
   const expected = BigInt(row.expectedAmount.toFixed());
-  const remaining = expected - BigInt(row.amountPaid.toFixed());
-  let fee = BigInt(row.feeAmount.toFixed());
-  let feeAddress = row.feeAddress;
-  if (opts.feePercentage !== undefined)
-    fee = applyFeePercentage(expected, parseFeePercentage(opts.feePercentage, "feePercentage").basisPointsE2);
-  if (opts.feeAddress !== undefined) feeAddress = parseAddressFor(network, opts.feeAddress, "feeAddress");
-  if (fee > 0n && !feeAddress) throw invalidField("feeAddress", "is required with a non-zero feePercentage");
+  const payable = payableOf(row, (await feeProgressOf([row])).get(row.id)!);
+  let { feeAmount, feeAddress, extraFeeLegs } = payable;
+  if (opts.feePercentage !== undefined || opts.feeAddress !== undefined) {
+    let fee = BigInt(row.feeAmount.toFixed());
+    if (opts.feePercentage !== undefined)
+      fee = applyFeePercentage(expected, parseFeePercentage(opts.feePercentage, "feePercentage").basisPointsE2);
+    feeAddress = opts.feeAddress !== undefined ? parseAddressFor(network, opts.feeAddress, "feeAddress") : row.feeAddress;
+    if (fee > 0n && !feeAddress) throw invalidField("feeAddress", "is required with a non-zero feePercentage");
+    feeAmount = feeForRemaining(fee, payable.amount, expected);
+    extraFeeLegs = [];
+  }
   const wallet = opts.wallet === undefined ? undefined : parseAddressFor(network, opts.wallet, "wallet");
   return {
     row,
     network,
     token,
-    amount: remaining,
-    feeAmount: feeForRemaining(fee, remaining, expected),
+    amount: payable.amount,
+    feeAmount,
     feeAddress,
+    extraFeeLegs,
     wallet,
     feePercentage: opts.feePercentage ?? row.feePercentage,
   };
@@ -60,6 +70,7 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
         "chain",
         `a ${t.row.invoiceCurrency} invoice is paid through the conversion proxy on ${t.network}; omit chain and token`,
       );
+    assertCrossChainPayable(t);
     return payCrossChain(crossChainTerms(t), { chain: opts.chain, token: opts.token, wallet: opts.wallet, quoteId: opts.quoteId });
   }
   const t = await remainingTerms(accountId, requestId, opts);
@@ -88,12 +99,20 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
       feeAddress: t.feeAddress,
       paymentReference: asHex(t.row.paymentReference),
       approveResetRequired: t.token.approveResetRequired ?? false,
+      extraFeeLegs: t.extraFeeLegs,
     },
     t.wallet,
   );
 }
 
 type Terms = Awaited<ReturnType<typeof remainingTerms>>;
+
+/** A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the request's own network. */
+export function assertCrossChainPayable(t: { amount: bigint; extraFeeLegs: readonly unknown[] }): void {
+  if (t.amount === 0n) throw invalidField("chain", "only the fee is missing: pay it on the request's own network (omit chain and token)");
+  if (t.extraFeeLegs.length > 0)
+    throw invalidField("chain", "this request's fee goes to several addresses: pay it on its own network (omit chain and token)");
+}
 export type CrossChainPlan = Awaited<ReturnType<typeof payCrossChain>>;
 
 function crossChainTerms(t: Terms): CrossChainTerms {

@@ -68,7 +68,8 @@ export class DevnetBridgeProvider implements RoutingProvider {
   }
 
   private sourceToken(network: CrossChainNetwork, symbol: CrossChainToken) {
-    const token = networkRuntime(network).tokens.find((t) => t.symbol === symbol && !t.paymentAliasOf);
+    // USDT0 is the payment alias of USDT: on the devnet it is the source chain's test USDT.
+    const token = networkRuntime(network).tokens.find((t) => t.symbol === symbol);
     if (!token) return null;
     return { address: getAddress(token.address), symbol, decimals: token.decimals };
   }

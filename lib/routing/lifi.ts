@@ -64,7 +64,7 @@ export class LifiRoutingProvider implements RoutingProvider {
     return CROSS_CHAIN_NETWORKS;
   }
 
-  /** `GET /v1/status` also takes the receiving hash: the sending side is the payer's source transaction. */
+  /** `GET /v1/status` takes the receiving hash too; only the source tx is used (detection reads its sender on chain). */
   async sourceOf(input: { destinationTxHash: string; destinationNetwork: NetworkId; sourceNetwork: CrossChainNetwork }) {
     const s = await lifiRequest<StatusResponse>(this.http, "GET", "v1/status", {
       query: {
@@ -73,8 +73,8 @@ export class LifiRoutingProvider implements RoutingProvider {
         toChain: NETWORKS[input.destinationNetwork].chainId,
       },
     });
-    const sending = "sending" in s && s.sending && "txHash" in s.sending ? s.sending.txHash : null;
-    return s.status === "DONE" && sending ? { sourceTxHash: sending } : null;
+    const sent = "sending" in s && s.sending && "txHash" in s.sending && s.status === "DONE" ? s.sending : null;
+    return sent?.txHash && Number(sent.chainId) === NETWORKS[input.sourceNetwork].chainId ? { sourceTxHash: sent.txHash } : null;
   }
 
   /** `POST /v1/advanced/stepTransaction`: the same step with a fresh `transactionRequest`. */

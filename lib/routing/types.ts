@@ -16,8 +16,15 @@ import type { NetworkId } from "@/lib/chain/networks";
 /** Source chains and tokens of the interface's cross-chain rules. */
 export const CROSS_CHAIN_NETWORKS = ["mainnet", "arbitrum-one", "base", "optimism", "matic"] as const;
 export type CrossChainNetwork = (typeof CROSS_CHAIN_NETWORKS)[number];
+/** Source tokens quoted by default (GET /routes, the hosted page's choices): native USDC and USDT. */
 export const CROSS_CHAIN_TOKENS = ["USDC", "USDT"] as const;
-export type CrossChainToken = (typeof CROSS_CHAIN_TOKENS)[number];
+/**
+ * Source tokens a payer may name (GET /pay `token`) and request currencies a cross-chain payment
+ * may reach: USDT0 too, where the chain has it (interface: "USDT0 is a payment and cross-chain
+ * currency only"; on Arbitrum One and Polygon it is the USDT contract itself).
+ */
+export const CROSS_CHAIN_PAY_TOKENS = ["USDC", "USDT", "USDT0"] as const;
+export type CrossChainToken = (typeof CROSS_CHAIN_PAY_TOKENS)[number];
 
 export function isCrossChainNetwork(id: string): id is CrossChainNetwork {
   return (CROSS_CHAIN_NETWORKS as readonly string[]).includes(id);

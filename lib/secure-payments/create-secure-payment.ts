@@ -10,9 +10,11 @@ import { AppError, invalidField } from "@/lib/errors";
 import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import { kytProviderForClientId } from "@/lib/kyt/plan";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
 import { formatAmount, parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
+import { storedFeeLegs } from "@/lib/payments/fee-legs";
 import { assertNotTronBatch } from "@/lib/payments/plan";
 import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
 import { ownerOf, requestData } from "@/lib/requests/create-request";
@@ -163,19 +165,22 @@ export async function createSecurePayment(
   const fee = await feePlanFor(principal, orchestrated, "get_paid", token, total);
   const secureToken = ulid();
   const rows = grossUnits.map((gross, i) => {
-    const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, gross);
+    const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, gross, network === "tron" ? "tron" : "evm");
     const terms = resolveTerms({
       amount: body.requests[i]!.amount,
       invoiceCurrency: currency.id,
       paymentCurrency: currency.id,
       payee: destination.walletAddress,
     });
-    return requestData(
-      principal,
-      "request",
-      { ...terms, expectedAmount: split.toPayee, feeAmount: split.fee, feeAddress: split.feeAddress },
-      { reference: body.reference },
-    );
+    return {
+      ...requestData(
+        principal,
+        "request",
+        { ...terms, expectedAmount: split.toPayee, feeAmount: split.fee, feeAddress: split.feeAddress },
+        { reference: body.reference },
+      ),
+      ...storedFeeLegs(split.legs),
+    };
   });
   await db().$transaction(async (tx) => {
     await tx.paymentRequest.createMany({ data: rows });
@@ -215,14 +220,17 @@ export async function createPayoutLink(
   const recipient = parseAddressFor(body.network, body.recipient, "recipient");
   const terms = resolveTerms({ amount: body.amount, invoiceCurrency: currency.id, paymentCurrency: currency.id, payee: recipient });
   const fee = await feePlanFor(principal, orchestrated, "pay", currency.token, terms.expectedAmount);
-  const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, terms.expectedAmount);
-  const row = requestData(
-    principal,
-    "payout",
-    { ...terms, expectedAmount: split.toPayee, feeAmount: split.fee, feeAddress: split.feeAddress },
-    { payer, reference: body.reference },
-  );
-  const kyt = await screenWallet(recipient, body.network, null, "payee");
+  const split = splitByPlan(fee?.plan ?? null, fee?.feeAddress ?? null, terms.expectedAmount, terms.chain);
+  const row = {
+    ...requestData(
+      principal,
+      "payout",
+      { ...terms, expectedAmount: split.toPayee, feeAmount: split.fee, feeAddress: split.feeAddress },
+      { payer, reference: body.reference },
+    ),
+    ...storedFeeLegs(split.legs),
+  };
+  const kyt = await screenWallet(recipient, body.network, null, "payee", await kytProviderForClientId(ownerOf(principal).clientId));
   const claimed = await db().payeeDestination.findFirst({ where: { walletAddress: recipient, network: body.network, active: true } });
   const secureToken = ulid();
   await db().$transaction(async (tx) => {

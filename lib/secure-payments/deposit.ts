@@ -33,7 +33,7 @@ export async function linkDeposit(token: string): Promise<LinkDeposit> {
   const { sp, requests } = link;
   const { status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
-  const why = linkDepositUnavailable(sp);
+  const why = linkDepositUnavailable(sp, requests);
   if (why) throw new AppError("conflict", why);
   const request = requests[0];
   const currency = sp.currency ? findTokenCurrency(sp.currency) : undefined;

@@ -2,6 +2,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import { feeProgressOf, type MissingFee, missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 
@@ -17,11 +18,12 @@ export function blockReasonOf(sp: SecurePayment, request: PaymentRequest, paymen
   if (request.status === "paid") return "already_paid";
   if (linkStatus(sp, [request]) === "expired") return "secure_payment_expired";
   if (sp.status !== "pending") return "secure_payment_not_pending";
-  if (request.status === "partially_paid") return "request_processing";
+  // A fee-short request is payable now: its missing fee (lib/payments/fee-legs.ts), as a multicall child too.
+  if (request.status === "partially_paid" && request.subStatus !== "fee_short") return "request_processing";
   return null;
 }
 
-export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest) {
+export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest, missingFees: MissingFee[] = []) {
   const blockReason = blockReasonOf(sp, request, sp.paymentType);
   return {
     token: sp.token,
@@ -49,6 +51,9 @@ export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentReque
     branding: brandingOf(sp),
     childExecutable: blockReason === null,
     blockReason,
+    // Duebill extension: the request's payment came without its whole fee (lib/payments/fee-legs.ts).
+    subStatus: missingFees.length > 0 ? ("fee_short" as const) : null,
+    missingFees,
   };
 }
 
@@ -77,5 +82,6 @@ export async function getSecurePaymentByRequest(accountId: string, requestId: st
   const link = await db().securePaymentRequest.findUnique({ where: { requestId }, include: { securePayment: true } });
   if (!link || link.securePayment.accountId !== accountId) throw notFound("Secure payment not found");
   const request = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
-  return toSecurePaymentResponse(link.securePayment, request);
+  const fees = request.status === "paid" ? null : (await feeProgressOf([request])).get(request.id)!;
+  return toSecurePaymentResponse(link.securePayment, request, fees ? missingFeesOf(request, fees) : []);
 }

@@ -128,7 +128,8 @@ export function multicallPayAnswer(m: LoadedMulticall, plan: Plan) {
       securePaymentToken: c.token,
       requestId: request.id,
       payee: request.payee,
-      amount: formatAmount(units(request.expectedAmount), decimalsOf(c)),
+      // What the batch sends this payee: the rest of its amount (0 when only its fee came short).
+      amount: formatAmount(units(request.expectedAmount) - units(request.amountPaid), decimalsOf(c)),
       paymentCurrency: c.currency ?? "",
       paymentReference: request.paymentReference,
       paymentCurrencyAddress: request.tokenAddress,

@@ -75,7 +75,9 @@ export function childBlockReason(c: ChildRow): BlockReason | null {
   const status = linkStatus(c, [request]);
   if (status === "expired") return "secure_payment_expired";
   if (status !== "pending") return "secure_payment_not_pending";
-  if (request.status === "partially_paid") return "request_processing";
+  // A partly paid child is in flight — unless its payment came without its whole fee (the fee rule's fee_short):
+  // the parent's next transaction then sends exactly that missing fee (secure-payments/due.ts).
+  if (request.status === "partially_paid" && request.subStatus !== "fee_short") return "request_processing";
   return null;
 }
 

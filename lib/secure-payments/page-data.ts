@@ -9,9 +9,10 @@ import { depositUnavailableReason } from "@/lib/deposits/relayer";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
+import { feeLegsOf, missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
 import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
-import { dueLegs, dueTotal } from "@/lib/secure-payments/due";
+import { dueOf, dueTotal } from "@/lib/secure-payments/due";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
 import type { CrossChainSource, PaymentPageData, PaymentPageItem, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
@@ -84,9 +85,16 @@ export async function loadLink(token: string): Promise<LoadedLink | null> {
 }
 
 /** Why a link cannot be paid by a plain transfer to a deposit address, or null when it can (the page offers it only then). */
-export function linkDepositUnavailable(link: { network: string; paymentType: string; direction: string }): string | null {
+export function linkDepositUnavailable(
+  link: { network: string; paymentType: string; direction: string },
+  requests: readonly (Parameters<typeof feeLegsOf>[0] & { subStatus: string | null })[] = [],
+): string | null {
   if (link.direction !== "incoming") return "A payout link is paid from the creator's wallet";
   if (link.paymentType !== "single") return "A link of several payments is paid with a wallet";
+  // A deposit address forwards through the fee proxy with one fee address: a fee to several is paid with a wallet.
+  if (requests.some((r) => feeLegsOf(r).length > 1)) return "This link's fee goes to several addresses: pay it with a wallet";
+  // The address forwards the whole fee with what it receives: a fee that came short is paid with a wallet (the exact amount).
+  if (requests.some((r) => r.subStatus === "fee_short")) return "A payment came without its fee: pay the missing fee with a wallet";
   return isNetworkId(link.network) ? depositUnavailableReason(link.network) : "Unknown network";
 }
 
@@ -107,9 +115,10 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
   if (!currency) return null;
   const decimals = currency.token.decimals;
   // What the next transaction pays (the pay plan reads the same legs), not what the link once asked.
-  const due = dueLegs(requests);
+  // One computation (due.ts, from the fee rule): the rest of each request's amount and of each of its fee legs.
+  const { legs: due, progress } = await dueOf(requests);
   const { total, fees } = dueTotal(due);
-  const dueBy = new Map(due.map((l) => [l.request.id, l.amount]));
+  const dueBy = new Map(due.map((l) => [l.request.id, l]));
   const paid = requests.reduce((s, r) => s + units(r.amountPaid), 0n);
   const fullFees = requests.reduce((s, r) => s + units(r.feeAmount), 0n);
   const fullAmount = requests.reduce((s, r) => s + units(r.expectedAmount), 0n) + fullFees;
@@ -123,13 +132,17 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     amount: formatAmount(units(r.expectedAmount), decimals),
     payee: show(r.payee),
     state,
-    due: formatAmount(dueBy.get(r.id) ?? 0n, decimals),
+    due: formatAmount(dueBy.get(r.id)?.amount ?? 0n, decimals),
+    dueFee: formatAmount(dueBy.get(r.id)?.fee ?? 0n, decimals),
+    feeShort: progress.get(r.id)?.subStatus === "fee_short",
   });
   const included = new Set(requests.map((r) => r.id));
   // A multicall lists every child, those the transaction leaves out (expired, screened out …) as excluded.
   const all = link.multicall ? link.multicall.children.flatMap((c) => c.requests.map((x) => x.request)) : requests;
   const items = all.map((r) => item(r, !included.has(r.id) ? "excluded" : dueBy.has(r.id) ? "due" : "paid"));
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
+  // Each fee leg below its share of what was paid (the fee rule's fee_short), of the requests still open.
+  const missingFees = requests.filter((r) => progress.has(r.id)).flatMap((r) => missingFeesOf(r, progress.get(r.id)!));
   return {
     token: sp.token,
     status: link.status,
@@ -160,9 +173,18 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     fullAmount: formatAmount(fullAmount, decimals),
     fullFees: formatAmount(fullFees, decimals),
     paidAmount: formatAmount(paid, decimals),
+    // The same sum as totalAmount (the fee branch's name for it): after a short fee, that fee alone.
+    amountDue: formatAmount(total, decimals),
+    subStatus: missingFees.length > 0 ? "fee_short" : null,
+    missingFees,
     items,
     payee: { display: show(payee), masked },
-    recipients: [...new Set(due.map((l) => show(l.request.payee)))],
+    recipients: [...new Set(due.filter((l) => l.amount > 0n).map((l) => show(l.request.payee)))],
+    feeRecipients: [
+      ...new Set(
+        due.flatMap((l) => [...(l.feeAmount > 0n && l.feeAddress ? [l.feeAddress] : []), ...l.extraFeeLegs.map((x) => x.address)]),
+      ),
+    ],
     reference: sp.reference,
     expiresAt: sp.expiresAt.toISOString(),
     completedAt: sp.completedAt?.toISOString() ?? null,
@@ -174,8 +196,9 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     merchant: merchantOf(sp),
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
-    payByTransfer: linkDepositUnavailable(sp) === null,
-    crossChainSources: crossChainSourcesOfLink(sp, requests),
+    payByTransfer: linkDepositUnavailable(sp, requests) === null,
+    // A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the link's network.
+    crossChainSources: due.some((p) => p.amount === 0n || p.extraFeeLegs.length > 0) ? [] : crossChainSourcesOfLink(sp, requests),
   };
 }
 

@@ -22,8 +22,12 @@ export interface PaymentPageItem {
    * (expired, screened out, merged elsewhere): the transaction leaves it out.
    */
   state: "due" | "paid" | "excluded";
-  /** Human decimal the next transaction sends this payee ("0" unless `due`). */
+  /** Human decimal the next transaction sends this payee ("0" unless `due`; "0" too when only its fee is missing). */
   due: string;
+  /** Human decimal the next transaction sends in fees for this payment (the rest of each fee leg; "0" unless `due`). */
+  dueFee: string;
+  /** Its amount arrived (in part or whole) without its whole fee: the fee rule's `fee_short`. */
+  feeShort: boolean;
 }
 
 export interface PaymentPageData {
@@ -46,12 +50,23 @@ export interface PaymentPageData {
   fullFees: string;
   /** What the link's payments already received (human decimal; "0" when nothing yet). */
   paidAmount: string;
+  /**
+   * `fee_short` while a payment reached the link without its whole fee (a fee leg got less than its share,
+   * or went to another address): the link stays pending, its request partially_paid; null otherwise.
+   */
+  subStatus: "fee_short" | null;
+  /** With fee_short: each fee leg below its share (human decimals in the link's token). */
+  missingFees: { type: string; feeAddress: string; amount: string; currency: string }[];
+  /** The same sum as totalAmount, kept under the fee rule's name: what the payer must still send now; after a short fee, that fee alone. */
+  amountDue: string;
   /** Every payment of the link, in order, each marked due, paid or excluded. */
   items: PaymentPageItem[];
   /** Payee as shown (the first one the next transaction pays): the address, or a masked form when the access policy says so. */
   payee: { display: string; masked: boolean };
-  /** Every distinct payee the next transaction pays, in order (masked like `payee`). */
+  /** Every distinct payee the next transaction sends an amount to, in order (masked like `payee`); empty when only fees are due. */
   recipients: string[];
+  /** Every distinct fee address the next transaction sends a fee to, in order. */
+  feeRecipients: string[];
   reference: string | null;
   expiresAt: string;
   completedAt: string | null;

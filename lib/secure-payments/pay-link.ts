@@ -8,7 +8,8 @@ import { formatAmount } from "@/lib/money";
 import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
-import { dueLegs, dueTotal } from "@/lib/secure-payments/due";
+import { assertCrossChainPayable } from "@/lib/requests/pay-request";
+import { dueOf, dueTotal } from "@/lib/secure-payments/due";
 import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
@@ -46,7 +47,7 @@ async function paymentOptionsFor(link: Loaded, page: PaymentPageData, wallet: st
   const reader = chainReaderFor(network);
   const balance = reader ? await reader.balanceOf(page.currency.address, wallet).catch(() => null) : null;
   if (balance === null) return undefined;
-  const needed = dueTotal(dueLegs(link.requests)).total;
+  const needed = dueTotal((await dueOf(link.requests)).legs).total;
   const decimals = page.currency.decimals;
   const option = {
     balance: formatAmount(balance, decimals),
@@ -86,47 +87,60 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
   }
   const token0 = sp.currency ? findTokenCurrency(sp.currency)?.token : undefined;
   const reset = token0?.approveResetRequired ?? false;
-  const due = dueLegs(requests);
+  // Exactly what the page shows (dueOf): each open request's rest of its amount and of each fee leg (a short fee alone, amount 0).
+  const { legs: due, batchFeeAddress } = await dueOf(requests);
   if (due.length === 0) throw new AppError("conflict", "Already paid");
   if (crossChain?.chain && crossChain.token) {
     if (sp.direction !== "incoming" || due.length !== 1)
       throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
-    return payCrossChain(crossChainTermsOf(due[0]!.request), {
-      chain: crossChain.chain,
-      token: crossChain.token,
-      wallet,
-      quoteId: crossChain.quoteId,
-    });
+    const p = due[0]!;
+    assertCrossChainPayable(p);
+    return payCrossChain(
+      { ...crossChainTermsOf(p.request), amount: p.amount, feeAmount: p.feeAmount, feeAddress: p.feeAddress },
+      { chain: crossChain.chain, token: crossChain.token, wallet, quoteId: crossChain.quoteId },
+    );
   }
-  // Exactly what the page shows (dueLegs): each open request's remainder and the fee on it.
   if (due.length === 1) {
-    const { request: r, amount, fee } = due[0]!;
+    const p = due[0]!;
+    const r = p.request;
     return planSinglePayment(
       {
         network,
         tokenAddress: r.tokenAddress,
         payee: r.payee,
-        amount,
-        feeAmount: fee,
-        feeAddress: r.feeAddress,
+        amount: p.amount,
+        feeAmount: p.feeAmount,
+        feeAddress: p.feeAddress,
         paymentReference: asHex(r.paymentReference),
         approveResetRequired: reset,
+        extraFeeLegs: p.extraFeeLegs,
       },
       wallet,
     );
   }
+  // The batch contract sends every fee to one address (due.ts); other fee legs follow as fee-only transfers.
   const plan = await planBatchPayment(
     network,
-    due.map(({ request: r, amount, fee }) => ({
-      token: r.tokenAddress,
-      to: r.payee,
-      amount,
-      paymentReference: asHex(r.paymentReference),
-      feeAmount: fee,
+    due.map((p) => ({
+      token: p.request.tokenAddress,
+      to: p.request.payee,
+      amount: p.amount,
+      paymentReference: asHex(p.request.paymentReference),
+      feeAmount: p.feeAmount,
       approveResetRequired: reset,
     })),
-    due.find((l) => l.request.feeAddress)?.request.feeAddress ?? null,
+    batchFeeAddress,
     wallet,
+    due.flatMap((p) =>
+      p.extraFeeLegs.map((l) => ({
+        token: p.request.tokenAddress,
+        to: p.request.payee,
+        paymentReference: asHex(p.request.paymentReference),
+        address: l.address,
+        amount: l.amount,
+        approveResetRequired: reset,
+      })),
+    ),
   );
-  return { transactions: [...plan.approvals, plan.batch], metadata: plan.metadata };
+  return { transactions: [...plan.approvals, plan.batch, ...plan.feeLegs], metadata: plan.metadata };
 }

@@ -89,6 +89,9 @@ export function publicLinkView(sp: Link, requests: PaymentRequest[], page: Payme
     reference: sp.reference,
     isPayeeAddressMasked: masked,
     feePlan: (sp.feePlan as Record<string, unknown> | null) ?? null,
+    // A payment came without its whole fee: the link stays pending (its request partially_paid) until the fee is paid.
+    subStatus: page.subStatus,
+    missingFees: page.missingFees,
   };
   const amountOf = (r: PaymentRequest) => formatAmount(units(r.expectedAmount), decimals);
   const payeeOf = (r: PaymentRequest) => (masked ? mask(r.payee) : r.payee);
@@ -131,7 +134,8 @@ export function feeBundleOf(sp: Pick<SecurePayment, "feePlan">) {
       payerBorneFees: plan.payerBorneFeesUsd ?? "0",
       payerTotal: plan.payerTotalAmountUsd ?? plan.grossAmountUsd,
     },
-    // Fees are paid inside the payment transaction (the fee proxy's fee leg): no separate legs are appended.
+    // Fees are paid inside the payment transaction (the fee proxy's fee leg); a plan with several fee addresses
+    // adds fee-only calls after the payment in `transactions`, not here.
     fees: [],
   };
 }

@@ -1,7 +1,8 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Prisma } from "@/lib/generated/prisma/client";
-import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
+import { kytProviderForClientId } from "@/lib/kyt/plan";
+import { type AccessPolicy, screensPayers, screenWallet } from "@/lib/kyt/screen";
 import type { KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
 import { PAID_LINK_SQL } from "@/lib/payments/link-status";
@@ -51,8 +52,17 @@ async function settleOne(token: string): Promise<boolean> {
   const payers = [...new Set(payments.map((p) => p.payer).filter((p): p is string => !!p))];
   const results: KytResult[] = [];
   if (sp.direction === "incoming") {
+    const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
+    // A payment whose payer is not known yet (a bridged payment whose source sender could not be
+    // read) cannot be screened: fail closed, as for a screening outage; detection retries it.
+    if (payments.some((p) => !p.payer) && screensPayers(policy)) {
+      log.warn("a payer of a paid link is not known yet: left pending", { token });
+      return false;
+    }
+    // The link's client ID's screening plan (onboarding), or the deployment's default.
+    const provider = payers.length > 0 ? await kytProviderForClientId(sp.clientId) : undefined;
     for (const payer of payers) {
-      const r = await screenWallet(payer, sp.network, (sp.accessPolicy as AccessPolicy | null) ?? null, "payer");
+      const r = await screenWallet(payer, sp.network, policy, "payer", provider);
       if (r) results.push(r);
     }
   }

@@ -28,7 +28,7 @@ import {
 /**
  * Actor × operation matrix, generated from OPERATIONS: every registered operation is called by
  * every kind of caller, and the status must be the one its declaration (`auth`, `browser`)
- * documents (../shared/spec/service-interface.md "Authentication", rules 1–2):
+ * documents (docs/spec/service-interface.md "Authentication", rules 1–2):
  * - no credential → 401 (public operations: never 401/403);
  * - a valid credential of a kind the operation does not accept → 403;
  * - a browser client ID (one with allowed domains) without its Origin → 403, always;

@@ -34,6 +34,30 @@ describe("OpenAPI document", () => {
     expect(doc.components.schemas).toHaveProperty("Error");
   });
 
+  it("documents OPTIONS of every path: Allow, and the CORS preflight only where browser client IDs may call", () => {
+    type Doc = {
+      paths: Record<
+        string,
+        Record<string, { summary: string; security: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> }>
+      >;
+    };
+    const doc = buildOpenApiDocument() as Doc;
+    for (const [path, methods] of Object.entries(doc.paths)) {
+      const options = methods.options;
+      expect(options, path).toBeDefined();
+      expect(options?.security).toEqual([]);
+      expect(Object.keys(options?.responses ?? {}).sort(), path).toEqual(["204", "403", "429"]);
+      expect(options?.responses["204"]?.headers).toHaveProperty("Allow");
+    }
+    // interface: client IDs are for client-side calls; webhook and client-ID management are not browser operations
+    expect(doc.paths["/v2/payouts"]?.options?.summary).toContain("CORS preflight for POST");
+    expect(doc.paths["/v2/currencies/{currencyId}/conversion-routes"]?.options?.summary).toContain("GET, HEAD");
+    expect(doc.paths["/v2/client-ids"]?.options?.summary).toContain("no cross-origin access");
+    expect(doc.paths["/v1/webhook"]?.options?.summary).toContain("no cross-origin access");
+    expect(doc.paths["/v2/payouts"]?.post?.responses["201"]?.headers).toHaveProperty("Access-Control-Allow-Origin");
+    expect(doc.paths["/v2/client-ids"]?.post?.responses["201"]?.headers).toBeUndefined();
+  });
+
   it("has an operation for every public route file, so docs and routes cannot drift", () => {
     const documented = new Set(OPERATIONS.map((op) => `${op.method} ${op.path}`));
     for (const dir of ["app/v2", "app/v1"]) {

@@ -59,6 +59,31 @@ describe("rate limits on the API", () => {
     expect((await get(h)).status).toBe(429);
   });
 
+  it("throttles the authentication 403s by IP too: revoked client ID, foreign Origin, wrong credential kind", async () => {
+    const { setClientIdStatus } = await import("@/lib/accounts/issue-credentials");
+    const { GET: listClientIds } = await import("@/app/v2/client-ids/route");
+    const other = await makeIntegrator();
+    await setClientIdStatus(other.clientId, "revoked");
+    const cases: [string, () => ReturnType<typeof get>][] = [
+      ["revoked client ID", () => get({ "x-client-id": other.clientId, "x-duebill-socket-ip": "198.51.100.11" })],
+      [
+        "foreign Origin",
+        () => get({ "x-client-id": a.browserClientId, origin: "https://evil.example", "x-duebill-socket-ip": "198.51.100.12" }),
+      ],
+      // a client ID where only a session or an API key is taken
+      [
+        "wrong credential kind",
+        () => call(listClientIds, "/v2/client-ids", { headers: { "x-client-id": a.clientId, "x-duebill-socket-ip": "198.51.100.13" } }),
+      ],
+    ];
+    for (const [what, send] of cases) {
+      for (let i = 0; i < 5; i++) expect((await send()).status, what).toBe(403);
+      const sixth = await send();
+      expect(sixth.status, what).toBe(429);
+      expect(sixth.body.code).toBe("rate_limited");
+    }
+  });
+
   describe("client IP: never one the client chose (hardening)", () => {
     afterEach(() => {
       delete process.env.TRUSTED_PROXY_HOPS;

@@ -150,6 +150,9 @@ describe("secure payment links", () => {
         "branding",
         "childExecutable",
         "blockReason",
+        // Duebill extension (issue #24): why a paid amount did not complete the link (fee_short), and the missing fees.
+        "subStatus",
+        "missingFees",
       ].sort(),
     );
 

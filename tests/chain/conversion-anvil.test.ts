@@ -193,6 +193,50 @@ describe("conversion payments on anvil (Erc20ConversionProxy + ChainlinkConversi
     expect(s.body.fees).toEqual([{ type: "platform", provider: "duebill", amount: "2", currency: "EUR" }]);
   });
 
+  it("a conversion payment without its fee (EUR 100 + 2 %, fee 0) is fee_short in EUR; the plan then asks for the EUR 2 fee alone", async () => {
+    const { requestId, paymentReference } = await eurRequest("100", {
+      feePercentage: "2",
+      feeAddress: devnet.accounts.feeRecipient.address,
+    });
+    await send({
+      to: devnet.tokens.USDC,
+      data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [devnet.contracts.erc20ConversionProxy, 1_000_000_000n] }),
+    });
+    const noFee = conversionPayTx({
+      proxy: devnet.contracts.erc20ConversionProxy,
+      to: devnet.accounts.payee.address,
+      requestAmount: 100_00000000n,
+      path: [fiatHash("EUR"), fiatHash("USD"), devnet.tokens.USDC],
+      paymentReference,
+      feeAmount: 0n,
+      feeAddress: devnet.accounts.feeRecipient.address,
+      maxToSpend: 200_000_000n,
+      maxRateTimespan: 1800n,
+    });
+    await send({ to: noFee.to as `0x${string}`, data: noFee.data });
+    expect((await sweep()).recorded).toBe(1);
+    expect((await status(requestId)).body).toMatchObject({
+      status: "partially_paid",
+      hasBeenPaid: false,
+      totalAmountPaid: "100",
+      subStatus: "fee_short",
+      missingFees: [{ type: "platform", feeAddress: devnet.accounts.feeRecipient.address, amount: "2", currency: "EUR" }],
+    });
+    // EUR 0 plus the EUR 2 fee (2.16 USDC at 1.08), through the conversion proxy.
+    const rest = await pay(requestId);
+    expect(rest.body.metadata.conversion).toMatchObject({
+      requestAmount: "0",
+      feeAmount: "2",
+      convertedAmount: "0",
+      convertedFeeAmount: "2.16",
+    });
+    const fee0 = await usdcOf(devnet.accounts.feeRecipient.address);
+    for (const tx of rest.body.transactions as Tx[]) await send(tx);
+    expect((await usdcOf(devnet.accounts.feeRecipient.address)) - fee0).toBe(2_160_000n);
+    await sweep();
+    expect((await status(requestId)).body).toMatchObject({ status: "paid", hasBeenPaid: true, subStatus: null });
+  });
+
   it("a payment short of the fiat amount stays partial (EUR 60 of 100), whatever tokens moved", async () => {
     const { requestId, paymentReference } = await eurRequest();
     // approve, then pay only EUR 60 through the proxy (a payer's own calldata).

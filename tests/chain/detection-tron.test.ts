@@ -52,11 +52,11 @@ beforeEach(async () => {
   a = await makeIntegrator();
 });
 
-async function newTronPayout(amount = "10") {
+async function newTronPayout(amount = "10", fee: { feePercentage?: string; feeAddress?: string } = {}) {
   const res = await call(createPayout, "/v2/payouts", {
     method: "POST",
     headers: { "x-api-key": a.apiKey },
-    json: { payee: PAYEE, amount, invoiceCurrency: "USDT-tron", paymentCurrency: "USDT-tron" },
+    json: { payee: PAYEE, amount, invoiceCurrency: "USDT-tron", paymentCurrency: "USDT-tron", ...fee },
   });
   expect(res.status).toBe(201);
   return res.body as { requestId: string; paymentReference: string };
@@ -122,5 +122,32 @@ describe("Tron detection through the event-source interface", () => {
     const r = await sweepNetwork(fake.source);
     expect(r).toMatchObject({ recorded: 0, ignored: 2 });
     expect((await db().paymentRequest.findUniqueOrThrow({ where: { id: p.requestId } })).status).toBe("pending");
+  });
+
+  it("a Tron payment without its fee leaves the request fee_short; a fee-only transfer to the fee address completes it", async () => {
+    const FEE_TO = "TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7";
+    const p = await newTronPayout("10", { feePercentage: "2.5", feeAddress: FEE_TO });
+    const fake = fakeTronSource();
+    const ref = referenceTopic(p.paymentReference);
+    const view = () =>
+      call(getRequest, `/v2/request/${p.requestId}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: p.requestId } });
+    // The whole amount, the fee (2.5 % of 10 = 0.25) to another address.
+    fake.emit({ referenceHash: ref, amount: 10_000_000n, blockNumber: 95n, feeAmount: 250_000n, feeAddress: PAYEE });
+    await sweepNetwork(fake.source);
+    expect((await view()).body).toMatchObject({
+      status: "partially_paid",
+      subStatus: "fee_short",
+      missingFees: [{ type: "platform", feeAddress: FEE_TO, amount: "0.25", currency: "USDT" }],
+    });
+    expect((await db().outboxEvent.findMany()).map((e) => e.type)).toEqual(["payment.partial"]);
+    // Amount 0 plus the fee, to the fee address.
+    fake.emit({ referenceHash: ref, amount: 0n, blockNumber: 105n, txHash: "txFee", feeAmount: 250_000n, feeAddress: FEE_TO });
+    fake.setHead(110n);
+    await sweepNetwork(fake.source);
+    expect((await view()).body).toMatchObject({ status: "paid", hasBeenPaid: true, subStatus: null, missingFees: null });
+    expect((await db().outboxEvent.findMany({ orderBy: { createdAt: "asc" } })).map((e) => e.type)).toEqual([
+      "payment.partial",
+      "payment.confirmed",
+    ]);
   });
 });

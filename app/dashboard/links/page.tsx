@@ -21,9 +21,11 @@ export default async function LinksPage() {
       orderBy: { createdAt: "desc" },
       take: 50,
       include: {
-        requests: { include: { request: { select: { amount: true, paymentCurrency: true, status: true } } } },
+        requests: { include: { request: { select: { amount: true, paymentCurrency: true, status: true, subStatus: true } } } },
         // A multicall's requests are its children's (the expiry rule: a paid link never expires).
-        multicallChildren: { select: { child: { select: { requests: { select: { request: { select: { status: true } } } } } } } },
+        multicallChildren: {
+          select: { child: { select: { requests: { select: { request: { select: { status: true, subStatus: true } } } } } } },
+        },
       },
     }),
   ]);
@@ -51,6 +53,8 @@ export default async function LinksPage() {
                 l,
                 requests.map((r) => r.request),
               );
+              // A payment came without its whole fee: the link waits for the fee (detection's subStatus).
+              const feeShort = status === "pending" && requests.some((r) => r.request.subStatus === "fee_short");
               return (
                 <li key={l.token} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid="link-row">
                   <a href={`/pay/${l.token}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
@@ -63,7 +67,9 @@ export default async function LinksPage() {
                   </a>
                   <span className="text-slate-600">{l.reference ?? l.description ?? ""}</span>
                   <span className="text-slate-500">{formatUtc(l.createdAt.toISOString())}</span>
-                  {status === "pending" && l.intentTxHash ? (
+                  {feeShort ? (
+                    <StatusBadge status={status} pending="fee_short" />
+                  ) : status === "pending" && l.intentTxHash ? (
                     <span
                       className="inline-flex items-center rounded-full bg-sky-50 px-2.5 py-0.5 text-xs font-medium text-sky-800 ring-1 ring-inset ring-sky-200"
                       title={`Transaction ${l.intentTxHash} sent by the payer; waiting for its confirmation`}

@@ -54,7 +54,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
         {formatAmount(r.expectedAmount)} {owed}
         <span className="ml-3 align-middle text-sm font-medium text-slate-600" data-testid="request-status">
-          {STATUS[r.status] ?? r.status}
+          {r.subStatus === "fee_short" ? "Partially paid · fee missing" : (STATUS[r.status] ?? r.status)}
         </span>
       </h1>
       <div className="grid gap-6 lg:grid-cols-2">
@@ -68,6 +68,22 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
             <Row label="Paid">
               {formatAmount(r.totalAmountPaid)} of {formatAmount(r.expectedAmount)} {owed}
             </Row>
+            {r.subStatus === "fee_short" && r.missingFees ? (
+              <Row label="Fee missing">
+                <span data-testid="fee-short" className="text-rose-800">
+                  A payment arrived without its full fee; the request is paid once the fee is:{" "}
+                  {r.missingFees.map((f, i) => (
+                    <span key={f.feeAddress}>
+                      {i > 0 ? ", " : ""}
+                      <strong className="tabular-nums">
+                        {formatAmount(f.amount)} {f.currency}
+                      </strong>{" "}
+                      to <span className="break-all font-mono text-xs">{f.feeAddress}</span>
+                    </span>
+                  ))}
+                </span>
+              </Row>
+            ) : null}
             <Row label="Payee">
               <span className="font-mono text-xs">{r.payee}</span>
             </Row>
