@@ -30,8 +30,8 @@ async function setFee(state: E2eState, on: boolean) {
   });
 }
 
-/** The payer skips the fee: approve, then the fee proxy with the whole amount and fee 0. */
-async function payWithoutFee(state: E2eState, requestId: string, amount: bigint) {
+/** The payer skips the fee (or sends `fee`): approve, then the fee proxy with the whole amount. */
+async function payWithoutFee(state: E2eState, requestId: string, amount: bigint, fee = 0n) {
   const reference = await withDb(state, async (db) => {
     const r = await db.query(`SELECT "paymentReference" FROM "PaymentRequest" WHERE "id" = $1`, [requestId]);
     return r.rows[0].paymentReference as `0x${string}`;
@@ -45,7 +45,7 @@ async function payWithoutFee(state: E2eState, requestId: string, amount: bigint)
     address: usdc,
     abi: erc20Abi,
     functionName: "approve",
-    args: [state.devnet.erc20FeeProxy, amount],
+    args: [state.devnet.erc20FeeProxy, amount + fee],
   });
   await pub.waitForTransactionReceipt({ hash: approve });
   const pay = await wallet.writeContract({
@@ -53,7 +53,7 @@ async function payWithoutFee(state: E2eState, requestId: string, amount: bigint)
     address: state.devnet.erc20FeeProxy,
     abi: feeProxyAbi,
     functionName: "transferFromWithReferenceAndFee",
-    args: [usdc, state.devnet.payee, amount, reference, 0n, FEE_ADDRESS],
+    args: [usdc, state.devnet.payee, amount, reference, fee, FEE_ADDRESS],
   });
   await pub.waitForTransactionReceipt({ hash: pay });
 }
@@ -146,6 +146,74 @@ test("a payment without its fee: the page and dashboard show the fee missing; pa
   await shot("fee-short-desktop-05-paid");
   const sent = wallet.sent.at(-1)!;
   expect(sent.to.toLowerCase()).toBe(state.devnet.erc20FeeProxy.toLowerCase());
+  const res = await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}`);
+  expect(await res.json()).toMatchObject({ status: "completed", subStatus: null, missingFees: [] });
+});
+
+test("a batch link whose first payment came without its fee: the page asks that fee alone, to the fee address", async ({
+  page,
+  state,
+  wallet,
+  shot,
+}) => {
+  await activateDestination(state, state.demo.destinationId);
+  await setFee(state, true);
+  let link: Awaited<ReturnType<typeof createLink>>;
+  try {
+    link = await createLink(state, {
+      requests: [{ amount: "50" }, { amount: "30" }],
+      destinationId: state.demo.destinationId,
+      reference: "INV-FEE-BATCH-24",
+    });
+  } finally {
+    await setFee(state, false);
+  }
+  // The first payment's 50 without its 2.5 fee; the second's 30 with its 1.5 fee.
+  await payWithoutFee(state, link.requestIds[0]!, 50_000_000n);
+  await payWithoutFee(state, link.requestIds[1]!, 30_000_000n, 1_500_000n);
+  await expect
+    .poll(
+      async () => {
+        const res = await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}`);
+        const body = (await res.json()) as { subStatus?: string; checkout?: { totalAmount?: string } };
+        return `${body.subStatus} ${body.checkout?.totalAmount}`;
+      },
+      { timeout: 60_000 },
+    )
+    .toBe("fee_short 2.5");
+
+  const summary = page.getByRole("region", { name: "Payment request" });
+  for (const vp of [
+    { name: "desktop", width: 1280, height: 900 },
+    { name: "phone", width: 390, height: 844 },
+  ]) {
+    await page.setViewportSize({ width: vp.width, height: vp.height });
+    await page.goto(`/pay/${link.token}`);
+    await expect(page).toHaveTitle(/Pay 2.5 USDC/);
+    await expect(summary).toContainText("Partly paid · fee missing");
+    await expect(page.getByTestId("fee-short")).toContainText("2.5 USDC fee to 0x90F7");
+    await expect(page.getByTestId("fee-only")).toBeVisible();
+    // Who receives the next transaction: the fee address alone, not the payee.
+    await expect(summary.getByText("Fee to", { exact: true })).toBeVisible();
+    const list = page.getByTestId("payments-list").getByRole("listitem");
+    await expect(list.nth(0)).toContainText("Fee 2.5 USDC");
+    await expect(list.nth(0)).toContainText("Fee missing");
+    await expect(list.nth(1)).toContainText("Paid");
+    await shot(`fee-short-batch-${vp.name}-01-page`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+  }
+
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await connectTestWallet(page, wallet.address);
+  const steps = page.getByRole("list", { name: "Payment steps" }).getByRole("listitem");
+  await expect(steps.last()).toContainText("Pay the missing fee (2.5 USDC)");
+  await shot("fee-short-batch-desktop-02-ready");
+  await page.getByRole("button", { name: /pay/i }).click();
+  await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible({ timeout: 60_000 });
+  // One fee-proxy call (amount 0, the 2.5 fee), not a batch.
+  expect(wallet.sent.at(-1)!.to.toLowerCase()).toBe(state.devnet.erc20FeeProxy.toLowerCase());
+  await shot("fee-short-batch-desktop-03-paid");
   const res = await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}`);
   expect(await res.json()).toMatchObject({ status: "completed", subStatus: null, missingFees: [] });
 });

@@ -37,3 +37,17 @@ export function LinkOutcome({ status }: { status: ClosedStatus }) {
 export function isClosedStatus(status: SecurePaymentStatus): status is ClosedStatus {
   return status !== "pending" && status !== "completed";
 }
+
+/** A pending link with nothing left to pay: the payment arrived and is being checked before the link completes. */
+export function PaymentReceived() {
+  return (
+    <section aria-labelledby="outcome-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-sky-200 sm:p-6">
+      <h2 id="outcome-heading" className="text-xl font-semibold text-slate-900">
+        Payment received
+      </h2>
+      <p className="mt-2 text-sm text-slate-600">
+        Nothing is left to pay. The payment is being confirmed; this link completes once the checks are done. Do not pay again.
+      </p>
+    </section>
+  );
+}

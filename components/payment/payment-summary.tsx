@@ -26,11 +26,11 @@ function FeeShortNotice({ data }: { data: PaymentPageData }) {
     >
       <p className="font-medium">A payment arrived without its full fee.</p>
       <p className="mt-1">
-        This payment is not complete until the missing fee is paid. Still due:{" "}
+        This payment is not complete until the missing fee is paid. The next payment sends{" "}
         <strong className="tabular-nums">
-          {formatAmount(data.amountDue)} {data.currency.symbol}
+          {formatAmount(data.totalAmount)} {data.currency.symbol}
         </strong>
-        .
+        {data.totalAmount === data.payerFees ? ", the missing fee alone" : ""}.
       </p>
       <ul className="mt-1 space-y-0.5">
         {data.missingFees.map((f) => (
@@ -53,7 +53,24 @@ function FeeShortNotice({ data }: { data: PaymentPageData }) {
 export function PaymentSummary({ data, now }: { data: PaymentPageData; now: number }) {
   const symbol = data.currency.symbol;
   const expired = new Date(data.expiresAt).getTime() <= now;
-  const hasFees = data.payerFees !== "0" && Number.parseFloat(data.payerFees) !== 0;
+  const open = data.status === "pending";
+  // Something is still to pay: the headline is what the next transaction sends; else the link's whole amount.
+  const due = open && data.items.some((i) => i.state === "due");
+  const amount = due ? data.totalAmount : data.fullAmount;
+  const fees = due ? data.payerFees : data.fullFees;
+  const hasFees = fees !== "0" && Number.parseFloat(fees) !== 0;
+  const paidCount = data.items.filter((i) => i.state === "paid").length;
+  const partlyPaid = due && data.paidAmount !== "0" && Number.parseFloat(data.paidAmount) !== 0;
+  // Only fees are due (amounts arrived, a fee came short): the next transaction pays the fee addresses alone.
+  const feeOnly = due && data.recipients.length === 0 && data.feeRecipients.length > 0;
+  // Who the next transaction pays; once nothing is due, everyone the link paid.
+  const recipients = feeOnly
+    ? data.feeRecipients
+    : open && data.recipients.length > 0
+      ? data.recipients
+      : [...new Set(data.items.filter((i) => i.state !== "excluded").map((i) => i.payee))];
+  const several = recipients.length > 1;
+  const recipientLabel = feeOnly ? "Fee to" : data.direction === "outgoing" ? (several ? "Recipients" : "Recipient") : "Pay to";
   return (
     <section aria-labelledby="summary-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -61,15 +78,28 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           {data.direction === "outgoing" ? "Payout" : "Payment request"}
           {data.paymentType === "batch" ? ` · ${data.items.length} payments` : ""}
         </h1>
-        <StatusBadge status={data.status} subStatus={data.subStatus} />
+        <StatusBadge
+          status={data.status}
+          pending={open && !due ? "received" : data.subStatus === "fee_short" ? "fee_short" : partlyPaid ? "partly_paid" : undefined}
+        />
       </div>
       {data.status === "pending" && data.subStatus === "fee_short" ? <FeeShortNotice data={data} /> : null}
       <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-        {formatAmount(data.totalAmount)} <span className="text-slate-600">{symbol}</span>
+        {formatAmount(amount)} <span className="text-slate-600">{symbol}</span>
       </p>
-      {hasFees ? (
+      {partlyPaid ? (
+        <p className="mt-1 text-sm font-medium text-slate-700" data-testid="already-paid">
+          Still to pay · {formatAmount(data.paidAmount)} {symbol} already paid
+          {data.paymentType === "batch" && paidCount > 0 ? ` (${paidCount} of ${data.items.length} payments)` : ""}
+        </p>
+      ) : null}
+      {feeOnly ? (
+        <p className="mt-1 text-sm text-slate-600" data-testid="fee-only">
+          The missing fee only: nothing more goes to the {data.direction === "outgoing" ? "recipients" : "payee"}
+        </p>
+      ) : hasFees ? (
         <p className="mt-1 text-sm text-slate-600">
-          Includes {formatAmount(data.payerFees)} {symbol} in fees
+          Includes {formatAmount(fees)} {symbol} in fees
         </p>
       ) : null}
       {data.description ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-700">{data.description}</p> : null}
@@ -103,7 +133,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
               <tr>
                 <td className="py-2 pr-3 text-slate-500">Fees</td>
                 <td className="py-2 text-right tabular-nums text-slate-700">
-                  {formatAmount(data.payerFees)} {symbol}
+                  {formatAmount(fees)} {symbol}
                 </td>
               </tr>
             ) : null}
@@ -130,9 +160,19 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
             <span className="ml-2 rounded bg-amber-50 px-1.5 py-0.5 text-xs font-medium text-amber-800">Test token</span>
           )}
         </Row>
-        <Row label={data.direction === "outgoing" ? "Recipient" : "Pay to"}>
-          <Address value={data.payee.display} />
-          {data.payee.masked ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
+        <Row label={recipientLabel}>
+          {several ? (
+            <ul className="space-y-1" aria-label={recipientLabel}>
+              {recipients.map((r) => (
+                <li key={r}>
+                  <Address value={r} />
+                </li>
+              ))}
+            </ul>
+          ) : (
+            <Address value={recipients[0] ?? data.payee.display} />
+          )}
+          {data.payee.masked && !feeOnly ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
         </Row>
         {data.reference ? (
           <Row label="Reference">
@@ -143,14 +183,14 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           <Row label="Paid">
             <time dateTime={data.completedAt}>{formatUtc(data.completedAt)}</time>
           </Row>
-        ) : data.status === "pending" || data.status === "expired" ? (
+        ) : due || data.status === "expired" ? (
           <Row label={expired ? "Expired" : "Expires"}>
             <time dateTime={data.expiresAt}>{formatUtc(data.expiresAt)}</time>
             <span className="text-slate-500"> · {formatRelative(data.expiresAt, now)}</span>
           </Row>
         ) : null}
       </dl>
-      {data.status === "pending" && safeHttpUrl(data.redirectUrl) ? (
+      {due && safeHttpUrl(data.redirectUrl) ? (
         <p className="mt-3 text-sm">
           <a
             href={safeHttpUrl(data.redirectUrl) ?? undefined}
@@ -162,16 +202,47 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
         </p>
       ) : null}
       {data.paymentType === "batch" ? (
-        <details className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm">
+        // Open when the list says something the headline does not (a payment paid or left out) or is short.
+        <details
+          className="mt-2 rounded-lg bg-slate-50 px-3 py-2 text-sm"
+          open={data.items.some((i) => i.state !== "due") || data.items.length <= 10}
+        >
           <summary className="cursor-pointer rounded font-medium text-slate-700 focus-visible:outline-2 focus-visible:outline-offset-2 focus-visible:outline-indigo-600">
-            See the {data.items.length} payments
+            The {data.items.length} payments
           </summary>
-          <ul className="mt-2 space-y-2">
+          <ul className="mt-2 divide-y divide-slate-200/70" data-testid="payments-list">
             {data.items.map((item) => (
-              <li key={item.requestId} className="flex flex-wrap justify-between gap-2">
-                <span className="break-all font-mono text-xs text-slate-600">{item.payee}</span>
-                <span className="font-medium">
-                  {formatAmount(item.amount)} {symbol}
+              <li key={item.requestId} className="flex flex-wrap items-center justify-between gap-x-3 gap-y-1 py-2" data-state={item.state}>
+                <span className={`break-all font-mono text-xs ${item.state === "due" ? "text-slate-600" : "text-slate-400"}`}>
+                  {item.payee}
+                </span>
+                <span className="flex flex-wrap items-center gap-2">
+                  {item.state === "due" && item.due === "0" ? (
+                    // Its amount arrived: the next transaction sends its missing fee alone.
+                    <span className="font-medium" data-testid="item-fee-only">
+                      Fee {formatAmount(item.dueFee)} {symbol}
+                    </span>
+                  ) : (
+                    <span
+                      className={
+                        item.state === "due" ? "font-medium" : item.state === "paid" ? "text-slate-500" : "text-slate-500 line-through"
+                      }
+                    >
+                      {formatAmount(item.state === "due" ? item.due : item.amount)} {symbol}
+                    </span>
+                  )}
+                  {item.state === "due" && item.due !== "0" && item.due !== item.amount ? (
+                    <span className="text-xs text-slate-500">
+                      of {formatAmount(item.amount)} {symbol}
+                    </span>
+                  ) : null}
+                  {item.state === "due" && item.feeShort ? (
+                    <span className="rounded bg-rose-50 px-1.5 py-0.5 text-xs font-medium text-rose-800">Fee missing</span>
+                  ) : item.state === "paid" ? (
+                    <span className="rounded bg-emerald-50 px-1.5 py-0.5 text-xs font-medium text-emerald-800">Paid</span>
+                  ) : item.state === "excluded" ? (
+                    <span className="rounded bg-slate-100 px-1.5 py-0.5 text-xs font-medium text-slate-600">Not included</span>
+                  ) : null}
                 </span>
               </li>
             ))}

@@ -20,9 +20,10 @@ export interface PlanPanelProps {
 
 export function stepLabels(data: PaymentPageData): StepLabels {
   const symbol = data.currency.symbol;
-  // What is due now: after a payment that came without its fee, that fee alone.
-  const due = `${formatAmount(data.amountDue)} ${symbol}`;
-  return { approve: `Approve ${symbol}`, pay: data.subStatus === "fee_short" ? `Pay the missing fee (${due})` : `Pay ${due}` };
+  // What the next transaction sends; when every amount arrived and only a fee came short, that fee alone.
+  const due = `${formatAmount(data.totalAmount)} ${symbol}`;
+  const feeOnly = data.subStatus === "fee_short" && data.recipients.length === 0;
+  return { approve: `Approve ${symbol}`, pay: feeOnly ? `Pay the missing fee (${due})` : `Pay ${due}` };
 }
 
 function statusMessage(p: PlanPanelProps): string {
@@ -67,7 +68,7 @@ export function PlanPanel(props: PlanPanelProps) {
           <p className="font-semibold">Insufficient balance</p>
           <p className="mt-1">
             This wallet holds less than{" "}
-            {props.crossChain?.need ?? `${formatAmount(data.amountDue)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
+            {props.crossChain?.need ?? `${formatAmount(data.totalAmount)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
             connect another wallet, then check again.
           </p>
           <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>

@@ -8,11 +8,20 @@ const STYLES: Record<SecurePaymentStatus, { label: string; className: string }> 
   compliance_failed: { label: "Not accepted", className: "bg-rose-50 text-rose-800 ring-rose-600/30" },
 };
 
-/** A pending link whose payment came without its whole fee reads "Fee missing" (subStatus fee_short). */
-const FEE_SHORT = { label: "Partly paid · fee missing", className: "bg-rose-50 text-rose-800 ring-rose-600/30" };
+/**
+ * Finer states of a pending link the page knows from its payments: partly paid, partly paid with a
+ * fee that came short (the fee rule's subStatus fee_short), or everything received (awaiting settlement).
+ */
+const PENDING_STYLES = {
+  partly_paid: { label: "Partly paid", className: "bg-sky-50 text-sky-800 ring-sky-600/30" },
+  fee_short: { label: "Partly paid · fee missing", className: "bg-rose-50 text-rose-800 ring-rose-600/30" },
+  received: { label: "Payment received", className: "bg-sky-50 text-sky-800 ring-sky-600/30" },
+} as const;
 
-export function StatusBadge({ status, subStatus = null }: { status: SecurePaymentStatus; subStatus?: "fee_short" | null }) {
-  const style = status === "pending" && subStatus === "fee_short" ? FEE_SHORT : STYLES[status];
+export type PendingState = keyof typeof PENDING_STYLES;
+
+export function StatusBadge({ status, pending }: { status: SecurePaymentStatus; pending?: PendingState }) {
+  const style = status === "pending" && pending ? PENDING_STYLES[pending] : STYLES[status];
   return (
     <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${style.className}`}>
       <span className="sr-only">Status: </span>

@@ -1,27 +1,11 @@
+import { type AuditInput, recordAudit } from "@/lib/audit";
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
-import { prefixedId } from "@/lib/ids";
 
-export interface AuditInput {
-  actor: string;
-  action: string;
-  target: string;
-  accountId?: string | null;
-  details?: Prisma.InputJsonValue;
-}
+export type { AuditInput };
 
 /** Records one operator action (who, what, on what, when). */
 export async function recordAdminAction(input: AuditInput): Promise<void> {
-  await db().adminAuditEntry.create({
-    data: {
-      id: prefixedId("adm_"),
-      actor: input.actor,
-      action: input.action,
-      target: input.target,
-      accountId: input.accountId ?? null,
-      details: input.details,
-    },
-  });
+  await recordAudit(input);
 }
 
 /**

@@ -5,6 +5,7 @@ import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { rateLimiter } from "@/lib/http/rate-limit/limiter";
 import { screeningListInfo } from "@/lib/kyt/sanctions-list";
+import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 import { recurringMissing } from "@/lib/recurring/relayer";
 
 export interface CursorHealth {
@@ -106,7 +107,11 @@ export async function serviceHealth() {
     deliveryHealth(),
     db().recurringSchedule.groupBy({ by: ["failureCode"], where: { status: "paused" }, _count: { _all: true } }),
     // The expiry sweep turns pending links past their expiry into expired ones; any left 5 minutes later means it is not running.
-    db().securePayment.count({ where: { status: "pending", expiresAt: { lt: overdue } } }),
+    // A paid link never expires (it waits for settlement): it is not the sweep's to expire.
+    db().$queryRaw<{ n: bigint }[]>`
+        SELECT count(*) AS n FROM "SecurePayment" sp WHERE sp.status = 'pending' AND sp."expiresAt" < ${overdue} AND NOT ${PAID_LINK_SQL}`.then(
+      (r) => Number(r[0]?.n ?? 0),
+    ),
     rateLimiter()
       .activeBlocks()
       .catch(() => []),

@@ -101,3 +101,75 @@ export const revokeClientIdOp = defineOperation({
     ...errorResponses(401, 403, 404, 429),
   },
 });
+
+const orchestratorLinkSchema = z
+  .object({
+    clientId: z.string(),
+    clientIdLabel: z.string(),
+    linkId: z.string(),
+    status: z.enum(["active", "unlinked"]),
+    orchestratorId: z.string().meta({ description: "The orchestrator's account ID (the `orchestratorId` of its links and events)" }),
+    orchestratorName: z.string(),
+    via: z.enum(["onboarding", "direct"]).meta({
+      description:
+        "`onboarding`: you finished its hosted onboarding; `direct`: it linked the client ID with POST /v2/orchestrators/client-ids",
+    }),
+    linkedAt: z.string(),
+    unlinkedAt: z.string().nullable(),
+  })
+  .meta({ id: "OrchestratorLinkOfClientId" });
+
+export const listOrchestratorLinksOp = defineOperation({
+  method: "GET",
+  path: "/v2/client-ids/orchestrator-links",
+  operationId: "listOrchestratorLinksOfClientIds",
+  summary: "Orchestrator links of your client IDs",
+  description:
+    "Every orchestrator link of the account's client IDs, active and ended, newest first. Client IDs are public: an orchestrator can link one it learns without you, after which your x-client-id alone no longer creates payment links. End a link you did not agree to with DELETE /v2/client-ids/{id}/orchestrator-link.",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  responses: {
+    200: { description: "Links", schema: z.object({ links: z.array(orchestratorLinkSchema) }) },
+    ...errorResponses(401, 403, 429),
+  },
+});
+
+export const getOrchestratorLinkOp = defineOperation({
+  method: "GET",
+  path: "/v2/client-ids/{id}/orchestrator-link",
+  operationId: "getOrchestratorLinkOfClientId",
+  summary: "A client ID's orchestrator link",
+  description: "`link` is null when no orchestrator ever linked the client ID. Another account's client ID is 404.",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  params,
+  responses: {
+    200: { description: "The link", schema: z.object({ clientId: z.string(), link: orchestratorLinkSchema.nullable() }) },
+    ...errorResponses(401, 403, 404, 429),
+  },
+});
+
+export const endOrchestratorLinkOp = defineOperation({
+  method: "DELETE",
+  path: "/v2/client-ids/{id}/orchestrator-link",
+  operationId: "endOrchestratorLinkOfClientId",
+  summary: "End a client ID's orchestrator link",
+  description:
+    "Ends the active link for good, as the orchestrator's own unlink does: the client ID can never be linked again and its x-client-id creates payment links alone again. Recorded in the audit log. 404 when there is no active link (or the client ID is another account's).",
+  tags,
+  auth,
+  browser: false,
+  rateLimit: "relaxed",
+  params,
+  responses: {
+    200: {
+      description: "Ended",
+      schema: z.object({ link: orchestratorLinkSchema, unlinked: z.literal(true) }),
+    },
+    ...errorResponses(401, 403, 404, 429),
+  },
+});

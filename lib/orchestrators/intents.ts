@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
+import { recordAudit } from "@/lib/audit";
 import { normaliseAllowedDomains } from "@/lib/auth/origins";
 import { hashSecret } from "@/lib/auth/secrets";
+import { addressKey } from "@/lib/chain/address";
 import { now, nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { getActiveDestination } from "@/lib/destinations/destinations";
@@ -107,7 +109,7 @@ export async function intentByToken(token: string) {
  * intent's domains, linked to the orchestrator and bound to the platform's active destination,
  * and client_id.linked is written to the outbox for the orchestrator's webhooks.
  */
-export async function completeIntent(token: string, accountId: string, kytChoice?: string) {
+export async function completeIntent(token: string, accountId: string, kytChoice?: string, actor = `account:${accountId}`) {
   const view = await intentByToken(token);
   if (!view) throw notFound("Onboarding link not found");
   if (view.state === "used") {
@@ -140,6 +142,16 @@ export async function completeIntent(token: string, accountId: string, kytChoice
     await tx.clientIdLink.create({
       data: { id: linkId, clientId, orchestratorAccountId: view.orchestrator.id, status: "active", intentId: view.intent.id },
     });
+    await recordAudit(
+      {
+        actor,
+        action: "client_id.orchestrator_link",
+        target: clientId,
+        accountId,
+        details: { linkId, orchestratorId: view.orchestrator.id, via: "onboarding", intentId: view.intent.id },
+      },
+      tx,
+    );
     await writeOutboxEvent(tx, {
       accountId: view.orchestrator.id,
       clientId: null,
@@ -152,7 +164,8 @@ export async function completeIntent(token: string, accountId: string, kytChoice
         intentId: view.intent.id,
         externalId: view.intent.externalId ?? "",
         destinationId: destination.id,
-        destinationWalletAddress: destination.walletAddress.toLowerCase(),
+        // The network's own form: EVM hex lowercased, Tron Base58 as is (Base58 is case-sensitive).
+        destinationWalletAddress: addressKey(destination.walletAddress),
         network: destination.network,
         currency: destination.tokenSymbol,
         timestamp: now().toISOString(),
@@ -161,6 +174,6 @@ export async function completeIntent(token: string, accountId: string, kytChoice
     return true;
   });
   // Lost the race to a concurrent completion: answer as the winner did (same account) or 409.
-  if (!done) return completeIntent(token, accountId, kytChoice);
+  if (!done) return completeIntent(token, accountId, kytChoice, actor);
   return { clientId, alreadyCompleted: false };
 }

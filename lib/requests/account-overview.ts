@@ -2,6 +2,7 @@ import { tokenOf } from "@/lib/chain/stored";
 import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { formatAmount } from "@/lib/money";
+import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 
 /**
  * The dashboard overview of one account: what it received, per currency and network (never one
@@ -54,7 +55,11 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
       FROM "PaymentDaily"
       WHERE "accountId" = ${accountId} AND "day" >= ${firstDay}::date`,
     db().paymentRequest.groupBy({ by: ["status"], where: { accountId }, _count: { _all: true } }),
-    db().securePayment.groupBy({ by: ["status"], where: { accountId }, _count: { _all: true } }),
+    // Counted at read time (linkStatus in SQL): a pending link past its expiry is no longer pending, unless paid.
+    db().$queryRaw<{ pending: bigint; completed: bigint }[]>`
+      SELECT count(*) FILTER (WHERE sp.status = 'pending' AND (sp."expiresAt" > ${new Date(nowMs())} OR ${PAID_LINK_SQL})) AS pending,
+             count(*) FILTER (WHERE sp.status = 'completed') AS completed
+      FROM "SecurePayment" sp WHERE sp."accountId" = ${accountId}`,
   ]);
   const byDay = new Map<string, OverviewDay>();
   for (let i = days - 1; i >= 0; i--) {
@@ -78,7 +83,7 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
     })),
     days: [...byDay.values()],
     requests: { pending: count(requests, "pending"), partiallyPaid: count(requests, "partially_paid"), paid: count(requests, "paid") },
-    links: { pending: count(links, "pending"), completed: count(links, "completed") },
+    links: { pending: Number(links[0]?.pending ?? 0), completed: Number(links[0]?.completed ?? 0) },
   };
 }
 

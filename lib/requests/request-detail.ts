@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { linkStatus } from "@/lib/payments/link-status";
 import { getRequestStatus } from "@/lib/requests/get-request";
 import { toDeliveryDto } from "@/lib/webhooks/manage-deliveries";
 
@@ -12,7 +13,19 @@ export async function requestDetail(accountId: string, requestId: string) {
   const [link, events] = await Promise.all([
     db().securePaymentRequest.findUnique({
       where: { requestId: status.requestId },
-      select: { securePayment: { select: { token: true, status: true, accountId: true, intentTxHash: true, intentAt: true } } },
+      select: {
+        securePayment: {
+          select: {
+            token: true,
+            status: true,
+            expiresAt: true,
+            accountId: true,
+            intentTxHash: true,
+            intentAt: true,
+            requests: { select: { request: { select: { status: true } } } },
+          },
+        },
+      },
     }),
     db().outboxEvent.findMany({
       where: { accountId, requestId: status.requestId },
@@ -27,17 +40,25 @@ export async function requestDetail(accountId: string, requestId: string) {
         include: { attemptLog: true, endpoint: { select: { id: true, url: true } } },
       })
     : [];
+  const sp = link?.securePayment;
+  // Read time (linkStatus): a pending link past its expiry reads expired before the sweep records it.
+  const linkState = sp
+    ? linkStatus(
+        sp,
+        sp.requests.map((r) => r.request),
+      )
+    : null;
   return {
     request: status,
     link:
-      link && link.securePayment.accountId === accountId
+      sp && sp.accountId === accountId
         ? {
-            token: link.securePayment.token,
-            status: link.securePayment.status,
+            token: sp.token,
+            status: linkState,
             // The payer's wallet returned this hash; detection has not confirmed a payment yet.
             processing:
-              link.securePayment.status === "pending" && link.securePayment.intentTxHash && status.status !== "paid"
-                ? { txHash: link.securePayment.intentTxHash, since: link.securePayment.intentAt?.toISOString() ?? null }
+              linkState === "pending" && sp.intentTxHash && status.status !== "paid"
+                ? { txHash: sp.intentTxHash, since: sp.intentAt?.toISOString() ?? null }
                 : null,
           }
         : null,

@@ -5,9 +5,9 @@ import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import { linkStatus } from "@/lib/payments/link-status";
 import { TRON_BATCH_MESSAGE } from "@/lib/payments/plan";
 import { type LinkResult, linkUrl } from "@/lib/secure-payments/create-secure-payment";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 export interface BatchPayoutsInput {
   tokens: string[];
@@ -36,7 +36,10 @@ export async function createBatchPayoutLink(principal: Principal, body: BatchPay
     const ordered = body.tokens.map((t, i) => {
       const c = byToken.get(t);
       if (!c) throw notFound(`Secure payment ${t} not found`);
-      const status = linkStatus(c);
+      const status = linkStatus(
+        c,
+        c.requests.map((r) => r.request),
+      );
       if (status !== "pending") throw invalidField(`tokens.${i}`, `secure payment ${t} is ${status.replace("_", " ")}`);
       if (c.direction !== "outgoing" || c.paymentType !== "single")
         throw invalidField(`tokens.${i}`, `secure payment ${t} is not a single payout link`);

@@ -9,7 +9,6 @@ import { depositAmount, eip681Uri, ensureDepositAddress } from "@/lib/deposits/d
 import { AppError, notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
 import { linkDepositUnavailable, loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 /** `POST /v2/secure-payments/{token}/deposit-address`: how to pay the link with a plain token transfer. */
 export interface LinkDeposit {
@@ -32,7 +31,7 @@ export async function linkDeposit(token: string): Promise<LinkDeposit> {
   const link = await loadLink(token);
   if (!link) throw notFound("Secure payment not found");
   const { sp, requests } = link;
-  const status = linkStatus(sp);
+  const { status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const why = linkDepositUnavailable(sp, requests);
   if (why) throw new AppError("conflict", why);

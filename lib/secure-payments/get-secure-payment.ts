@@ -3,8 +3,8 @@ import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { feeProgressOf, type MissingFee, missingFeesOf } from "@/lib/payments/fee-legs";
+import { linkStatus } from "@/lib/payments/link-status";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
  * GET /v2/secure-payments?requestId=: the secure payment object of the interface, every field
@@ -16,9 +16,10 @@ export function blockReasonOf(sp: SecurePayment, request: PaymentRequest, paymen
   if (paymentType !== "single") return "not_single_payment";
   if (sp.status === "compliance_failed") return "compliance_failed";
   if (request.status === "paid") return "already_paid";
-  if (linkStatus(sp) === "expired") return "secure_payment_expired";
+  if (linkStatus(sp, [request]) === "expired") return "secure_payment_expired";
   if (sp.status !== "pending") return "secure_payment_not_pending";
-  if (request.status === "partially_paid") return "request_processing";
+  // A fee-short request is payable now: its missing fee (lib/payments/fee-legs.ts), as a multicall child too.
+  if (request.status === "partially_paid" && request.subStatus !== "fee_short") return "request_processing";
   return null;
 }
 
@@ -27,7 +28,8 @@ export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentReque
   return {
     token: sp.token,
     securePaymentUrl: `${env().APP_URL.replace(/\/$/, "")}/pay/${sp.token}`,
-    status: sp.status,
+    // Read time, not the stored row: a pending link past its expiry is expired before the sweep runs.
+    status: linkStatus(sp, [request]),
     paymentType: sp.paymentType,
     createdAt: sp.createdAt.toISOString(),
     expiresAt: sp.expiresAt.toISOString(),

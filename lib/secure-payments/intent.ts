@@ -2,7 +2,6 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import { loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 export interface IntentInput {
   txHash?: string;
@@ -21,7 +20,7 @@ export async function recordIntent(token: string, input: IntentInput) {
   if (!hash) throw invalidField("txHash", "txHash (or safeTxHash) is required");
   const link = await loadLink(token);
   if (!link) throw notFound("Secure payment not found");
-  const status = linkStatus(link.sp);
+  const { status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const request = link.requests[0];
   if (!request) throw notFound("Secure payment not found");

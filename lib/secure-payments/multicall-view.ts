@@ -4,11 +4,11 @@ import { isNetworkId } from "@/lib/chain/networks";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
+import { linkStatus } from "@/lib/payments/link-status";
 import type { PayMetadata } from "@/lib/payments/plan";
 import { type ChildRow, childBlockReason, childContext, type LoadedMulticall, loadMulticall } from "@/lib/secure-payments/multicall";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
 import { referenceBranding, referenceMetadata } from "@/lib/secure-payments/public-view";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
  * The reference's `multicall` shapes: the parent's view (`GET /v2/secure-payments/{token}` and
@@ -22,7 +22,10 @@ function decimalsOf(c: ChildRow): number {
 }
 
 function parentStatus(m: LoadedMulticall): "pending" | "expired" | "completed" | "partially_settled" {
-  const status = linkStatus(m.parent);
+  const status = linkStatus(
+    m.parent,
+    m.children.flatMap((c) => c.requests.map((r) => r.request)),
+  );
   if (status === "completed") return "completed";
   if (status === "expired") return "expired";
   const done = m.children.filter((c) => c.status === "completed").length;
@@ -125,7 +128,8 @@ export function multicallPayAnswer(m: LoadedMulticall, plan: Plan) {
       securePaymentToken: c.token,
       requestId: request.id,
       payee: request.payee,
-      amount: formatAmount(units(request.expectedAmount), decimalsOf(c)),
+      // What the batch sends this payee: the rest of its amount (0 when only its fee came short).
+      amount: formatAmount(units(request.expectedAmount) - units(request.amountPaid), decimalsOf(c)),
       paymentCurrency: c.currency ?? "",
       paymentReference: request.paymentReference,
       paymentCurrencyAddress: request.tokenAddress,

@@ -6,8 +6,8 @@ import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
 import type { PaymentRequest, Prisma, SecurePayment } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import { linkStatus } from "@/lib/payments/link-status";
 import { linkUrl } from "@/lib/secure-payments/create-secure-payment";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
  * `POST /v2/secure-payments/multicall-payouts`: a parent link over pending single payout links
@@ -72,10 +72,12 @@ export function childBlockReason(c: ChildRow): BlockReason | null {
   if (c.paymentType !== "single" || c.requests.length !== 1 || !request) return "not_single_payment";
   if (c.status === "compliance_failed") return "compliance_failed";
   if (request.status === "paid" || c.status === "completed") return "already_paid";
-  const status = linkStatus(c);
+  const status = linkStatus(c, [request]);
   if (status === "expired") return "secure_payment_expired";
   if (status !== "pending") return "secure_payment_not_pending";
-  if (request.status === "partially_paid") return "request_processing";
+  // A partly paid child is in flight — unless its payment came without its whole fee (the fee rule's fee_short):
+  // the parent's next transaction then sends exactly that missing fee (secure-payments/due.ts).
+  if (request.status === "partially_paid" && request.subStatus !== "fee_short") return "request_processing";
   return null;
 }
 
@@ -86,7 +88,10 @@ export function childContext(c: ChildRow, position: number) {
     securePaymentToken: c.token,
     position,
     hasBeenPaid: request?.status === "paid",
-    securePaymentStatus: linkStatus(c),
+    securePaymentStatus: linkStatus(
+      c,
+      c.requests.map((r) => r.request),
+    ),
     requestStatus: request?.status ?? "unknown",
     expiresAt: c.expiresAt.toISOString(),
     network: c.network,
@@ -151,7 +156,8 @@ export async function createMulticallPayout(principal: Principal, body: Multical
       }
       const reason = childBlockReason(c);
       if (reason) failures.push(failure(t, reason, childContext(c, position)));
-      else if (c.multicallParents.some((m) => linkStatus(m.parent) === "pending"))
+      // That parent holds this child's unpaid request, so it is not paid: the expiry rule alone decides.
+      else if (c.multicallParents.some((m) => linkStatus(m.parent, [c.requests[0]!.request]) === "pending"))
         failures.push(failure(t, "invalid_child_linkage", { ...childContext(c, position), inOtherMulticall: true }));
       else children.push(c);
     });

@@ -9,12 +9,13 @@ import { depositUnavailableReason } from "@/lib/deposits/relayer";
 import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
-import { feeLegsOf, feeProgressOf, missingFeesOf, payableOf } from "@/lib/payments/fee-legs";
+import { feeLegsOf, missingFeesOf } from "@/lib/payments/fee-legs";
+import { linkStatus } from "@/lib/payments/link-status";
 import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
+import { dueOf, dueTotal } from "@/lib/secure-payments/due";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
-import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
-import { linkStatus } from "@/lib/secure-payments/status";
+import type { CrossChainSource, PaymentPageData, PaymentPageItem, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
 
 /**
  * The hosted page's view of a link, by token (the token is the capability: no credentials).
@@ -55,7 +56,15 @@ function parseUnitsSafe(amount: string, decimals: number): bigint {
  * A link and its requests, in order. A multicall parent holds no requests of its own: its
  * requests are those of its children that can still be paid, or are paid (`multicall` has them all).
  */
-export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: PaymentRequest[]; multicall?: LoadedMulticall } | null> {
+export interface LoadedLink {
+  sp: LinkRow;
+  requests: PaymentRequest[];
+  multicall?: LoadedMulticall;
+  /** The link's status now (linkStatus: expiry applied, a paid link never expired). */
+  status: SecurePaymentStatus;
+}
+
+export async function loadLink(token: string): Promise<LoadedLink | null> {
   if (!TOKEN.test(token)) return null;
   const sp = await db().securePayment.findUnique({
     where: { token },
@@ -66,11 +75,13 @@ export async function loadLink(token: string): Promise<{ sp: LinkRow; requests: 
     // The parent row is loaded already: only its children are read.
     const multicall = { parent: sp, children: await multicallChildrenOf(token) };
     const shown = multicall.children.filter((c) => childBlockReason(c) === null || c.status === "completed");
-    return { sp, requests: shown.flatMap((c) => c.requests.map((r) => r.request)), multicall };
+    const every = multicall.children.flatMap((c) => c.requests.map((r) => r.request));
+    return { sp, requests: shown.flatMap((c) => c.requests.map((r) => r.request)), multicall, status: linkStatus(sp, every) };
   }
   const requests = await db().paymentRequest.findMany({ where: { id: { in: sp.requests.map((r) => r.requestId) } } });
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
-  return { sp, requests: requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0)) };
+  requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
+  return { sp, requests, status: linkStatus(sp, requests) };
 }
 
 /** Why a link cannot be paid by a plain transfer to a deposit address, or null when it can (the page offers it only then). */
@@ -96,30 +107,45 @@ export async function getPaymentPage(token: string): Promise<PaymentPageData | n
 }
 
 /** The page's view of a loaded link; null when its network or currency is no longer configured. */
-export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[] }): Promise<PaymentPageData | null> {
+export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | null> {
   if (!isNetworkId(link.sp.network)) return null;
   const { sp, requests } = link;
   const rt = networkRuntime(link.sp.network);
   const currency = sp.currency ? findTokenCurrency(sp.currency) : undefined;
   if (!currency) return null;
   const decimals = currency.token.decimals;
-  const toPayees = requests.reduce((s, r) => s + units(r.expectedAmount), 0n);
-  const fees = requests.reduce((s, r) => s + units(r.feeAmount), 0n);
+  // What the next transaction pays (the pay plan reads the same legs), not what the link once asked.
+  // One computation (due.ts, from the fee rule): the rest of each request's amount and of each of its fee legs.
+  const { legs: due, progress } = await dueOf(requests);
+  const { total, fees } = dueTotal(due);
+  const dueBy = new Map(due.map((l) => [l.request.id, l]));
+  const paid = requests.reduce((s, r) => s + units(r.amountPaid), 0n);
+  const fullFees = requests.reduce((s, r) => s + units(r.feeAmount), 0n);
+  const fullAmount = requests.reduce((s, r) => s + units(r.expectedAmount), 0n) + fullFees;
   const policy = (sp.accessPolicy as AccessPolicy | null) ?? null;
   const masked = payeeMasked(policy);
-  const payee = requests[0]?.payee ?? "";
+  const show = (a: string) => (masked ? mask(a) : a);
+  const payee = due[0]?.request.payee ?? requests[0]?.payee ?? "";
+  const item = (r: PaymentRequest, state: PaymentPageItem["state"]): PaymentPageItem => ({
+    requestId: r.id,
+    paymentReference: r.paymentReference,
+    amount: formatAmount(units(r.expectedAmount), decimals),
+    payee: show(r.payee),
+    state,
+    due: formatAmount(dueBy.get(r.id)?.amount ?? 0n, decimals),
+    dueFee: formatAmount(dueBy.get(r.id)?.fee ?? 0n, decimals),
+    feeShort: progress.get(r.id)?.subStatus === "fee_short",
+  });
+  const included = new Set(requests.map((r) => r.id));
+  // A multicall lists every child, those the transaction leaves out (expired, screened out …) as excluded.
+  const all = link.multicall ? link.multicall.children.flatMap((c) => c.requests.map((x) => x.request)) : requests;
+  const items = all.map((r) => item(r, !included.has(r.id) ? "excluded" : dueBy.has(r.id) ? "due" : "paid"));
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
-  // Where each request stands against its fee rule: a short fee is shown, and what is due is exactly what is missing.
-  const progress = await feeProgressOf(requests);
-  const open = requests.filter((r) => r.status !== "paid");
-  const due = open.reduce((sum, r) => {
-    const p = payableOf(r, progress.get(r.id)!);
-    return sum + p.amount + p.feeAmount + p.extraFeeLegs.reduce((a, l) => a + l.amount, 0n);
-  }, 0n);
-  const missingFees = open.flatMap((r) => missingFeesOf(r, progress.get(r.id)!));
+  // Each fee leg below its share of what was paid (the fee rule's fee_short), of the requests still open.
+  const missingFees = requests.filter((r) => progress.has(r.id)).flatMap((r) => missingFeesOf(r, progress.get(r.id)!));
   return {
     token: sp.token,
-    status: linkStatus(sp),
+    status: link.status,
     direction: sp.direction === "outgoing" ? "outgoing" : "incoming",
     paymentType: sp.paymentType === "single" ? "single" : "batch",
     network: {
@@ -142,18 +168,23 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
         (t) => t.network === rt.network.id && t.symbol === currency.token.symbol && sameAddress(t.address, currency.token.address),
       ),
     },
-    totalAmount: formatAmount(toPayees + fees, decimals),
+    totalAmount: formatAmount(total, decimals),
     payerFees: formatAmount(fees, decimals),
+    fullAmount: formatAmount(fullAmount, decimals),
+    fullFees: formatAmount(fullFees, decimals),
+    paidAmount: formatAmount(paid, decimals),
+    // The same sum as totalAmount (the fee branch's name for it): after a short fee, that fee alone.
+    amountDue: formatAmount(total, decimals),
     subStatus: missingFees.length > 0 ? "fee_short" : null,
     missingFees,
-    amountDue: formatAmount(due, decimals),
-    items: requests.map((r) => ({
-      requestId: r.id,
-      paymentReference: r.paymentReference,
-      amount: formatAmount(units(r.expectedAmount), decimals),
-      payee: masked ? mask(r.payee) : r.payee,
-    })),
-    payee: { display: masked ? mask(payee) : payee, masked },
+    items,
+    payee: { display: show(payee), masked },
+    recipients: [...new Set(due.filter((l) => l.amount > 0n).map((l) => show(l.request.payee)))],
+    feeRecipients: [
+      ...new Set(
+        due.flatMap((l) => [...(l.feeAmount > 0n && l.feeAddress ? [l.feeAddress] : []), ...l.extraFeeLegs.map((x) => x.address)]),
+      ),
+    ],
     reference: sp.reference,
     expiresAt: sp.expiresAt.toISOString(),
     completedAt: sp.completedAt?.toISOString() ?? null,
@@ -167,12 +198,7 @@ export async function pageDataOf(link: { sp: LinkRow; requests: PaymentRequest[]
     lineItems: lineItemsOf(sp.lineItems, decimals),
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
     // A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the link's network.
-    crossChainSources: open.some((r) => {
-      const p = payableOf(r, progress.get(r.id)!);
-      return p.amount === 0n || p.extraFeeLegs.length > 0;
-    })
-      ? []
-      : crossChainSourcesOfLink(sp, requests),
+    crossChainSources: due.some((p) => p.amount === 0n || p.extraFeeLegs.length > 0) ? [] : crossChainSourcesOfLink(sp, requests),
   };
 }
 

@@ -1,19 +1,33 @@
 import type { UnsignedTx } from "@/lib/chain/calldata";
+import type { SecurePaymentStatus } from "@/lib/payments/link-status";
 import type { PayMetadata } from "@/lib/payments/plan";
+
 /**
  * What the hosted payment page (`/pay/{token}`) and its client code see of a secure
  * payment. Served by `getPaymentPage(token)` (server components) and by the public
  * `GET /v2/secure-payments/{token}` (the page's live status polling); the token is the
  * capability, so nothing here is private to the integrator (payees may be masked).
  */
-export type SecurePaymentStatus = "pending" | "completed" | "expired" | "invalidated" | "compliance_failed";
+export type { SecurePaymentStatus };
 
 export interface PaymentPageItem {
   requestId: string;
   paymentReference: string;
-  /** Human decimal the payee receives. */
+  /** Human decimal the payee receives in all. */
   amount: string;
   payee: string;
+  /**
+   * `due`: the next transaction pays it (`due` is what it sends this payee now); `paid`: paid
+   * already, not paid again; `excluded`: a multicall child that can no longer be paid here
+   * (expired, screened out, merged elsewhere): the transaction leaves it out.
+   */
+  state: "due" | "paid" | "excluded";
+  /** Human decimal the next transaction sends this payee ("0" unless `due`; "0" too when only its fee is missing). */
+  due: string;
+  /** Human decimal the next transaction sends in fees for this payment (the rest of each fee leg; "0" unless `due`). */
+  dueFee: string;
+  /** Its amount arrived (in part or whole) without its whole fee: the fee rule's `fee_short`. */
+  feeShort: boolean;
 }
 
 export interface PaymentPageData {
@@ -26,10 +40,16 @@ export interface PaymentPageData {
   rpcUrl: string | null;
   /** `official`: the network's official token contract (shown with a verified mark), not a stand-in. */
   currency: { id: string; symbol: string; decimals: number; address: string; official: boolean };
-  /** Total the payer sends, fees included (human decimal). */
+  /** What the next transaction sends, fees included (human decimal): what is still owed, never what was paid already. */
   totalAmount: string;
-  /** Fees the payer pays on top (human decimal; "0" when none). */
+  /** Fees within totalAmount (human decimal; "0" when none). */
   payerFees: string;
+  /** The link's whole amount, fees included, of the payments it pays (paid or not; a multicall's excluded children left out). */
+  fullAmount: string;
+  /** Fees within fullAmount. */
+  fullFees: string;
+  /** What the link's payments already received (human decimal; "0" when nothing yet). */
+  paidAmount: string;
   /**
    * `fee_short` while a payment reached the link without its whole fee (a fee leg got less than its share,
    * or went to another address): the link stays pending, its request partially_paid; null otherwise.
@@ -37,11 +57,16 @@ export interface PaymentPageData {
   subStatus: "fee_short" | null;
   /** With fee_short: each fee leg below its share (human decimals in the link's token). */
   missingFees: { type: string; feeAddress: string; amount: string; currency: string }[];
-  /** What the payer must still send now, fees included (human decimal): after a short fee, that fee alone. */
+  /** The same sum as totalAmount, kept under the fee rule's name: what the payer must still send now; after a short fee, that fee alone. */
   amountDue: string;
+  /** Every payment of the link, in order, each marked due, paid or excluded. */
   items: PaymentPageItem[];
-  /** Payee as shown: the address, or a masked form when the access policy says so. */
+  /** Payee as shown (the first one the next transaction pays): the address, or a masked form when the access policy says so. */
   payee: { display: string; masked: boolean };
+  /** Every distinct payee the next transaction sends an amount to, in order (masked like `payee`); empty when only fees are due. */
+  recipients: string[];
+  /** Every distinct fee address the next transaction sends a fee to, in order. */
+  feeRecipients: string[];
   reference: string | null;
   expiresAt: string;
   completedAt: string | null;

@@ -5,16 +5,15 @@ import { findTokenCurrency } from "@/lib/currencies/registry";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
-import { feeProgressOf, owedLegs, payableOf } from "@/lib/payments/fee-legs";
 import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
 import { assertCrossChainPayable } from "@/lib/requests/pay-request";
+import { dueOf, dueTotal } from "@/lib/secure-payments/due";
 import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { publicLinkView, referencePayAnswer } from "@/lib/secure-payments/public-view";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
  * The public token routes: `GET /v2/secure-payments/{token}` (the reference's view of the link,
@@ -48,12 +47,7 @@ async function paymentOptionsFor(link: Loaded, page: PaymentPageData, wallet: st
   const reader = chainReaderFor(network);
   const balance = reader ? await reader.balanceOf(page.currency.address, wallet).catch(() => null) : null;
   if (balance === null) return undefined;
-  const open = link.requests.filter((r) => r.status !== "paid");
-  const progress = await feeProgressOf(open);
-  const needed = open.reduce((sum, r) => {
-    const p = payableOf(r, progress.get(r.id)!);
-    return sum + p.amount + p.feeAmount + p.extraFeeLegs.reduce((a, l) => a + l.amount, 0n);
-  }, 0n);
+  const needed = dueTotal((await dueOf(link.requests)).legs).total;
   const decimals = page.currency.decimals;
   const option = {
     balance: formatAmount(balance, decimals),
@@ -73,8 +67,7 @@ export async function planLinkPayment(token: string, walletInput: string, crossC
 }
 
 async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChainChoice): Promise<PaymentPagePlan | CrossChainLinkPlan> {
-  const { sp, requests } = link;
-  const status = linkStatus(sp);
+  const { sp, requests, status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const network = sp.network;
   if (!isNetworkId(network)) throw notFound("Secure payment not found");
@@ -94,24 +87,22 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
   }
   const token0 = sp.currency ? findTokenCurrency(sp.currency)?.token : undefined;
   const reset = token0?.approveResetRequired ?? false;
-  const open = requests.filter((r) => r.status !== "paid");
-  if (open.length === 0) throw new AppError("conflict", "Already paid");
-  const progress = await feeProgressOf(open);
+  // Exactly what the page shows (dueOf): each open request's rest of its amount and of each fee leg (a short fee alone, amount 0).
+  const { legs: due, batchFeeAddress } = await dueOf(requests);
+  if (due.length === 0) throw new AppError("conflict", "Already paid");
   if (crossChain?.chain && crossChain.token) {
-    if (sp.direction !== "incoming" || open.length !== 1)
+    if (sp.direction !== "incoming" || due.length !== 1)
       throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
-    const r = open[0]!;
-    const p = payableOf(r, progress.get(r.id)!);
+    const p = due[0]!;
     assertCrossChainPayable(p);
     return payCrossChain(
-      { ...crossChainTermsOf(r), amount: p.amount, feeAmount: p.feeAmount, feeAddress: p.feeAddress },
+      { ...crossChainTermsOf(p.request), amount: p.amount, feeAmount: p.feeAmount, feeAddress: p.feeAddress },
       { chain: crossChain.chain, token: crossChain.token, wallet, quoteId: crossChain.quoteId },
     );
   }
-  // Exactly what is missing of each request: the rest of its amount and of each fee leg (a short fee alone, amount 0).
-  if (open.length === 1) {
-    const r = open[0]!;
-    const p = payableOf(r, progress.get(r.id)!);
+  if (due.length === 1) {
+    const p = due[0]!;
+    const r = p.request;
     return planSinglePayment(
       {
         network,
@@ -127,26 +118,24 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
       wallet,
     );
   }
-  // The batch contract sends every fee to one address: the first owed leg's; other legs follow as fee-only transfers.
-  const firstOwed = open.flatMap((r) => owedLegs(progress.get(r.id)!))[0]?.address ?? open.find((r) => r.feeAddress)?.feeAddress ?? null;
-  const payables = open.map((r) => ({ r, p: payableOf(r, progress.get(r.id)!, firstOwed) }));
+  // The batch contract sends every fee to one address (due.ts); other fee legs follow as fee-only transfers.
   const plan = await planBatchPayment(
     network,
-    payables.map(({ r, p }) => ({
-      token: r.tokenAddress,
-      to: r.payee,
+    due.map((p) => ({
+      token: p.request.tokenAddress,
+      to: p.request.payee,
       amount: p.amount,
-      paymentReference: asHex(r.paymentReference),
+      paymentReference: asHex(p.request.paymentReference),
       feeAmount: p.feeAmount,
       approveResetRequired: reset,
     })),
-    firstOwed,
+    batchFeeAddress,
     wallet,
-    payables.flatMap(({ r, p }) =>
+    due.flatMap((p) =>
       p.extraFeeLegs.map((l) => ({
-        token: r.tokenAddress,
-        to: r.payee,
-        paymentReference: asHex(r.paymentReference),
+        token: p.request.tokenAddress,
+        to: p.request.payee,
+        paymentReference: asHex(p.request.paymentReference),
         address: l.address,
         amount: l.amount,
         approveResetRequired: reset,

@@ -2,7 +2,6 @@ import { AppError, invalidField, notFound } from "@/lib/errors";
 import { routingProvider } from "@/lib/routing/index";
 import { RoutingProviderError } from "@/lib/routing/types";
 import { loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 /**
  * `POST /v2/secure-payments/{token}/refresh-step-transaction`: re-stamps a bridge step's deadline just
@@ -13,7 +12,7 @@ import { linkStatus } from "@/lib/secure-payments/status";
 export async function refreshStepTransaction(token: string, step: Record<string, unknown>) {
   const link = await loadLink(token);
   if (!link) throw notFound("Secure payment not found");
-  const status = linkStatus(link.sp);
+  const { status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const provider = routingProvider();
   if (!provider?.refreshStep)

@@ -5,6 +5,7 @@ import { kytProviderForClientId, planProvider } from "@/lib/kyt/plan";
 import { type AccessPolicy, screensPayers, screenWallet } from "@/lib/kyt/screen";
 import type { KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
+import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 import { settleMulticallParents } from "@/lib/secure-payments/multicall";
 
 /**
@@ -84,7 +85,11 @@ async function settleOne(token: string): Promise<boolean> {
   return count === 1;
 }
 
-/** Pending links past their expiry become `expired`; paid-but-unsettled ones are settled. */
+/**
+ * Pending links past their expiry become `expired`; paid-but-unsettled ones are settled. A paid
+ * link is never expired (linkStatus): when its settlement fails (screening down), it stays
+ * pending and every later sweep tries to settle it again.
+ */
 export async function expireAndReconcileSecurePayments(): Promise<{ expired: number; settled: number }> {
   // Links still pending although one of their requests is paid: a crash between recording and settling.
   const unsettled = await db().$queryRaw<{ requestId: string }[]>`
@@ -103,9 +108,8 @@ export async function expireAndReconcileSecurePayments(): Promise<{ expired: num
       WHERE m2."parentToken" = p.token AND c.status <> 'completed')
     LIMIT 500`;
   settled += await settleMulticallParents(finished.map((f) => f.childToken));
-  const { count } = await db().securePayment.updateMany({
-    where: { status: "pending", expiresAt: { lte: now() } },
-    data: { status: "expired" },
-  });
+  const count = await db().$executeRaw`
+    UPDATE "SecurePayment" sp SET status = 'expired'
+    WHERE sp.status = 'pending' AND sp."expiresAt" <= ${now()} AND NOT ${PAID_LINK_SQL}`;
   return { expired: count, settled };
 }

@@ -5,7 +5,6 @@ import { env } from "@/lib/env";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import { recordIntent } from "@/lib/secure-payments/intent";
 import { loadLink } from "@/lib/secure-payments/page-data";
-import { linkStatus } from "@/lib/secure-payments/status";
 
 export interface SignedTronTransaction {
   raw_data_hex: string;
@@ -50,7 +49,7 @@ export async function broadcastTronTransaction(token: string, tx: SignedTronTran
   const link = await loadLink(token);
   if (!link) throw notFound("Secure payment not found");
   if (link.sp.network !== "tron") throw invalidField("signedTransaction", `this link is on ${link.sp.network}, not Tron`);
-  const status = linkStatus(link.sp);
+  const { status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
   const target = calledContract(tx);
   const feeProxy = networkRuntime("tron").contracts.erc20FeeProxy;

@@ -58,7 +58,7 @@ async function userOf(accountId: string, email: string, isAdmin = false) {
 
 /** A snapshot of everything of account A an action could touch. */
 async function snapshotA() {
-  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links] = await Promise.all([
+  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks] = await Promise.all([
     db().apiKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().orchestratorKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().clientId.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
@@ -69,8 +69,9 @@ async function snapshotA() {
     db().feeConfig.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().session.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" }, select: { id: true, revokedAt: true } }),
     db().securePayment.count({ where: { accountId: a.account.id } }),
+    db().clientIdLink.findMany({ where: { client: { accountId: a.account.id } }, orderBy: { id: "asc" } }),
   ]);
-  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links });
+  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks });
 }
 
 const form = (fields: Record<string, string>) => {
@@ -93,6 +94,7 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   "keys#revokeKeyAction": { call: () => keyActions.revokeKeyAction(form({ id: ids.apiKeyA! })) },
   "keys#createClientIdAction": { call: () => keyActions.createClientIdAction(none, form({ label: "b", allowedDomains: "" })) },
   "keys#revokeClientIdAction": { call: () => keyActions.revokeClientIdAction(form({ id: ids.clientIdA! })) },
+  "keys#endOrchestratorLinkAction": { call: () => keyActions.endOrchestratorLinkAction(form({ clientId: ids.linkedClientIdA! })) },
   "webhooks#registerWebhookAction": {
     call: () => webhookActions.registerWebhookAction(none, form({ url: "https://hooks.example/b", clientId: ids.clientIdA! })),
   },
@@ -173,6 +175,11 @@ beforeAll(async () => {
   walletTokenA = (await createSession(walletUser, "wallet")).token;
   ids.apiKeyA = a.apiKeyId;
   ids.clientIdA = a.clientId;
+  // A's browser client ID, linked by B's orchestrator: only A may end the link.
+  ids.linkedClientIdA = a.browserClientId;
+  await db().clientIdLink.create({
+    data: { id: ulid(), clientId: a.browserClientId, orchestratorAccountId: b.account.id, status: "active" },
+  });
   ids.orchestratorKeyA = (await db().orchestratorKey.findFirstOrThrow({ where: { accountId: a.account.id } })).id;
   const endpoint = await db().webhookEndpoint.create({
     data: { id: ulid(), accountId: a.account.id, clientId: a.clientId, url: "https://hooks.example/a", secretEnc: "x" },

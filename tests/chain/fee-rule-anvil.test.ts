@@ -18,7 +18,10 @@ import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { GET as payLink } from "@/app/v2/secure-payments/[token]/pay/route";
 import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
+import { POST as createMulticall } from "@/app/v2/secure-payments/multicall-payouts/route";
+import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route";
 import { POST as createLink, GET as securePaymentByRequest } from "@/app/v2/secure-payments/route";
+import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepNetwork } from "@/lib/detection/sweep";
@@ -61,12 +64,12 @@ beforeEach(async () => {
 });
 
 /** A payer-borne fee configuration of the account (several rows make a plan with several entries). */
-async function feeConfig(bps: number, evmAddress: string, createdAt = new Date()) {
+async function feeConfig(bps: number, evmAddress: string, createdAt = new Date(), flow: "get_paid" | "pay" = "get_paid") {
   await db().feeConfig.create({
     data: {
       id: prefixedId("fee_"),
       accountId: a.account.id,
-      flow: "get_paid",
+      flow,
       percentageBps: bps,
       feeBearer: "payer",
       evmAddress,
@@ -132,6 +135,23 @@ function proxyCalls(transactions: { to: string; data: `0x${string}` }[]) {
       return { to: args[1], amount: args[2], fee: args[4], feeAddress: args[5] };
     });
 }
+
+/** The batch call's legs, decoded: [recipient, amount, fee] each, and the one fee address. */
+function batchLegs(data: `0x${string}`) {
+  const { args } = decodeFunctionData({ abi: batchConversionPaymentsAbi, data });
+  const [metaDetails, , feeAddress] = args as unknown as [
+    { requestDetails: { recipient: string; requestAmount: bigint; feeAmount: bigint }[] }[],
+    unknown,
+    string,
+  ];
+  return {
+    legs: metaDetails.flatMap((m) => m.requestDetails.map((d) => [d.recipient, d.requestAmount, d.feeAmount])),
+    feeAddress,
+  };
+}
+
+type Item = { state: string; amount: string; due: string; dueFee: string; feeShort: boolean };
+const itemsOf = (checkout: { items: Item[] }) => checkout.items.map((i) => [i.state, i.amount, i.due, i.dueFee, i.feeShort]);
 
 describe("the fee rule on anvil (issue #24)", () => {
   it("a payment through the fee proxy with fee 0 leaves the link partially paid, fee_short; paying the missing fee completes it", async () => {
@@ -319,6 +339,116 @@ describe("the fee rule on anvil (issue #24)", () => {
     expect((await requestView(r2.id)).body).toMatchObject({ status: "paid", subStatus: null });
     expect((await linkView(token)).body.status).toBe("completed");
   }, 90_000);
+
+  it("a batch link whose first request's amount arrived without its fee: the page and the plan ask that fee and nothing for the others", async () => {
+    await feeConfig(500, devnet.accounts.feeRecipient.address);
+    const { token, requests } = await newLink(["50", "30", "20"]);
+    const [r1, r2, r3] = requests as [(typeof requests)[0], (typeof requests)[0], (typeof requests)[0]];
+    const fee = devnet.accounts.feeRecipient.address;
+    const payee = devnet.accounts.payee.address;
+    // r1: its 50 without its 2.5 fee; r2: its 30 with its 1.5 fee; r3 not paid yet.
+    await payThroughProxy(r1.paymentReference, usdc("50"), 0n, fee);
+    await payThroughProxy(r2.paymentReference, usdc("30"), usdc("1.5"), fee);
+    expect((await requestView(r2.id)).body).toMatchObject({ status: "paid", subStatus: null });
+
+    // 5 % of 50 = 2.5 missing on r1; r3 owes 20 + 1; r2 nothing.
+    let checkout = (await linkView(token)).body.checkout;
+    expect(checkout).toMatchObject({ status: "pending", subStatus: "fee_short", totalAmount: "23.5", amountDue: "23.5", payerFees: "3.5" });
+    expect(checkout.missingFees).toEqual([{ type: "platform", feeAddress: fee, amount: "2.5", currency: "USDC" }]);
+    expect(itemsOf(checkout)).toEqual([
+      ["due", "50", "0", "2.5", true],
+      ["paid", "30", "0", "0", false],
+      ["due", "20", "20", "1", false],
+    ]);
+    expect(checkout.recipients).toEqual([payee]);
+    let p = await plan(token);
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    expect(batchLegs(p.body.batchPaymentTransaction.data)).toEqual({
+      legs: [
+        [payee, 0n, 2_500_000n],
+        [payee, 20_000_000n, 1_000_000n],
+      ],
+      feeAddress: fee,
+    });
+
+    // r3 paid in full: only r1's fee is left — one fee-proxy call, amount 0, fee 2.5, nothing to anyone else.
+    await payThroughProxy(r3.paymentReference, usdc("20"), usdc("1"), fee);
+    checkout = (await linkView(token)).body.checkout;
+    expect(checkout).toMatchObject({ subStatus: "fee_short", totalAmount: "2.5", amountDue: "2.5", payerFees: "2.5" });
+    expect(itemsOf(checkout)).toEqual([
+      ["due", "50", "0", "2.5", true],
+      ["paid", "30", "0", "0", false],
+      ["paid", "20", "0", "0", false],
+    ]);
+    // Nobody receives an amount; the fee address receives the fee.
+    expect(checkout.recipients).toEqual([]);
+    expect(checkout.feeRecipients).toEqual([fee]);
+    p = await plan(token);
+    expect(proxyCalls(p.body.transactions)).toEqual([{ to: payee, amount: 0n, fee: 2_500_000n, feeAddress: fee }]);
+    const feeBefore = await balance(fee);
+    const payeeBefore = await balance(payee);
+    await payLinkOnDevnet(devnet, pub, token);
+    expect((await balance(fee)) - feeBefore).toBe(2_500_000n);
+    expect(await balance(payee)).toBe(payeeBefore);
+    expect((await requestView(r1.id)).body).toMatchObject({ status: "paid", subStatus: null });
+    expect((await linkView(token)).body.status).toBe("completed");
+  }, 120_000);
+
+  it("a multicall whose child's amount arrived without its fee: the parent's page and plan send that fee alone", async () => {
+    await feeConfig(200, devnet.accounts.feeRecipient.address, new Date(), "pay");
+    const payee = devnet.accounts.payee.address;
+    const fee = devnet.accounts.feeRecipient.address;
+    const payout = async (amount: string) => {
+      const res = await call(createPayoutLink, "/v2/secure-payments/payouts", {
+        method: "POST",
+        headers: { "x-api-key": a.apiKey },
+        json: {
+          recipient: payee,
+          creatorWalletAddress: devnet.accounts.payer.address,
+          network: "sepolia",
+          currency: "USDC-sepolia",
+          amount,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { token: string; requestIds: string[] };
+    };
+    const [one, two] = [await payout("10"), await payout("25")];
+    const created = await call(createMulticall, "/v2/secure-payments/multicall-payouts", {
+      method: "POST",
+      headers: { "x-api-key": a.apiKey },
+      json: { childTokens: [one.token, two.token] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const parent = created.body.token as string;
+    // 2 % of 10 = 0.2 and of 25 = 0.5: the whole multicall sends 35.7.
+    expect((await linkView(parent)).body.checkout).toMatchObject({ totalAmount: "35.7", payerFees: "0.7" });
+
+    // The first child's 10 arrives without its fee; the second is paid in full on its own link.
+    const first = await db().paymentRequest.findUniqueOrThrow({ where: { id: one.requestIds[0] } });
+    expect(first.feeAmount.toFixed()).toBe("200000");
+    await payThroughProxy(first.paymentReference, usdc("10"), 0n, fee);
+    await payLinkOnDevnet(devnet, pub, two.token);
+    expect((await requestView(two.requestIds[0]!)).body).toMatchObject({ status: "paid" });
+    expect((await requestView(first.id)).body).toMatchObject({ status: "partially_paid", subStatus: "fee_short" });
+
+    const checkout = (await linkView(parent)).body.checkout;
+    expect(checkout).toMatchObject({ status: "pending", subStatus: "fee_short", totalAmount: "0.2", payerFees: "0.2" });
+    expect(itemsOf(checkout)).toEqual([
+      ["due", "10", "0", "0.2", true],
+      ["paid", "25", "0", "0", false],
+    ]);
+    expect(checkout.recipients).toEqual([]);
+    expect(checkout.feeRecipients).toEqual([fee]);
+    const p = await plan(parent);
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    expect(p.body.amounts).toEqual(["0"]);
+    expect(proxyCalls(p.body.transactions)).toEqual([{ to: payee, amount: 0n, fee: 200_000n, feeAddress: fee }]);
+    const feeBefore = await balance(fee);
+    await payLinkOnDevnet(devnet, pub, parent);
+    expect((await balance(fee)) - feeBefore).toBe(200_000n);
+    expect((await requestView(first.id)).body).toMatchObject({ status: "paid", subStatus: null });
+  }, 120_000);
 
   it("GET /v2/request/{id}/pay of a fee-short payout asks for the fee alone; cross-chain is refused for it", async () => {
     const created = await call(createPayout, "/v2/payouts", {

@@ -8,6 +8,7 @@ import { db } from "@/lib/db";
 import { AppError, notFound } from "@/lib/errors";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
+import { endLinkByPlatform } from "@/lib/orchestrators/links";
 
 export interface KeyFormState {
   error: string | null;
@@ -68,5 +69,15 @@ export async function createClientIdAction(_prev: KeyFormState, form: FormData):
 export async function revokeClientIdAction(form: FormData): Promise<void> {
   const me = await userForAction();
   await revokeOwnClientId(me.account.id, String(form.get("id") ?? ""));
+  revalidatePath("/dashboard/keys");
+}
+
+/**
+ * Ends the orchestrator link of one of the account's client IDs (DELETE /v2/client-ids/{id}/orchestrator-link's
+ * function): another account's client ID is "not found". Recorded in the audit log as this user.
+ */
+export async function endOrchestratorLinkAction(form: FormData): Promise<void> {
+  const me = await userForAction();
+  await endLinkByPlatform(me.account.id, String(form.get("clientId") ?? ""), `session:${me.user.id}`);
   revalidatePath("/dashboard/keys");
 }

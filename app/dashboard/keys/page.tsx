@@ -5,7 +5,8 @@ import { formatUtc } from "@/components/payment/format";
 import { listOwnClientIds } from "@/lib/accounts/client-ids";
 import { db } from "@/lib/db";
 import { requireUser } from "@/lib/http/page-session";
-import { createClientIdAction, createKeyAction, revokeClientIdAction, revokeKeyAction } from "./actions";
+import { platformLinks } from "@/lib/orchestrators/links";
+import { createClientIdAction, createKeyAction, endOrchestratorLinkAction, revokeClientIdAction, revokeKeyAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "API keys and client IDs", robots: { index: false } };
@@ -22,6 +23,7 @@ export default async function KeysPage() {
     }),
     listOwnClientIds(me.account.id),
   ]);
+  const links = new Map((await platformLinks(me.account.id)).links.map((l) => [l.clientId, l]));
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">API keys and client IDs</h1>
@@ -56,12 +58,13 @@ export default async function KeysPage() {
           <ul className="mt-4 divide-y divide-slate-100 text-sm" data-testid="client-ids">
             {clientIds.map((c) => (
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="min-w-0">
+                <div className="min-w-0 flex-1">
                   <span className="font-medium">{c.label}</span> <span className="font-mono text-xs text-slate-500">{c.clientId}</span>
                   <span className="block truncate text-xs text-slate-500">
                     {c.status} · {c.allowedDomains.length ? c.allowedDomains.join(", ") : "backend (no origins)"}
                   </span>
-                </span>
+                  <OrchestratorLink link={links.get(c.clientId)} label={c.label} />
+                </div>
                 {c.status === "revoked" ? null : (
                   <form action={revokeClientIdAction}>
                     <input type="hidden" name="id" value={c.id} />
@@ -75,6 +78,49 @@ export default async function KeysPage() {
           </ul>
         </Panel>
       </div>
+    </div>
+  );
+}
+
+/**
+ * A client ID's orchestrator link, as its owner must see it: an orchestrator can link any client
+ * ID it learns (they are public), after which this client ID alone no longer creates payment links.
+ */
+function OrchestratorLink({
+  link,
+  label,
+}: {
+  link: Awaited<ReturnType<typeof platformLinks>>["links"][number] | undefined;
+  label: string;
+}) {
+  if (!link) return null;
+  const who = (
+    <>
+      <span className="font-medium text-slate-700">{link.orchestratorName || "an orchestrator"}</span>{" "}
+      <span className="font-mono">{link.orchestratorId}</span>
+    </>
+  );
+  if (link.status !== "active")
+    return (
+      <span className="mt-1 block text-xs text-slate-500" data-testid="orchestrator-link">
+        Link to {who} ended {link.unlinkedAt ? formatUtc(link.unlinkedAt) : ""}
+      </span>
+    );
+  return (
+    <div
+      className="mt-1 flex flex-wrap items-center gap-x-2 gap-y-1 rounded-md bg-amber-50 px-2 py-1 text-xs text-amber-900 ring-1 ring-inset ring-amber-200"
+      data-testid="orchestrator-link"
+    >
+      <span className="min-w-0 break-words">
+        Linked to {who} {link.via === "direct" ? "directly (not through your onboarding)" : "through onboarding"} since{" "}
+        {formatUtc(link.linkedAt)}. Payment links of this client ID need that orchestrator&apos;s key.
+      </span>
+      <form action={endOrchestratorLinkAction}>
+        <input type="hidden" name="clientId" value={link.clientId} />
+        <button type="submit" className={revokeButton} aria-label={`End the orchestrator link of client ID ${label}`}>
+          End link
+        </button>
+      </form>
     </div>
   );
 }

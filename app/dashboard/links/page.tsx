@@ -5,8 +5,8 @@ import { formatUtc } from "@/components/payment/format";
 import { StatusBadge } from "@/components/payment/status-badge";
 import { db } from "@/lib/db";
 import { requireUser } from "@/lib/http/page-session";
+import { linkStatus } from "@/lib/payments/link-status";
 import type { SecurePaymentStatus } from "@/lib/secure-payments/page-types";
-import { linkStatus } from "@/lib/secure-payments/status";
 import { createLinkAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -21,8 +21,11 @@ export default async function LinksPage() {
       orderBy: { createdAt: "desc" },
       take: 50,
       include: {
-        requests: { include: { request: { select: { amount: true, paymentCurrency: true, subStatus: true } } } },
-        _count: { select: { multicallChildren: true } },
+        requests: { include: { request: { select: { amount: true, paymentCurrency: true, status: true, subStatus: true } } } },
+        // A multicall's requests are its children's (the expiry rule: a paid link never expires).
+        multicallChildren: {
+          select: { child: { select: { requests: { select: { request: { select: { status: true, subStatus: true } } } } } } },
+        },
       },
     }),
   ]);
@@ -45,14 +48,18 @@ export default async function LinksPage() {
           <ul className="divide-y divide-slate-100 text-sm">
             {links.map((l) => {
               const first = l.requests[0]?.request;
-              const status = linkStatus(l) as SecurePaymentStatus;
+              const requests = l.paymentType === "multicall" ? l.multicallChildren.flatMap((m) => m.child.requests) : l.requests;
+              const status: SecurePaymentStatus = linkStatus(
+                l,
+                requests.map((r) => r.request),
+              );
               // A payment came without its whole fee: the link waits for the fee (detection's subStatus).
-              const feeShort = status === "pending" && l.requests.some((r) => r.request.subStatus === "fee_short");
+              const feeShort = status === "pending" && requests.some((r) => r.request.subStatus === "fee_short");
               return (
                 <li key={l.token} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid="link-row">
                   <a href={`/pay/${l.token}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
                     {l.paymentType === "multicall"
-                      ? `Multicall of ${l._count.multicallChildren} payouts`
+                      ? `Multicall of ${l.multicallChildren.length} payouts`
                       : first
                         ? `${first.amount} ${first.paymentCurrency.split("-")[0]}`
                         : l.token}
@@ -61,7 +68,7 @@ export default async function LinksPage() {
                   <span className="text-slate-600">{l.reference ?? l.description ?? ""}</span>
                   <span className="text-slate-500">{formatUtc(l.createdAt.toISOString())}</span>
                   {feeShort ? (
-                    <StatusBadge status={status} subStatus="fee_short" />
+                    <StatusBadge status={status} pending="fee_short" />
                   ) : status === "pending" && l.intentTxHash ? (
                     <span
                       className="inline-flex items-center rounded-full bg-sky-50 px-2.5 py-0.5 text-xs font-medium text-sky-800 ring-1 ring-inset ring-sky-200"

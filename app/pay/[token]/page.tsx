@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { BrandHeader } from "@/components/payment/brand-header";
 import { formatAmount } from "@/components/payment/format";
-import { LinkOutcome } from "@/components/payment/link-outcome";
+import { LinkOutcome, PaymentReceived } from "@/components/payment/link-outcome";
 import { PaidPanel } from "@/components/payment/paid-panel";
 import { PayByTransfer } from "@/components/payment/pay-by-transfer";
 import { PayPanelLoader } from "@/components/payment/pay-panel-loader";
@@ -33,8 +33,8 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const status = data?.status ?? null;
   const title = !data
     ? "Payment link not found"
-    : status === "pending"
-      ? `Pay ${formatAmount(data.amountDue)} ${data.currency.symbol}`
+    : status === "pending" && data.items.some((i) => i.state === "due")
+      ? `Pay ${formatAmount(data.totalAmount)} ${data.currency.symbol}`
       : status === "completed"
         ? "Payment complete"
         : "Payment link";
@@ -50,7 +50,10 @@ export default async function PaymentPage({ params }: Props) {
   const { status } = data;
 
   let panel: ReactNode;
-  if (status === "pending") {
+  if (status === "pending" && !data.items.some((i) => i.state === "due")) {
+    // Paid, not yet settled (screening pending): a paid link never expires, and is never paid twice.
+    panel = <PaymentReceived />;
+  } else if (status === "pending") {
     const cookie = data.network.kind === "evm" ? wagmiCookie((await headers()).get("cookie")) : null;
     panel = (
       <>

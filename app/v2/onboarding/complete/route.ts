@@ -1,3 +1,4 @@
+import { principalKey } from "@/lib/auth/principal";
 import { completeOnboardingOp } from "@/lib/contracts/orchestrators";
 import { json, withApi } from "@/lib/http/handler";
 import { completeIntent } from "@/lib/orchestrators/intents";
@@ -5,5 +6,5 @@ import { completeIntent } from "@/lib/orchestrators/intents";
 export const dynamic = "force-dynamic";
 
 export const POST = withApi(completeOnboardingOp, async ({ principal, body }) =>
-  json(await completeIntent(body.token, principal.accountId, body.kyt), 201),
+  json(await completeIntent(body.token, principal.accountId, body.kyt, principalKey(principal)), 201),
 );

@@ -1,3 +1,4 @@
+import { principalKey } from "@/lib/auth/principal";
 import { linkClientIdOp, listLinksOp } from "@/lib/contracts/orchestrators";
 import { json, withApi } from "@/lib/http/handler";
 import { linkClientId, listLinks } from "@/lib/orchestrators/links";
@@ -6,7 +7,7 @@ import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 export const dynamic = "force-dynamic";
 
 export const POST = withApi(linkClientIdOp, async ({ principal, body }) => {
-  const { status, body: result } = await linkClientId(orchestratorIdOf(principal), body.clientId);
+  const { status, body: result } = await linkClientId(orchestratorIdOf(principal), body.clientId, principalKey(principal));
   return json(result, status);
 });
 

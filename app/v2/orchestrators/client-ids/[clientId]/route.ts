@@ -1,3 +1,4 @@
+import { principalKey } from "@/lib/auth/principal";
 import { unlinkClientIdOp } from "@/lib/contracts/orchestrators";
 import { json, withApi } from "@/lib/http/handler";
 import { unlinkClientId } from "@/lib/orchestrators/links";
@@ -6,5 +7,5 @@ import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 export const dynamic = "force-dynamic";
 
 export const DELETE = withApi(unlinkClientIdOp, async ({ principal, params }) =>
-  json(await unlinkClientId(orchestratorIdOf(principal), params.clientId)),
+  json(await unlinkClientId(orchestratorIdOf(principal), params.clientId, principalKey(principal))),
 );

@@ -1,0 +1,14 @@
+import { principalKey } from "@/lib/auth/principal";
+import { endOrchestratorLinkOp, getOrchestratorLinkOp } from "@/lib/contracts/client-ids";
+import { json, withApi } from "@/lib/http/handler";
+import { endLinkByPlatform, platformLinkOf } from "@/lib/orchestrators/links";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(getOrchestratorLinkOp, async ({ principal, params }) =>
+  json(await platformLinkOf(principal.accountId, params.id)),
+);
+
+export const DELETE = withApi(endOrchestratorLinkOp, async ({ principal, params }) =>
+  json(await endLinkByPlatform(principal.accountId, params.id, principalKey(principal))),
+);

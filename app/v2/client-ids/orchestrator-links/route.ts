@@ -1,0 +1,7 @@
+import { listOrchestratorLinksOp } from "@/lib/contracts/client-ids";
+import { json, withApi } from "@/lib/http/handler";
+import { platformLinks } from "@/lib/orchestrators/links";
+
+export const dynamic = "force-dynamic";
+
+export const GET = withApi(listOrchestratorLinksOp, async ({ principal }) => json(await platformLinks(principal.accountId)));
