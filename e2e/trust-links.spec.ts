@@ -60,16 +60,19 @@ for (const viewport of [
     await page.setViewportSize({ width: viewport.width, height: viewport.height });
     const link = await createLink(state, { requests: [{ amount: "3" }], reference: `RECEIVED-${viewport.name}` });
     // Detection recorded the payment; settlement (screening) has not run; the expiry has passed.
-    await withDb(state, async (db) => {
+    // The link pays in the currency of the demo's active destination, which earlier journeys may change.
+    const symbol = await withDb(state, async (db) => {
       await db.query(`UPDATE "PaymentRequest" SET "status" = 'paid', "amountPaid" = "expectedAmount" WHERE "id" = $1`, [
         link.requestIds[0],
       ]);
       await db.query(`UPDATE "SecurePayment" SET "expiresAt" = now() - interval '1 minute' WHERE "token" = $1`, [link.token]);
+      const row = await db.query(`SELECT "currency" FROM "SecurePayment" WHERE "token" = $1`, [link.token]);
+      return String(row.rows[0].currency).split("-")[0];
     });
     await page.goto(`/pay/${link.token}`);
     await expect(page.getByRole("heading", { name: "Payment received" })).toBeVisible();
     const summary = page.getByRole("region", { name: /Payment request/ });
-    await expect(summary.locator("p").first()).toHaveText("3 USDC");
+    await expect(summary.locator("p").first()).toHaveText(`3 ${symbol}`);
     await expect(summary).toContainText("Payment received");
     await expect(summary).not.toContainText("Still to pay");
     await expect(summary).not.toContainText("Expired");
