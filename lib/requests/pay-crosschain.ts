@@ -83,6 +83,24 @@ export function crossChainSourcesFor(t: CrossChainTerms): { network: CrossChainN
     .filter((s) => s.tokens.length > 0);
 }
 
+/**
+ * Why what is still owed cannot come over a bridge, or null when it can: a bridge delivers one
+ * fee-proxy payment with an amount, so a fee alone, or fees to several addresses, are paid on the
+ * request's own network. GET /pay refuses (assertCrossChainPayable), and neither GET /routes nor
+ * the hosted page offers a cross-chain route then.
+ */
+export function crossChainPayableRefusal(t: { amount: bigint; extraFeeLegs: readonly unknown[] }): string | null {
+  if (t.amount === 0n) return "only the fee is missing: pay it on the request's own network (omit chain and token)";
+  if (t.extraFeeLegs.length > 0) return "this request's fee goes to several addresses: pay it on its own network (omit chain and token)";
+  return null;
+}
+
+/** crossChainPayableRefusal as the 400 naming `chain`. */
+export function assertCrossChainPayable(t: { amount: bigint; extraFeeLegs: readonly unknown[] }): void {
+  const refusal = crossChainPayableRefusal(t);
+  if (refusal) throw invalidField("chain", refusal);
+}
+
 /** Why a request cannot be paid from another chain (field at fault, message), or null when it can. */
 export function crossChainIneligibility(t: CrossChainTerms): { field: string; message: string } | null {
   if (t.isConversion) return { field: "chain", message: "a fiat invoice is paid through the conversion proxy on its own network" };

@@ -11,7 +11,7 @@ import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { feeLegsOf, missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
-import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
+import { crossChainPayableRefusal, crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { dueOf, dueTotal } from "@/lib/secure-payments/due";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
@@ -197,8 +197,8 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
-    // A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the link's network.
-    crossChainSources: due.some((p) => p.amount === 0n || p.extraFeeLegs.length > 0) ? [] : crossChainSourcesOfLink(sp, requests),
+    // Offered only where the pay plan would make one (crossChainPayableRefusal).
+    crossChainSources: due.some((p) => crossChainPayableRefusal(p)) ? [] : crossChainSourcesOfLink(sp, requests),
   };
 }
 
