@@ -322,6 +322,51 @@ describe("the fee rule on anvil (issue #24)", () => {
     expect((await linkView(token)).body.status).toBe("completed");
   }, 90_000);
 
+  it("a batch plan with a fee-only leg checks the payer's balance against everything it sends (batch and fee legs together)", async () => {
+    await feeConfig(300, devnet.accounts.feeRecipient.address, new Date("2026-01-01T00:00:00Z"));
+    await feeConfig(200, OTHER_FEE, new Date("2026-01-02T00:00:00Z"));
+    const { token } = await newLink(["40", "60"]);
+    const wallet = devAccount(12).address;
+    const planFor = async () => {
+      const res = await call(payLink, `/v2/secure-payments/${token}/pay?wallet=${wallet}`, { params: { token } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { transactions: { to: string; data: `0x${string}` }[]; metadata: { hasEnoughBalance: boolean } };
+    };
+    // The batch carries 100 USDC and the 3 % leg (3 USDC, plus the contract's batch fee); the 2 % leg (2 USDC) is a fee-only call.
+    const first = await planFor();
+    expect(proxyCalls(first.transactions)).toEqual([
+      { to: devnet.accounts.payee.address, amount: 0n, fee: 800_000n, feeAddress: OTHER_FEE },
+      { to: devnet.accounts.payee.address, amount: 0n, fee: 1_200_000n, feeAddress: OTHER_FEE },
+    ]);
+    const approvals = first.transactions
+      .filter((t) => t.to.toLowerCase() === devnet.tokens.USDC.toLowerCase())
+      .map((t) => decodeFunctionData({ abi: erc20Abi, data: t.data }))
+      .filter((d) => d.functionName === "approve")
+      .map((d) => d.args as readonly [string, bigint]);
+    const toBatch = approvals.find(([spender]) => spender.toLowerCase() === devnet.contracts.batchPayments.toLowerCase())![1];
+    expect(toBatch).toBeGreaterThanOrEqual(103_000_000n);
+    const payer = createWalletClient({
+      account: privateKeyToAccount(devnet.accounts.payer.privateKey),
+      chain: devnet.chain,
+      transport: http(devnet.rpcUrl),
+    });
+    const fund = async (amount: bigint) => {
+      const hash = await payer.writeContract({
+        address: devnet.tokens.USDC,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [wallet, amount],
+      });
+      await pub.waitForTransactionReceipt({ hash });
+    };
+    // Enough for the batch alone, not for the fee-only leg after it: not enough balance.
+    await fund(toBatch);
+    expect((await planFor()).metadata.hasEnoughBalance).toBe(false);
+    // The 2 USDC of the fee-only leg on top: enough.
+    await fund(2_000_000n);
+    expect((await planFor()).metadata.hasEnoughBalance).toBe(true);
+  }, 90_000);
+
   it("a batch link (BatchConversionPayments) goes through the same rule: a short fee on one request keeps the link pending", async () => {
     await feeConfig(500, devnet.accounts.feeRecipient.address);
     const { token, requests } = await newLink(["50", "30"]);
