@@ -495,6 +495,43 @@ describe("the fee rule on anvil (issue #24)", () => {
     expect((await requestView(first.id)).body).toMatchObject({ status: "paid", subStatus: null });
   }, 120_000);
 
+  it("a multicall child whose amount was over-paid without its fee: the plan's amounts say 0 to the payee, as its batch sends", async () => {
+    await feeConfig(200, devnet.accounts.feeRecipient.address, new Date(), "pay");
+    const payee = devnet.accounts.payee.address;
+    const fee = devnet.accounts.feeRecipient.address;
+    const payout = async (amount: string) => {
+      const res = await call(createPayoutLink, "/v2/secure-payments/payouts", {
+        method: "POST",
+        headers: { "x-api-key": a.apiKey },
+        json: {
+          recipient: payee,
+          creatorWalletAddress: devnet.accounts.payer.address,
+          network: "sepolia",
+          currency: "USDC-sepolia",
+          amount,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { token: string; requestIds: string[] };
+    };
+    const [one, two] = [await payout("10"), await payout("25")];
+    const created = await call(createMulticall, "/v2/secure-payments/multicall-payouts", {
+      method: "POST",
+      headers: { "x-api-key": a.apiKey },
+      json: { childTokens: [one.token, two.token] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const parent = created.body.token as string;
+    // 11 USDC to the payee for a 10 USDC payout, fee 0: the amount is over-paid, its 0.2 fee missing.
+    const first = await db().paymentRequest.findUniqueOrThrow({ where: { id: one.requestIds[0] } });
+    await payThroughProxy(first.paymentReference, usdc("11"), 0n, fee);
+    expect((await requestView(first.id)).body).toMatchObject({ status: "partially_paid", subStatus: "fee_short" });
+    const p = await plan(parent);
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    // First child: its fee alone (0 to the payee); second: 25 and its 0.5 fee.
+    expect(p.body.amounts).toEqual(["0", "25"]);
+  }, 120_000);
+
   it("GET /v2/request/{id}/pay of a fee-short payout asks for the fee alone; cross-chain is refused for it", async () => {
     const created = await call(createPayout, "/v2/payouts", {
       method: "POST",
