@@ -11,7 +11,6 @@ import { AppError, invalidField } from "@/lib/errors";
 import type { PaymentRequest } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
-import { feeForRemaining } from "@/lib/payments/plan";
 import { routingProvider } from "@/lib/routing/index";
 import {
   CROSS_CHAIN_NETWORKS,
@@ -48,19 +47,23 @@ export interface CrossChainTerms {
   isConversion?: boolean;
 }
 
-/** Cross-chain terms of a stored request: what is still owed, with its fee in proportion. */
-export function crossChainTermsOf(row: PaymentRequest): CrossChainTerms {
-  const expected = BigInt(row.expectedAmount.toFixed());
-  const remaining = expected - BigInt(row.amountPaid.toFixed());
+/**
+ * Cross-chain terms of a stored request for what it still owes (`owed`: the fee rule's payable,
+ * secure-payments/due.ts), so the bridge delivers exactly what the same-chain plan would send.
+ */
+export function crossChainTermsOf(
+  row: PaymentRequest,
+  owed: { amount: bigint; feeAmount: bigint; feeAddress: string | null },
+): CrossChainTerms {
   return {
     requestId: row.id,
     accountId: row.accountId,
     network: networkOf(row),
     token: tokenOf(row),
-    expected,
-    amount: remaining,
-    feeAmount: feeForRemaining(BigInt(row.feeAmount.toFixed()), remaining, expected),
-    feeAddress: row.feeAddress,
+    expected: BigInt(row.expectedAmount.toFixed()),
+    amount: owed.amount,
+    feeAmount: owed.feeAmount,
+    feeAddress: owed.feeAddress,
     payee: row.payee,
     paymentReference: asHex(row.paymentReference),
     tokenAddress: row.tokenAddress,

@@ -96,10 +96,12 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
       throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
     const p = due[0]!;
     assertCrossChainPayable(p);
-    return payCrossChain(
-      { ...crossChainTermsOf(p.request), amount: p.amount, feeAmount: p.feeAmount, feeAddress: p.feeAddress },
-      { chain: crossChain.chain, token: crossChain.token, wallet, quoteId: crossChain.quoteId },
-    );
+    return payCrossChain(crossChainTermsOf(p.request, p), {
+      chain: crossChain.chain,
+      token: crossChain.token,
+      wallet,
+      quoteId: crossChain.quoteId,
+    });
   }
   if (due.length === 1) {
     const p = due[0]!;
