@@ -12,7 +12,7 @@ import { env } from "@/lib/env";
 import type { CrossChainRef } from "@/lib/events/catalog";
 import { log } from "@/lib/log";
 import { routingProvider } from "@/lib/routing/index";
-import { type CrossChainNetwork, isCrossChainNetwork, ROUTE_CHAIN_LABEL } from "@/lib/routing/types";
+import { isCrossChainNetwork, ROUTE_CHAIN_LABEL } from "@/lib/routing/types";
 import { settleSecurePayments } from "@/lib/secure-payments/settle";
 
 export interface NetworkSweepResult {
@@ -110,15 +110,15 @@ export interface PayerAttribution {
   payer?: string | null;
 }
 
-/** The sender of a source-chain transaction, from that chain's RPC; null when it cannot be read. */
-export async function sourceTransactionSender(network: CrossChainNetwork, txHash: string): Promise<string | null> {
+/** The sender of a transaction, from its chain's RPC (a bridged payment's source chain, or the destination); null when it cannot be read. */
+export async function transactionSender(network: NetworkId, txHash: string): Promise<string | null> {
   const client = publicClientFor(network);
   if (!client || !/^0x[0-9a-fA-F]{64}$/.test(txHash)) return null;
   try {
     const tx = await client.getTransaction({ hash: txHash as `0x${string}` });
     return getAddress(tx.from);
   } catch (err) {
-    log.warn("cross-chain source transaction could not be read", {
+    log.warn("transaction sender could not be read", {
       network,
       txHash,
       error: err instanceof Error ? err.message : String(err),
@@ -157,7 +157,7 @@ async function crossChainSources(requestIds: string[]) {
       if (!found) continue;
       const quote = theirs.find((q) => q.sourceNetwork === sourceNetwork)!;
       await db().crossChainQuote.update({ where: { id: quote.id }, data: { sourceTxHash: found.sourceTxHash, destinationTxHash: txHash } });
-      const payer = await sourceTransactionSender(sourceNetwork, found.sourceTxHash);
+      const payer = await transactionSender(sourceNetwork, found.sourceTxHash);
       if (payer && !sameAddress(payer, quote.payer))
         log.warn("cross-chain payment sent by another wallet than the quote's", { requestId, quoted: quote.payer, sender: payer });
       return {
@@ -193,12 +193,7 @@ export async function attributeCrossChainPayers(limit = 25): Promise<number> {
   for (const p of pending) {
     const found = await lookup(p.requestId, p.network, p.txHash);
     let payer = found.payer;
-    if (payer === undefined && isNetworkId(p.network)) {
-      const tx = await publicClientFor(p.network)
-        ?.getTransaction({ hash: p.txHash as `0x${string}` })
-        .catch(() => null);
-      payer = tx ? getAddress(tx.from) : null;
-    }
+    if (payer === undefined && isNetworkId(p.network)) payer = await transactionSender(p.network, p.txHash);
     if (!payer) continue;
     await db().$transaction([
       db().payment.update({ where: { id: p.id }, data: { payer } }),

@@ -16,21 +16,21 @@ const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 /** A sample body of each type (POST /v1/webhook/test), from the same builders, with fresh random identifiers. */
 export function sampleEvent(type: TestEventType, at: Date = now()): Record<string, unknown> {
   const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
-  const confirmed = (totalAmountPaid: string) =>
-    paymentConfirmedEvent({
-      requestId,
-      paymentReference,
-      explorer: explorerUrl("base", txHash),
-      amount: totalAmountPaid,
-      totalAmountPaid,
-      expectedAmount: "10",
-      timestamp,
-      txHash,
-      network: "base",
-      currency: "USD",
-      paymentCurrency: "USDC-base",
-      fees: [],
-    });
+  const fields = (totalAmountPaid: string) => ({
+    requestId,
+    paymentReference,
+    explorer: explorerUrl("base", txHash),
+    amount: totalAmountPaid,
+    totalAmountPaid,
+    expectedAmount: "10",
+    timestamp,
+    txHash,
+    network: "base",
+    currency: "USD",
+    paymentCurrency: "USDC-base",
+    fees: [],
+  });
+  const confirmed = (totalAmountPaid: string) => paymentConfirmedEvent(fields(totalAmountPaid));
   const payment = (event: string, totalAmountPaid: string, subStatus = "") => ({ ...confirmed(totalAmountPaid), event, subStatus });
   const wallet = `0x${hex(20)}`;
   const token = ulid();
@@ -40,18 +40,7 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
     case "payment.partial":
       // As detection sends it: the amount arrived, the fee did not (subStatus fee_short, what is missing and where).
       return paymentPartialEvent({
-        requestId,
-        paymentReference,
-        explorer: explorerUrl("base", txHash),
-        amount: "10",
-        totalAmountPaid: "10",
-        expectedAmount: "10",
-        timestamp,
-        txHash,
-        network: "base",
-        currency: "USD",
-        paymentCurrency: "USDC-base",
-        fees: [],
+        ...fields("10"),
         missingFees: [{ type: "platform", feeAddress: wallet, amount: "0.5", currency: "USDC" }],
       });
     case "payment.refunded":

@@ -38,8 +38,6 @@ export function toIntentDto(i: Pick<LinkIntent, "id" | "clientIdName" | "externa
   };
 }
 
-const notAvailable = notAvailableKytProvider;
-
 const onboardingUrl = (token: string) => `${env().APP_URL.replace(/\/$/, "")}/onboarding?token=${token}`;
 
 /** POST /v2/orchestrators/client-id-link-intents. */
@@ -55,7 +53,7 @@ export async function createIntent(orchestratorId: string, body: CreateIntentInp
     if (new Set(names).size !== names.length) throw invalidField("kyt.providers", "each provider may be listed once");
     // Only screening this deployment can run: a plan naming another vendor would promise screening that never happens.
     names.forEach((name, i) => {
-      if (!isAvailableKytProvider(name)) throw invalidField(`kyt.providers.${i}.provider`, notAvailable(name));
+      if (!isAvailableKytProvider(name)) throw invalidField(`kyt.providers.${i}.provider`, notAvailableKytProvider(name));
     });
   }
   const token = randomBytes(32).toString("base64url");
@@ -122,7 +120,7 @@ export async function completeIntent(token: string, accountId: string, kytChoice
   const destination = await getActiveDestination(accountId);
   if (!destination) throw invalidField("destination", "register a payout destination (network and currency) first");
   if (view.kyt === null && kytChoice !== undefined && !isAvailableKytProvider(kytChoice))
-    throw invalidField("kyt", notAvailable(kytChoice));
+    throw invalidField("kyt", notAvailableKytProvider(kytChoice));
 
   const clientId = prefixedId(idPrefix.clientId);
   const linkId = ulid();

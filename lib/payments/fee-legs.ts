@@ -83,6 +83,11 @@ export interface FeeProgress {
   subStatus: FeeSubStatus | null;
 }
 
+/** The amount still owed to the payee: the rest of the expected amount, 0 once it is reached or over-paid. */
+export function owedAmountOf(expected: bigint, credited: bigint): bigint {
+  return credited < expected ? expected - credited : 0n;
+}
+
 /** Where a request stands against its fee rule, from its expected and credited amounts and its payments. */
 export function feeProgress(expected: bigint, credited: bigint, legs: readonly FeeLeg[], payments: readonly FeeCredit[]): FeeProgress {
   const counted = credited < expected ? credited : expected;
@@ -98,7 +103,7 @@ export function feeProgress(expected: bigint, credited: bigint, legs: readonly F
       missing: paid < share ? share - paid : 0n,
     };
   });
-  const owedAmount = credited < expected ? expected - credited : 0n;
+  const owedAmount = owedAmountOf(expected, credited);
   return {
     owedAmount,
     legs: progress,

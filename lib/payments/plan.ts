@@ -99,19 +99,34 @@ export function approvalsToReach(
  * read (Tron here), an approval is always included.
  */
 export async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
-  const chain = f.network === "tron" ? "tron" : "evm";
-  const reader = f.wallet ? chainReaderFor(f.network) : null;
-  if (!reader || !f.wallet)
-    return { approvals: [approveTx(chain, f.token, f.spender, f.total)], hasEnoughBalance: true, hasEnoughGas: true };
-  const [allowance, balance, native, gasPrice] = await Promise.all([
-    reader.allowance(f.token, f.wallet, f.spender),
-    reader.balanceOf(f.token, f.wallet),
-    reader.nativeBalance(f.wallet),
+  return fundingFor(f.network, f.wallet, [f]);
+}
+
+/**
+ * approvalsFor over several pulls of one transaction list (a batch's tokens through the batch
+ * contract and its fee-only legs through the fee proxy): the approvals of each (token, spender),
+ * and whether the wallet holds, per token, the sum every spender pulls of it, and the gas of all.
+ */
+export async function fundingFor(
+  network: NetworkId,
+  wallet: string | undefined,
+  pulls: readonly Omit<Funding, "network" | "wallet">[],
+): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
+  const chain = network === "tron" ? "tron" : "evm";
+  const reader = wallet ? chainReaderFor(network) : null;
+  if (!reader || !wallet)
+    return { approvals: pulls.map((f) => approveTx(chain, f.token, f.spender, f.total)), hasEnoughBalance: true, hasEnoughGas: true };
+  const tokens = [...new Set(pulls.map((f) => f.token))];
+  const [allowances, balances, native, gasPrice] = await Promise.all([
+    Promise.all(pulls.map((f) => reader.allowance(f.token, wallet, f.spender))),
+    Promise.all(tokens.map((t) => reader.balanceOf(t, wallet))),
+    reader.nativeBalance(wallet),
     reader.gasPrice(),
   ]);
-  const approvals = approvalsToReach(chain, f.token, f.spender, allowance, f.total, f.approveResetRequired);
-  const gasNeeded = (BigInt(approvals.length) * GAS_PER_APPROVAL + f.paymentGas) * gasPrice;
-  return { approvals, hasEnoughBalance: balance >= f.total, hasEnoughGas: native >= gasNeeded };
+  const approvals = pulls.flatMap((f, i) => approvalsToReach(chain, f.token, f.spender, allowances[i]!, f.total, f.approveResetRequired));
+  const gas = pulls.reduce((g, f) => g + f.paymentGas, BigInt(approvals.length) * GAS_PER_APPROVAL);
+  const hasEnoughBalance = tokens.every((t, i) => balances[i]! >= pulls.filter((f) => f.token === t).reduce((sum, f) => sum + f.total, 0n));
+  return { approvals, hasEnoughBalance, hasEnoughGas: native >= gas * gasPrice };
 }
 
 /** Approvals, then the payment, then fee-only transfers to a fee plan's further addresses (`feeLegs`, after the payment). */
@@ -235,45 +250,30 @@ export async function planBatchPayment(
     const prev = totals.get(i.token) ?? { total: 0n, reset: i.approveResetRequired };
     totals.set(i.token, { total: prev.total + i.amount + i.feeAmount, reset: prev.reset });
   }
-  const approvals: UnsignedTx[] = [];
-  let hasEnoughBalance = true;
-  let hasEnoughGas = true;
-  for (const [token, { total, reset }] of totals) {
-    const withBatchFee = total + (total * batchFeeBps) / 10_000n;
-    const f = await approvalsFor({
-      network,
-      token,
-      spender: batchContract,
-      total: withBatchFee,
-      wallet,
-      approveResetRequired: reset,
-      paymentGas: GAS_PER_PAYMENT * BigInt(items.length),
-    });
-    approvals.push(...f.approvals);
-    hasEnoughBalance &&= f.hasEnoughBalance;
-    hasEnoughGas &&= f.hasEnoughGas;
-  }
-  // Further fee legs go through the fee proxy, which needs its own allowance.
+  // Further fee legs go through the fee proxy, which needs its own allowance; the balance must cover both.
   const proxy = rt.contracts.erc20FeeProxy;
   const legTotals = new Map<string, { total: bigint; reset: boolean }>();
   for (const l of extraFeeLegs) {
     const prev = legTotals.get(l.token) ?? { total: 0n, reset: l.approveResetRequired };
     legTotals.set(l.token, { total: prev.total + l.amount, reset: prev.reset });
   }
-  for (const [token, { total, reset }] of legTotals) {
-    const f = await approvalsFor({
-      network,
+  const { approvals, hasEnoughBalance, hasEnoughGas } = await fundingFor(network, wallet, [
+    // The batch's gas counted once, with its first token.
+    ...[...totals].map(([token, { total, reset }], i) => ({
+      token,
+      spender: batchContract,
+      total: total + (total * batchFeeBps) / 10_000n,
+      approveResetRequired: reset,
+      paymentGas: i === 0 ? GAS_PER_PAYMENT * BigInt(items.length) : 0n,
+    })),
+    ...[...legTotals].map(([token, { total, reset }]) => ({
       token,
       spender: proxy,
       total,
-      wallet,
       approveResetRequired: reset,
       paymentGas: GAS_PER_PAYMENT * BigInt(extraFeeLegs.length),
-    });
-    approvals.push(...f.approvals);
-    hasEnoughBalance &&= f.hasEnoughBalance;
-    hasEnoughGas &&= f.hasEnoughGas;
-  }
+    })),
+  ]);
   const batch = batchPayTx(batchContract, items, feeAddress);
   const feeLegs = extraFeeLegs.map((l) =>
     feeLegTx(rt.network.kind, proxy, { tokenAddress: l.token, payee: l.to, paymentReference: l.paymentReference }, l),

@@ -11,7 +11,6 @@ import { AppError, invalidField } from "@/lib/errors";
 import type { PaymentRequest } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
-import { feeForRemaining } from "@/lib/payments/plan";
 import { routingProvider } from "@/lib/routing/index";
 import {
   CROSS_CHAIN_NETWORKS,
@@ -48,19 +47,23 @@ export interface CrossChainTerms {
   isConversion?: boolean;
 }
 
-/** Cross-chain terms of a stored request: what is still owed, with its fee in proportion. */
-export function crossChainTermsOf(row: PaymentRequest): CrossChainTerms {
-  const expected = BigInt(row.expectedAmount.toFixed());
-  const remaining = expected - BigInt(row.amountPaid.toFixed());
+/**
+ * Cross-chain terms of a stored request for what it still owes (`owed`: the fee rule's payable,
+ * secure-payments/due.ts), so the bridge delivers exactly what the same-chain plan would send.
+ */
+export function crossChainTermsOf(
+  row: PaymentRequest,
+  owed: { amount: bigint; feeAmount: bigint; feeAddress: string | null },
+): CrossChainTerms {
   return {
     requestId: row.id,
     accountId: row.accountId,
     network: networkOf(row),
     token: tokenOf(row),
-    expected,
-    amount: remaining,
-    feeAmount: feeForRemaining(BigInt(row.feeAmount.toFixed()), remaining, expected),
-    feeAddress: row.feeAddress,
+    expected: BigInt(row.expectedAmount.toFixed()),
+    amount: owed.amount,
+    feeAmount: owed.feeAmount,
+    feeAddress: owed.feeAddress,
     payee: row.payee,
     paymentReference: asHex(row.paymentReference),
     tokenAddress: row.tokenAddress,
@@ -81,6 +84,24 @@ export function crossChainSourcesFor(t: CrossChainTerms): { network: CrossChainN
       tokens: CROSS_CHAIN_TOKENS.filter((s) => networkRuntime(network).tokens.some((tk) => tk.symbol === s && !tk.paymentAliasOf)),
     }))
     .filter((s) => s.tokens.length > 0);
+}
+
+/**
+ * Why what is still owed cannot come over a bridge, or null when it can: a bridge delivers one
+ * fee-proxy payment with an amount, so a fee alone, or fees to several addresses, are paid on the
+ * request's own network. GET /pay refuses (assertCrossChainPayable), and neither GET /routes nor
+ * the hosted page offers a cross-chain route then.
+ */
+export function crossChainPayableRefusal(t: { amount: bigint; extraFeeLegs: readonly unknown[] }): string | null {
+  if (t.amount === 0n) return "only the fee is missing: pay it on the request's own network (omit chain and token)";
+  if (t.extraFeeLegs.length > 0) return "this request's fee goes to several addresses: pay it on its own network (omit chain and token)";
+  return null;
+}
+
+/** crossChainPayableRefusal as the 400 naming `chain`. */
+export function assertCrossChainPayable(t: { amount: bigint; extraFeeLegs: readonly unknown[] }): void {
+  const refusal = crossChainPayableRefusal(t);
+  if (refusal) throw invalidField("chain", refusal);
 }
 
 /** Why a request cannot be paid from another chain (field at fault, message), or null when it can. */

@@ -8,7 +8,14 @@ import { feeProgressOf, payableOf } from "@/lib/payments/fee-legs";
 import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
-import { type CrossChainTerms, crossChainRoutes, parseCrossChainQuery, payCrossChain } from "@/lib/requests/pay-crosschain";
+import {
+  assertCrossChainPayable,
+  type CrossChainTerms,
+  crossChainPayableRefusal,
+  crossChainRoutes,
+  parseCrossChainQuery,
+  payCrossChain,
+} from "@/lib/requests/pay-crosschain";
 import { ROUTE_CHAIN_LABEL } from "@/lib/routing/route-id";
 
 export interface PayOptions {
@@ -107,12 +114,6 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
 
 type Terms = Awaited<ReturnType<typeof remainingTerms>>;
 
-/** A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the request's own network. */
-export function assertCrossChainPayable(t: { amount: bigint; extraFeeLegs: readonly unknown[] }): void {
-  if (t.amount === 0n) throw invalidField("chain", "only the fee is missing: pay it on the request's own network (omit chain and token)");
-  if (t.extraFeeLegs.length > 0)
-    throw invalidField("chain", "this request's fee goes to several addresses: pay it on its own network (omit chain and token)");
-}
 export type CrossChainPlan = Awaited<ReturnType<typeof payCrossChain>>;
 
 function crossChainTerms(t: Terms): CrossChainTerms {
@@ -141,7 +142,8 @@ export async function listRoutes(accountId: string, requestId: string, opts: Pay
   // A conversion request's fee is owed in its invoice currency (converted when paid); it has no cross-chain route.
   const feeText = formatAmount(t.feeAmount, t.row.isConversion ? FIAT_PATH_DECIMALS : t.token.decimals);
   const feeCurrency = t.row.isConversion ? t.row.invoiceCurrency : t.token.symbol;
-  const crossChain = t.row.isConversion ? [] : await crossChainRoutes(crossChainTerms(t), opts.wallet, pct);
+  // No cross-chain route where GET /pay would refuse one (a fee alone, fees to several addresses).
+  const crossChain = t.row.isConversion || crossChainPayableRefusal(t) ? [] : await crossChainRoutes(crossChainTerms(t), opts.wallet, pct);
   const speedRank = (s: "FAST" | number) => (s === "FAST" ? 0 : s);
   return {
     routes: [

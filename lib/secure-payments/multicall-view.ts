@@ -4,6 +4,7 @@ import { isNetworkId } from "@/lib/chain/networks";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
+import { owedAmountOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
 import type { PayMetadata } from "@/lib/payments/plan";
 import { type ChildRow, childBlockReason, childContext, type LoadedMulticall, loadMulticall } from "@/lib/secure-payments/multicall";
@@ -128,8 +129,8 @@ export function multicallPayAnswer(m: LoadedMulticall, plan: Plan) {
       securePaymentToken: c.token,
       requestId: request.id,
       payee: request.payee,
-      // What the batch sends this payee: the rest of its amount (0 when only its fee came short).
-      amount: formatAmount(units(request.expectedAmount) - units(request.amountPaid), decimalsOf(c)),
+      // What the batch sends this payee: the rest of its amount (0 when only its fee came short, even over-paid).
+      amount: formatAmount(owedAmountOf(units(request.expectedAmount), units(request.amountPaid)), decimalsOf(c)),
       paymentCurrency: c.currency ?? "",
       paymentReference: request.paymentReference,
       paymentCurrencyAddress: request.tokenAddress,

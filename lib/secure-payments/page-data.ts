@@ -11,8 +11,8 @@ import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { feeLegsOf, missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
-import { crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
-import { dueOf, dueTotal } from "@/lib/secure-payments/due";
+import { crossChainPayableRefusal, crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
+import { type DueLeg, dueOf, dueTotal } from "@/lib/secure-payments/due";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
 import type { CrossChainSource, PaymentPageData, PaymentPageItem, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
@@ -197,16 +197,17 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
-    // A bridge delivers one fee-proxy payment: a fee alone, or fees to several addresses, are paid on the link's network.
-    crossChainSources: due.some((p) => p.amount === 0n || p.extraFeeLegs.length > 0) ? [] : crossChainSourcesOfLink(sp, requests),
+    // Offered only where the pay plan would make one (crossChainPayableRefusal).
+    crossChainSources: due.some((p) => crossChainPayableRefusal(p)) ? [] : crossChainSourcesOfLink(sp, requests, due),
   };
 }
 
 export type CrossChainLinkPlan = Awaited<ReturnType<typeof payCrossChain>>;
 
-function crossChainSourcesOfLink(sp: LinkRow, requests: PaymentRequest[]): CrossChainSource[] {
-  if (sp.direction !== "incoming" || requests.length !== 1 || requests[0]!.status === "paid") return [];
-  return crossChainSourcesFor(crossChainTermsOf(requests[0]!)).map((s) => {
+function crossChainSourcesOfLink(sp: LinkRow, requests: PaymentRequest[], due: readonly DueLeg[]): CrossChainSource[] {
+  const owed = due.find((l) => l.request.id === requests[0]?.id);
+  if (sp.direction !== "incoming" || requests.length !== 1 || requests[0]!.status === "paid" || !owed) return [];
+  return crossChainSourcesFor(crossChainTermsOf(requests[0]!, owed)).map((s) => {
     const rt = networkRuntime(s.network);
     return {
       chain: s.chain,

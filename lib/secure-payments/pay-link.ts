@@ -1,3 +1,4 @@
+import { parseUnits } from "viem";
 import { asHex, isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
 import { isNetworkId } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
@@ -7,9 +8,8 @@ import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
 import { parseAddressFor } from "@/lib/payments/terms";
-import { crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
-import { assertCrossChainPayable } from "@/lib/requests/pay-request";
-import { dueOf, dueTotal } from "@/lib/secure-payments/due";
+import { assertCrossChainPayable, crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
+import { dueOf } from "@/lib/secure-payments/due";
 import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
 import { type CrossChainLinkPlan, loadLink, pageDataOf } from "@/lib/secure-payments/page-data";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
@@ -47,8 +47,9 @@ async function paymentOptionsFor(link: Loaded, page: PaymentPageData, wallet: st
   const reader = chainReaderFor(network);
   const balance = reader ? await reader.balanceOf(page.currency.address, wallet).catch(() => null) : null;
   if (balance === null) return undefined;
-  const needed = dueTotal((await dueOf(link.requests)).legs).total;
   const decimals = page.currency.decimals;
+  // What the page computed the next transaction sends (dueOf), not a second read of the payments.
+  const needed = parseUnits(page.totalAmount, decimals);
   const option = {
     balance: formatAmount(balance, decimals),
     hasEnoughBalance: balance >= needed,
@@ -95,10 +96,12 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
       throw invalidField("chain", "cross-chain payment pays a single incoming link; pay this one on its own network");
     const p = due[0]!;
     assertCrossChainPayable(p);
-    return payCrossChain(
-      { ...crossChainTermsOf(p.request), amount: p.amount, feeAmount: p.feeAmount, feeAddress: p.feeAddress },
-      { chain: crossChain.chain, token: crossChain.token, wallet, quoteId: crossChain.quoteId },
-    );
+    return payCrossChain(crossChainTermsOf(p.request, p), {
+      chain: crossChain.chain,
+      token: crossChain.token,
+      wallet,
+      quoteId: crossChain.quoteId,
+    });
   }
   if (due.length === 1) {
     const p = due[0]!;

@@ -171,14 +171,15 @@ describe("USDT0 as a cross-chain currency", () => {
   });
 
   it("a request in USDT0 can be paid from another chain (it is not refused as a currency)", async () => {
+    // Eligibility reads the request (network, token, expected amount), not what is still owed.
+    const terms = (row: Parameters<typeof crossChainTermsOf>[0]) =>
+      crossChainTermsOf(row, { amount: 20_000_000n, feeAmount: 0n, feeAddress: null });
     const requestId = await newRequest("20", "USDT0-arbitrum-one");
     const row = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
-    expect(crossChainIneligibility(crossChainTermsOf(row))).toBeNull();
+    expect(crossChainIneligibility(terms(row))).toBeNull();
     const usdc = await newRequest("20", "USDC-arbitrum-one");
     const fau = await newRequest("20", "FAU-sepolia");
-    expect(crossChainIneligibility(crossChainTermsOf(await db().paymentRequest.findUniqueOrThrow({ where: { id: usdc } })))).toBeNull();
-    expect(crossChainIneligibility(crossChainTermsOf(await db().paymentRequest.findUniqueOrThrow({ where: { id: fau } })))?.field).toBe(
-      "token",
-    );
+    expect(crossChainIneligibility(terms(await db().paymentRequest.findUniqueOrThrow({ where: { id: usdc } })))).toBeNull();
+    expect(crossChainIneligibility(terms(await db().paymentRequest.findUniqueOrThrow({ where: { id: fau } })))?.field).toBe("token");
   });
 });

@@ -4,7 +4,7 @@
  * with a viem wallet; the bridge relayer settles on the destination through ERC20FeeProxy and
  * ordinary detection marks the request paid there, with one payment.confirmed.
  */
-import { type Address, createPublicClient, createTestClient, createWalletClient, erc20Abi, http, type PublicClient } from "viem";
+import { type Address, createPublicClient, createTestClient, createWalletClient, erc20Abi, http, type PublicClient, parseAbi } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
@@ -83,6 +83,63 @@ describe("cross-chain payment on the two-chain devnet", () => {
       expect(r.fee).toBeCloseTo(0.002, 6);
     }
     expect(routes.map((r) => r.fee)).toEqual([...routes.map((r) => r.fee)].sort((x, y) => x - y));
+  });
+
+  it("routes offer no cross-chain route where GET /pay refuses one: a request whose amount arrived but whose fee came short", async () => {
+    const feeAddress = devnet.accounts.feeRecipient.address;
+    const created = await call(createRequest, "/v2/request", {
+      method: "POST",
+      headers: auth(),
+      json: {
+        payee: devnet.accounts.payee.address,
+        amount: "25",
+        invoiceCurrency: "USDC-sepolia",
+        paymentCurrency: "USDC-sepolia",
+        feePercentage: "2",
+        feeAddress,
+      },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const { requestId, paymentReference } = created.body as { requestId: string; paymentReference: string };
+    const routesOf = async () => {
+      const res = await call(getRoutes, `/v2/request/${requestId}/routes?wallet=${devnet.accounts.payer.address}`, {
+        headers: auth(),
+        params: { requestId },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return (res.body.routes as { id: string; chain: string }[]).map((r) => r.chain);
+    };
+    // Before any payment the bridge's routes are on offer.
+    expect(await routesOf()).toContain("ARBITRUM");
+    // The whole amount through the fee proxy on the destination, with fee 0 (25 USDC = 25_000_000 units).
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(devnet.accounts.payer.privateKey),
+      chain: devnet.chain,
+      transport: http(devnet.rpcUrl),
+    });
+    const destPub = createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl) });
+    const approve = await wallet.writeContract({
+      address: devnet.tokens.USDC,
+      abi: erc20Abi,
+      functionName: "approve",
+      args: [devnet.contracts.erc20FeeProxy, 25_000_000n],
+    });
+    await destPub.waitForTransactionReceipt({ hash: approve });
+    const hash = await wallet.writeContract({
+      address: devnet.contracts.erc20FeeProxy,
+      abi: parseAbi(["function transferFromWithReferenceAndFee(address,address,uint256,bytes,uint256,address)"]),
+      functionName: "transferFromWithReferenceAndFee",
+      args: [devnet.tokens.USDC, devnet.accounts.payee.address, 25_000_000n, paymentReference as `0x${string}`, 0n, feeAddress],
+    });
+    expect((await destPub.waitForTransactionReceipt({ hash })).status).toBe("success");
+    await sweepNetwork(evmEventSource("sepolia")!);
+    const view = await call(getRequest, `/v2/request/${requestId}`, { headers: auth(), params: { requestId } });
+    expect(view.body).toMatchObject({ status: "partially_paid", subStatus: "fee_short" });
+    // Only the fee is missing: GET /pay refuses a cross-chain plan, and /routes offers none.
+    const refused = await pay(requestId, { wallet: devnet.accounts.payer.address, chain: "ARBITRUM", token: "USDC" });
+    expect(refused.status, JSON.stringify(refused.body)).toBe(400);
+    expect(refused.body.errors?.[0]?.field).toBe("chain");
+    expect(await routesOf()).toEqual(["SEPOLIA"]);
   });
 
   it("a request on the destination is paid from the source chain: relayer settles, detection marks it paid, one payment.confirmed", async () => {

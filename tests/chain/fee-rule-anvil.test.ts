@@ -322,6 +322,51 @@ describe("the fee rule on anvil (issue #24)", () => {
     expect((await linkView(token)).body.status).toBe("completed");
   }, 90_000);
 
+  it("a batch plan with a fee-only leg checks the payer's balance against everything it sends (batch and fee legs together)", async () => {
+    await feeConfig(300, devnet.accounts.feeRecipient.address, new Date("2026-01-01T00:00:00Z"));
+    await feeConfig(200, OTHER_FEE, new Date("2026-01-02T00:00:00Z"));
+    const { token } = await newLink(["40", "60"]);
+    const wallet = devAccount(12).address;
+    const planFor = async () => {
+      const res = await call(payLink, `/v2/secure-payments/${token}/pay?wallet=${wallet}`, { params: { token } });
+      expect(res.status, JSON.stringify(res.body)).toBe(200);
+      return res.body as { transactions: { to: string; data: `0x${string}` }[]; metadata: { hasEnoughBalance: boolean } };
+    };
+    // The batch carries 100 USDC and the 3 % leg (3 USDC, plus the contract's batch fee); the 2 % leg (2 USDC) is a fee-only call.
+    const first = await planFor();
+    expect(proxyCalls(first.transactions)).toEqual([
+      { to: devnet.accounts.payee.address, amount: 0n, fee: 800_000n, feeAddress: OTHER_FEE },
+      { to: devnet.accounts.payee.address, amount: 0n, fee: 1_200_000n, feeAddress: OTHER_FEE },
+    ]);
+    const approvals = first.transactions
+      .filter((t) => t.to.toLowerCase() === devnet.tokens.USDC.toLowerCase())
+      .map((t) => decodeFunctionData({ abi: erc20Abi, data: t.data }))
+      .filter((d) => d.functionName === "approve")
+      .map((d) => d.args as readonly [string, bigint]);
+    const toBatch = approvals.find(([spender]) => spender.toLowerCase() === devnet.contracts.batchPayments.toLowerCase())![1];
+    expect(toBatch).toBeGreaterThanOrEqual(103_000_000n);
+    const payer = createWalletClient({
+      account: privateKeyToAccount(devnet.accounts.payer.privateKey),
+      chain: devnet.chain,
+      transport: http(devnet.rpcUrl),
+    });
+    const fund = async (amount: bigint) => {
+      const hash = await payer.writeContract({
+        address: devnet.tokens.USDC,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [wallet, amount],
+      });
+      await pub.waitForTransactionReceipt({ hash });
+    };
+    // Enough for the batch alone, not for the fee-only leg after it: not enough balance.
+    await fund(toBatch);
+    expect((await planFor()).metadata.hasEnoughBalance).toBe(false);
+    // The 2 USDC of the fee-only leg on top: enough.
+    await fund(2_000_000n);
+    expect((await planFor()).metadata.hasEnoughBalance).toBe(true);
+  }, 90_000);
+
   it("a batch link (BatchConversionPayments) goes through the same rule: a short fee on one request keeps the link pending", async () => {
     await feeConfig(500, devnet.accounts.feeRecipient.address);
     const { token, requests } = await newLink(["50", "30"]);
@@ -448,6 +493,43 @@ describe("the fee rule on anvil (issue #24)", () => {
     await payLinkOnDevnet(devnet, pub, parent);
     expect((await balance(fee)) - feeBefore).toBe(200_000n);
     expect((await requestView(first.id)).body).toMatchObject({ status: "paid", subStatus: null });
+  }, 120_000);
+
+  it("a multicall child whose amount was over-paid without its fee: the plan's amounts say 0 to the payee, as its batch sends", async () => {
+    await feeConfig(200, devnet.accounts.feeRecipient.address, new Date(), "pay");
+    const payee = devnet.accounts.payee.address;
+    const fee = devnet.accounts.feeRecipient.address;
+    const payout = async (amount: string) => {
+      const res = await call(createPayoutLink, "/v2/secure-payments/payouts", {
+        method: "POST",
+        headers: { "x-api-key": a.apiKey },
+        json: {
+          recipient: payee,
+          creatorWalletAddress: devnet.accounts.payer.address,
+          network: "sepolia",
+          currency: "USDC-sepolia",
+          amount,
+        },
+      });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      return res.body as { token: string; requestIds: string[] };
+    };
+    const [one, two] = [await payout("10"), await payout("25")];
+    const created = await call(createMulticall, "/v2/secure-payments/multicall-payouts", {
+      method: "POST",
+      headers: { "x-api-key": a.apiKey },
+      json: { childTokens: [one.token, two.token] },
+    });
+    expect(created.status, JSON.stringify(created.body)).toBe(201);
+    const parent = created.body.token as string;
+    // 11 USDC to the payee for a 10 USDC payout, fee 0: the amount is over-paid, its 0.2 fee missing.
+    const first = await db().paymentRequest.findUniqueOrThrow({ where: { id: one.requestIds[0] } });
+    await payThroughProxy(first.paymentReference, usdc("11"), 0n, fee);
+    expect((await requestView(first.id)).body).toMatchObject({ status: "partially_paid", subStatus: "fee_short" });
+    const p = await plan(parent);
+    expect(p.status, JSON.stringify(p.body)).toBe(200);
+    // First child: its fee alone (0 to the payee); second: 25 and its 0.5 fee.
+    expect(p.body.amounts).toEqual(["0", "25"]);
   }, 120_000);
 
   it("GET /v2/request/{id}/pay of a fee-short payout asks for the fee alone; cross-chain is refused for it", async () => {
