@@ -1,12 +1,12 @@
 /**
  * The README's compatibility table: every operation of the reference's OpenAPI
  * (spec/reference-openapi.v2.json, a copy of the shared spec, or REFERENCE_OPENAPI) against Duebill's registry
- * (lib/contracts). `npx tsx scripts/compat-table.ts` prints it; tests/api/compat-table.test.ts
+ * (lib/operations). `npx tsx scripts/compat-table.ts` prints it; tests/api/compat-table.test.ts
  * fails when the README's copy is stale.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
-import { OPERATIONS } from "@/lib/contracts/index";
+import { OPERATIONS } from "@/lib/operations/index";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 

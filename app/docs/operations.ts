@@ -1,11 +1,11 @@
 import { type DocField, type DocOperation, typeLabel } from "@/components/docs/operation-card";
 import { DEMO, demoApiKey } from "@/lib/accounts/demo";
-import { OPERATIONS } from "@/lib/contracts/index";
-import { buildOpenApiDocument } from "@/lib/contracts/openapi";
 import { env } from "@/lib/env";
 import { errorBodySchema } from "@/lib/http/openapi/common";
 import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/http/openapi/examples";
 import { CREDENTIAL_HEADERS, curlSnippet } from "@/lib/http/openapi/snippets";
+import { OPERATIONS } from "@/lib/operations/index";
+import { buildOpenApiDocument } from "@/lib/operations/openapi";
 
 type Parameter = DocOperation["parameters"][number];
 

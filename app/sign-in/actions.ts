@@ -3,10 +3,10 @@
 import { redirect } from "next/navigation";
 import { revokeSession } from "@/lib/auth/sessions";
 import { login, register } from "@/lib/auth/sign-in/email";
-import { credentialsBodySchema } from "@/lib/contracts/auth";
 import { AppError } from "@/lib/errors";
 import { clearSessionCookie, currentUser, limitAnonymousAction, safeNext, setSessionCookie } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
+import { credentialsBodySchema } from "@/lib/operations/auth";
 
 export interface FormState {
   error: string | null;

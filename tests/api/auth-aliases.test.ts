@@ -12,7 +12,7 @@ import { GET as destinationsV1 } from "@/app/v1/payee-destination/route";
 import { GET as signingDataV1 } from "@/app/v1/payee-destination/signing-data/route";
 import { GET as listV2 } from "@/app/v2/client-ids/route";
 import { POST as createDestinationV2, GET as destinationsV2 } from "@/app/v2/payee-destination/route";
-import { OPERATIONS } from "@/lib/contracts/index";
+import { OPERATIONS } from "@/lib/operations/index";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";

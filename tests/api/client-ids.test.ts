@@ -108,7 +108,7 @@ describe("/v2/client-ids: edges", () => {
 
   it("answers exactly the reference's fields (no secret, no hash) and runs under the relaxed limit", async () => {
     const { createClientIdOp, getClientIdOp, listClientIdsOp, revokeClientIdOp, updateClientIdOp } = await import(
-      "@/lib/contracts/client-ids"
+      "@/lib/operations/client-ids"
     );
     for (const op of [createClientIdOp, listClientIdsOp, getClientIdOp, updateClientIdOp, revokeClientIdOp])
       expect(op.rateLimit, op.operationId).toBe("relaxed");

@@ -3,12 +3,12 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, it, vi } from "vitest";
 import type { AuthMode } from "@/lib/auth/principal";
 import { createSession } from "@/lib/auth/sessions";
-import { OPERATIONS } from "@/lib/contracts/index";
 import { db } from "@/lib/db";
 import { env, reloadEnv } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
 import { prefixedId } from "@/lib/ids";
+import { OPERATIONS } from "@/lib/operations/index";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import {

@@ -4,12 +4,12 @@ import { revokeApiKey, revokeOrchestratorKey, setClientIdStatus } from "@/lib/ac
 import type { AuthMode } from "@/lib/auth/principal";
 import { hashSecret } from "@/lib/auth/secrets";
 import { createSession, revokeSession } from "@/lib/auth/sessions";
-import { OPERATIONS } from "@/lib/contracts/index";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
 import { prefixedId, ulid } from "@/lib/ids";
+import { OPERATIONS } from "@/lib/operations/index";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, recurringScheduleOf } from "@/tests/helpers/factories";
 import {

@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as openApiRoute } from "@/app/v2/openapi.json/route";
-import { OPERATIONS } from "@/lib/contracts/index";
-import { buildOpenApiDocument } from "@/lib/contracts/openapi";
+import { OPERATIONS } from "@/lib/operations/index";
+import { buildOpenApiDocument } from "@/lib/operations/openapi";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -76,7 +76,7 @@ describe("OpenAPI document", () => {
           .join("/")}`;
         const methods = [...readFileSync(file, "utf8").matchAll(/export const (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
         expect(methods.length, file).toBeGreaterThan(0);
-        for (const m of methods) expect(documented.has(`${m} ${apiPath}`), `${m} ${apiPath} has no operation in lib/contracts`).toBe(true);
+        for (const m of methods) expect(documented.has(`${m} ${apiPath}`), `${m} ${apiPath} has no operation in lib/operations`).toBe(true);
       }
     }
   });

@@ -3,7 +3,7 @@ import { GET as getDetails, POST as postDetails } from "@/app/v2/payer/[clientUs
 import { GET as getPayer, PATCH as patchPayer } from "@/app/v2/payer/[clientUserId]/route";
 import { POST as createPayer } from "@/app/v2/payer/route";
 import { POST as sendIntent } from "@/app/v2/request/payment-intents/[paymentIntentId]/route";
-import { PAYER_OUT_OF_SCOPE, PAYMENT_INTENTS_REMOVED } from "@/lib/contracts/retired";
+import { PAYER_OUT_OF_SCOPE, PAYMENT_INTENTS_REMOVED } from "@/lib/operations/retired";
 import { call } from "@/tests/helpers/http";
 
 /** Reference operations Duebill refuses with a reason (README "Compatibility"), with or without credentials and bodies. */

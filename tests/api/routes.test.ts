@@ -1,12 +1,12 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { OPERATIONS } from "@/lib/contracts/index";
 import type { Operation } from "@/lib/http/operation";
+import { OPERATIONS } from "@/lib/operations/index";
 
 /**
  * Route files and the operation registry cannot drift: every exported method of every API
- * route file is an operation of lib/contracts whose method and path are the file's own, and
+ * route file is an operation of lib/operations whose method and path are the file's own, and
  * every registered operation has its route file.
  */
 const APP = path.resolve(import.meta.dirname, "../../app");

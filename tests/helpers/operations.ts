@@ -1,9 +1,9 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
 import type { z } from "zod";
-import { OPERATIONS } from "@/lib/contracts/index";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
+import { OPERATIONS } from "@/lib/operations/index";
 
 /**
  * Every API route file under app/v1 and app/v2, imported, and each registered operation mapped

@@ -15,7 +15,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["jobs"],
   ["http"],
   ["admin"],
-  ["contracts"],
+  ["operations"],
 ];
 
 const LIB = path.resolve(import.meta.dirname, "../../lib");

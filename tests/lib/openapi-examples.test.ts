@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { OPERATIONS } from "@/lib/contracts/index";
 import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/http/openapi/examples";
 import { curlSnippet } from "@/lib/http/openapi/snippets";
+import { OPERATIONS } from "@/lib/operations/index";
 
 /**
  * Operations whose example request cannot pass their own body schema (a refinement the

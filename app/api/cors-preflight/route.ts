@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { OPERATIONS } from "@/lib/contracts/index";
 import { PREFLIGHT_ROUTE_HEADER, preflight } from "@/lib/http/cors";
 import { errorResponse } from "@/lib/http/handler";
+import { OPERATIONS } from "@/lib/operations/index";
 
 export const dynamic = "force-dynamic";
 

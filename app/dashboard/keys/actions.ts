@@ -3,11 +3,11 @@
 import { revalidatePath } from "next/cache";
 import { createOwnClientId, revokeOwnClientId } from "@/lib/accounts/client-ids";
 import { createApiKey, revokeApiKey } from "@/lib/accounts/issue-credentials";
-import { createClientIdOp } from "@/lib/contracts/client-ids";
 import { db } from "@/lib/db";
 import { AppError, notFound } from "@/lib/errors";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
+import { createClientIdOp } from "@/lib/operations/client-ids";
 import { endLinkByPlatform } from "@/lib/orchestrators/links";
 
 export interface KeyFormState {

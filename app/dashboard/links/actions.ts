@@ -1,10 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createSecurePaymentBodySchema } from "@/lib/contracts/secure-payments-schemas";
 import { AppError } from "@/lib/errors";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
+import { createSecurePaymentBodySchema } from "@/lib/operations/secure-payments-schemas";
 import { createSecurePayment } from "@/lib/secure-payments/create-secure-payment";
 
 export interface LinkFormState {

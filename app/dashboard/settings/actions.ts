@@ -1,13 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createDestinationOp } from "@/lib/contracts/destinations";
 import { db } from "@/lib/db";
 import { createDestination, deactivateDestination } from "@/lib/destinations/destinations";
 import { AppError } from "@/lib/errors";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
+import { createDestinationOp } from "@/lib/operations/destinations";
 
 export interface SettingsFormState {
   error: string | null;

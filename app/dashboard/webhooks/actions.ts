@@ -1,10 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { createWebhookBodySchema, testWebhookOp } from "@/lib/contracts/webhooks";
 import { AppError } from "@/lib/errors";
 import { type PageUser, userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
+import { createWebhookBodySchema, testWebhookOp } from "@/lib/operations/webhooks";
 import { createWebhook, deleteWebhook, ownerFor, setWebhookActive } from "@/lib/webhooks/endpoints";
 import { redeliverForOwner, sendTestDeliveries } from "@/lib/webhooks/manage-deliveries";
 

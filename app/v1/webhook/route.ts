@@ -1,5 +1,5 @@
-import { createWebhookOp, listWebhooksOp } from "@/lib/contracts/webhooks";
 import { json, withApi } from "@/lib/http/handler";
+import { createWebhookOp, listWebhooksOp } from "@/lib/operations/webhooks";
 import { createWebhook, listWebhooks, ownerFor } from "@/lib/webhooks/endpoints";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { createOwnClientId, listOwnClientIds } from "@/lib/accounts/client-ids";
-import { createClientIdOp, listClientIdsOp } from "@/lib/contracts/client-ids";
 import { json, withApi } from "@/lib/http/handler";
+import { createClientIdOp, listClientIdsOp } from "@/lib/operations/client-ids";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { listCurrenciesOp } from "@/lib/contracts/currencies";
 import { listAllCurrenciesJson, listCurrencies } from "@/lib/currencies/list-currencies";
 import { json, withApi } from "@/lib/http/handler";
+import { listCurrenciesOp } from "@/lib/operations/currencies";
 
 export const dynamic = "force-dynamic";
 

@@ -1,4 +1,4 @@
-import { openApiJson } from "@/lib/contracts/openapi";
+import { openApiJson } from "@/lib/operations/openapi";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { createDestinationOp, getActiveDestinationOp } from "@/lib/contracts/destinations";
 import { activeDestinationFor, createDestination } from "@/lib/destinations/destinations";
 import { json, withApi } from "@/lib/http/handler";
+import { createDestinationOp, getActiveDestinationOp } from "@/lib/operations/destinations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { createPayerOp, PAYER_OUT_OF_SCOPE } from "@/lib/contracts/retired";
 import { AppError } from "@/lib/errors";
 import { withApi } from "@/lib/http/handler";
+import { createPayerOp, PAYER_OUT_OF_SCOPE } from "@/lib/operations/retired";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { searchPaymentsOp } from "@/lib/contracts/payments";
 import { json, withApi } from "@/lib/http/handler";
+import { searchPaymentsOp } from "@/lib/operations/payments";
 import { searchPayments } from "@/lib/requests/search-payments";
 
 export const dynamic = "force-dynamic";

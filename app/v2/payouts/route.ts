@@ -1,5 +1,5 @@
-import { createPayoutOp } from "@/lib/contracts/payouts";
 import { json, withApi } from "@/lib/http/handler";
+import { createPayoutOp } from "@/lib/operations/payouts";
 import { createPayout } from "@/lib/payouts/create-payout";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { createRequestOp } from "@/lib/contracts/requests";
 import { json, withApi } from "@/lib/http/handler";
+import { createRequestOp } from "@/lib/operations/requests";
 import { createRequest } from "@/lib/requests/create-request";
 
 export const dynamic = "force-dynamic";

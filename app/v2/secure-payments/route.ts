@@ -1,5 +1,5 @@
-import { createSecurePaymentOp, getSecurePaymentOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
+import { createSecurePaymentOp, getSecurePaymentOp } from "@/lib/operations/secure-payments";
 import { resolveLinkCreator } from "@/lib/orchestrators/linked-creator";
 import { createSecurePayment } from "@/lib/secure-payments/create-secure-payment";
 import { getSecurePaymentByRequest } from "@/lib/secure-payments/get-secure-payment";

@@ -1,7 +1,7 @@
 import { sessionCookie } from "@/lib/auth/sessions";
 import { login } from "@/lib/auth/sign-in/email";
-import { loginOp } from "@/lib/contracts/auth";
 import { json, withApi } from "@/lib/http/handler";
+import { loginOp } from "@/lib/operations/auth";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { clearedSessionCookie, revokeSession } from "@/lib/auth/sessions";
-import { logoutOp } from "@/lib/contracts/auth";
 import { json, withApi } from "@/lib/http/handler";
+import { logoutOp } from "@/lib/operations/auth";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { register } from "@/lib/auth/sign-in/email";
-import { registerOp } from "@/lib/contracts/auth";
 import { json, withApi } from "@/lib/http/handler";
+import { registerOp } from "@/lib/operations/auth";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import { describeSession } from "@/lib/auth/sessions";
-import { currentSessionOp } from "@/lib/contracts/auth";
 import { json, withApi } from "@/lib/http/handler";
+import { currentSessionOp } from "@/lib/operations/auth";
 
 export const dynamic = "force-dynamic";
 

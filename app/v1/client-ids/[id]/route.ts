@@ -1,6 +1,6 @@
 import * as v2 from "@/app/v2/client-ids/[id]/route";
-import { getClientIdV1Op, revokeClientIdV1Op, updateClientIdV1Op } from "@/lib/contracts/auth-aliases";
 import { aliasRoute } from "@/lib/http/handler";
+import { getClientIdV1Op, revokeClientIdV1Op, updateClientIdV1Op } from "@/lib/operations/auth-aliases";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { deactivateDestinationByBodyV1Op } from "@/lib/contracts/destinations";
 import { deactivateDestinationAs } from "@/lib/destinations/destinations";
 import { json, withApi } from "@/lib/http/handler";
+import { deactivateDestinationByBodyV1Op } from "@/lib/operations/destinations";
 
 export const dynamic = "force-dynamic";
 

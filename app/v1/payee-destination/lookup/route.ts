@@ -1,6 +1,6 @@
 import * as v2 from "@/app/v2/payee-destination/route";
-import { lookupDestinationV1Op } from "@/lib/contracts/auth-aliases";
 import { aliasRoute } from "@/lib/http/handler";
+import { lookupDestinationV1Op } from "@/lib/operations/auth-aliases";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import * as v2 from "@/app/v2/payee-destination/signing-data/route";
-import { destinationSigningDataV1Op } from "@/lib/contracts/auth-aliases";
 import { aliasRoute } from "@/lib/http/handler";
+import { destinationSigningDataV1Op } from "@/lib/operations/auth-aliases";
 
 export const dynamic = "force-dynamic";
 

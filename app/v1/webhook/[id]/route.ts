@@ -1,5 +1,5 @@
-import { deleteWebhookOp, updateWebhookOp } from "@/lib/contracts/webhooks";
 import { json, withApi } from "@/lib/http/handler";
+import { deleteWebhookOp, updateWebhookOp } from "@/lib/operations/webhooks";
 import { deleteWebhook, ownerFor, setWebhookActive } from "@/lib/webhooks/endpoints";
 
 export const dynamic = "force-dynamic";

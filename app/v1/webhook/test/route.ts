@@ -1,5 +1,5 @@
-import { testWebhookOp } from "@/lib/contracts/webhooks";
 import { withApi } from "@/lib/http/handler";
+import { testWebhookOp } from "@/lib/operations/webhooks";
 import { ownerFor } from "@/lib/webhooks/endpoints";
 import { sendTestDeliveries } from "@/lib/webhooks/manage-deliveries";
 

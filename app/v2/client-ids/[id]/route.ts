@@ -1,6 +1,6 @@
 import { getOwnClientId, revokeOwnClientId, updateOwnClientId } from "@/lib/accounts/client-ids";
-import { getClientIdOp, revokeClientIdOp, updateClientIdOp } from "@/lib/contracts/client-ids";
 import { json, withApi } from "@/lib/http/handler";
+import { getClientIdOp, revokeClientIdOp, updateClientIdOp } from "@/lib/operations/client-ids";
 
 export const dynamic = "force-dynamic";
 

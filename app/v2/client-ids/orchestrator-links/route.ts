@@ -1,5 +1,5 @@
-import { listOrchestratorLinksOp } from "@/lib/contracts/client-ids";
 import { json, withApi } from "@/lib/http/handler";
+import { listOrchestratorLinksOp } from "@/lib/operations/client-ids";
 import { platformLinks } from "@/lib/orchestrators/links";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 import { principalKey } from "@/lib/auth/principal";
-import { completeOnboardingOp } from "@/lib/contracts/orchestrators";
 import { json, withApi } from "@/lib/http/handler";
+import { completeOnboardingOp } from "@/lib/operations/orchestrators";
 import { completeIntent } from "@/lib/orchestrators/intents";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { createBrandingOp, deleteBrandingOp, getBrandingOp, updateBrandingOp } from "@/lib/contracts/orchestrator-setup";
 import { json, withApi } from "@/lib/http/handler";
+import { createBrandingOp, deleteBrandingOp, getBrandingOp, updateBrandingOp } from "@/lib/operations/orchestrator-setup";
 import { createBranding, deleteBranding, getBranding, updateBranding } from "@/lib/orchestrators/branding";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 

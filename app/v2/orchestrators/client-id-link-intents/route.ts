@@ -1,5 +1,5 @@
-import { createLinkIntentOp } from "@/lib/contracts/orchestrators";
 import { json, withApi } from "@/lib/http/handler";
+import { createLinkIntentOp } from "@/lib/operations/orchestrators";
 import { createIntent } from "@/lib/orchestrators/intents";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 

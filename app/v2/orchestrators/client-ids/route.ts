@@ -1,6 +1,6 @@
 import { principalKey } from "@/lib/auth/principal";
-import { linkClientIdOp, listLinksOp } from "@/lib/contracts/orchestrators";
 import { json, withApi } from "@/lib/http/handler";
+import { linkClientIdOp, listLinksOp } from "@/lib/operations/orchestrators";
 import { linkClientId, listLinks } from "@/lib/orchestrators/links";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 

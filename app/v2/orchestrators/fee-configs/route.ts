@@ -1,5 +1,5 @@
-import { createFeeConfigOp, listFeeConfigsOp } from "@/lib/contracts/orchestrator-setup";
 import { json, withApi } from "@/lib/http/handler";
+import { createFeeConfigOp, listFeeConfigsOp } from "@/lib/operations/orchestrator-setup";
 import { createFeeConfig, listFeeConfigs } from "@/lib/orchestrators/fee-configs";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 

@@ -1,5 +1,5 @@
-import { createOrchestratorWebhookOp, listOrchestratorWebhooksOp } from "@/lib/contracts/orchestrator-setup";
 import { json, withApi } from "@/lib/http/handler";
+import { createOrchestratorWebhookOp, listOrchestratorWebhooksOp } from "@/lib/operations/orchestrator-setup";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 import { createOrchestratorWebhook, listOrchestratorWebhooks } from "@/lib/orchestrators/webhooks";
 

@@ -1,6 +1,6 @@
-import { deactivateDestinationOp, readDestinationOp } from "@/lib/contracts/destinations";
 import { deactivateDestinationAs, readDestination } from "@/lib/destinations/destinations";
 import { json, withApi } from "@/lib/http/handler";
+import { deactivateDestinationOp, readDestinationOp } from "@/lib/operations/destinations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { destinationSigningDataOp } from "@/lib/contracts/destinations";
 import { createSigningData } from "@/lib/destinations/proof";
 import { json, withApi } from "@/lib/http/handler";
+import { destinationSigningDataOp } from "@/lib/operations/destinations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
-import { getPayerOp, PAYER_OUT_OF_SCOPE, updatePayerOp } from "@/lib/contracts/retired";
 import { AppError } from "@/lib/errors";
 import { withApi } from "@/lib/http/handler";
+import { getPayerOp, PAYER_OUT_OF_SCOPE, updatePayerOp } from "@/lib/operations/retired";
 
 export const dynamic = "force-dynamic";
 

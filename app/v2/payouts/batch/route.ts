@@ -1,5 +1,5 @@
-import { createBatchPayoutOp } from "@/lib/contracts/payouts";
 import { json, withApi } from "@/lib/http/handler";
+import { createBatchPayoutOp } from "@/lib/operations/payouts";
 import { createBatchPayout } from "@/lib/payouts/create-batch-payout";
 
 export const dynamic = "force-dynamic";

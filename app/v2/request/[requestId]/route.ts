@@ -1,6 +1,6 @@
-import { updateRequestRecurrenceOp } from "@/lib/contracts/recurring";
-import { getRequestOp } from "@/lib/contracts/requests";
 import { json, withApi } from "@/lib/http/handler";
+import { updateRequestRecurrenceOp } from "@/lib/operations/recurring";
+import { getRequestOp } from "@/lib/operations/requests";
 import { setRecurrenceStopped } from "@/lib/recurring/manage";
 import { getRequestStatus } from "@/lib/requests/get-request";
 

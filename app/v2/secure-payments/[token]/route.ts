@@ -1,5 +1,5 @@
-import { getPaymentPageOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
+import { getPaymentPageOp } from "@/lib/operations/secure-payments";
 import { getPublicLinkOrThrow } from "@/lib/secure-payments/pay-link";
 
 export const dynamic = "force-dynamic";

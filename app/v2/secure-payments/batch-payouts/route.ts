@@ -1,5 +1,5 @@
-import { batchPayoutsOp } from "@/lib/contracts/secure-payment-tools";
 import { json, withApi } from "@/lib/http/handler";
+import { batchPayoutsOp } from "@/lib/operations/secure-payment-tools";
 import { createBatchPayoutLink } from "@/lib/secure-payments/batch-payouts";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { multicallPayoutsOp } from "@/lib/contracts/secure-payment-tools";
 import { json, withApi } from "@/lib/http/handler";
+import { multicallPayoutsOp } from "@/lib/operations/secure-payment-tools";
 import { createMulticallPayout } from "@/lib/secure-payments/multicall";
 
 export const dynamic = "force-dynamic";

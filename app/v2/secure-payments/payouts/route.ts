@@ -1,5 +1,5 @@
-import { createPayoutLinkOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
+import { createPayoutLinkOp } from "@/lib/operations/secure-payments";
 import { resolveLinkCreator } from "@/lib/orchestrators/linked-creator";
 import { createPayoutLink } from "@/lib/secure-payments/create-secure-payment";
 

@@ -1,6 +1,6 @@
 import { createChallenge } from "@/lib/auth/sign-in/wallet";
-import { challengeOp } from "@/lib/contracts/auth";
 import { json, withApi } from "@/lib/http/handler";
+import { challengeOp } from "@/lib/operations/auth";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 import { sessionCookie } from "@/lib/auth/sessions";
 import { verifyChallenge } from "@/lib/auth/sign-in/wallet";
-import { verifyOp } from "@/lib/contracts/auth";
 import { json, withApi } from "@/lib/http/handler";
+import { verifyOp } from "@/lib/operations/auth";
 
 export const dynamic = "force-dynamic";
 

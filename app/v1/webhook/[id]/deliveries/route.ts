@@ -1,5 +1,5 @@
-import { listDeliveriesOp } from "@/lib/contracts/webhooks";
 import { json, withApi } from "@/lib/http/handler";
+import { listDeliveriesOp } from "@/lib/operations/webhooks";
 import { ownerFor } from "@/lib/webhooks/endpoints";
 import { listDeliveries } from "@/lib/webhooks/manage-deliveries";
 

@@ -1,6 +1,6 @@
 import { principalKey } from "@/lib/auth/principal";
-import { endOrchestratorLinkOp, getOrchestratorLinkOp } from "@/lib/contracts/client-ids";
 import { json, withApi } from "@/lib/http/handler";
+import { endOrchestratorLinkOp, getOrchestratorLinkOp } from "@/lib/operations/client-ids";
 import { endLinkByPlatform, platformLinkOf } from "@/lib/orchestrators/links";
 
 export const dynamic = "force-dynamic";

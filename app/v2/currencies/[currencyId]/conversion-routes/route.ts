@@ -1,6 +1,6 @@
-import { conversionRoutesOp } from "@/lib/contracts/currencies";
 import { getConversionRoutes } from "@/lib/currencies/list-currencies";
 import { json, withApi } from "@/lib/http/handler";
+import { conversionRoutesOp } from "@/lib/operations/currencies";
 
 export const dynamic = "force-dynamic";
 

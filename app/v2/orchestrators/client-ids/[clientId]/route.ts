@@ -1,6 +1,6 @@
 import { principalKey } from "@/lib/auth/principal";
-import { unlinkClientIdOp } from "@/lib/contracts/orchestrators";
 import { json, withApi } from "@/lib/http/handler";
+import { unlinkClientIdOp } from "@/lib/operations/orchestrators";
 import { unlinkClientId } from "@/lib/orchestrators/links";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 

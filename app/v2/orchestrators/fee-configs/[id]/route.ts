@@ -1,5 +1,5 @@
-import { disableFeeConfigOp, updateFeeConfigOp } from "@/lib/contracts/orchestrator-setup";
 import { json, withApi } from "@/lib/http/handler";
+import { disableFeeConfigOp, updateFeeConfigOp } from "@/lib/operations/orchestrator-setup";
 import { disableFeeConfig, updateFeeConfig } from "@/lib/orchestrators/fee-configs";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 

@@ -1,5 +1,5 @@
-import { deactivateOrchestratorWebhookOp, reactivateOrchestratorWebhookOp } from "@/lib/contracts/orchestrator-setup";
 import { json, withApi } from "@/lib/http/handler";
+import { deactivateOrchestratorWebhookOp, reactivateOrchestratorWebhookOp } from "@/lib/operations/orchestrator-setup";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 import { setOrchestratorWebhookActive } from "@/lib/orchestrators/webhooks";
 

@@ -1,5 +1,5 @@
-import { testOrchestratorWebhooksOp } from "@/lib/contracts/orchestrator-setup";
 import { json, withApi } from "@/lib/http/handler";
+import { testOrchestratorWebhooksOp } from "@/lib/operations/orchestrator-setup";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 import { testOrchestratorWebhooks } from "@/lib/orchestrators/webhooks";
 

@@ -1,5 +1,5 @@
-import { activateRecurringOp, getRecurringOp, manageRecurringOp } from "@/lib/contracts/recurring";
 import { json, withApi } from "@/lib/http/handler";
+import { activateRecurringOp, getRecurringOp, manageRecurringOp } from "@/lib/operations/recurring";
 import { activateSchedule, getSchedule, manageSchedule } from "@/lib/recurring/manage";
 
 export const dynamic = "force-dynamic";

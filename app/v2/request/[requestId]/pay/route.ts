@@ -1,5 +1,5 @@
-import { payRequestOp } from "@/lib/contracts/requests";
 import { json, withApi } from "@/lib/http/handler";
+import { payRequestOp } from "@/lib/operations/requests";
 import { payRequest } from "@/lib/requests/pay-request";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { getRequestRoutesOp } from "@/lib/contracts/requests";
 import { json, withApi } from "@/lib/http/handler";
+import { getRequestRoutesOp } from "@/lib/operations/requests";
 import { listRoutes } from "@/lib/requests/pay-request";
 
 export const dynamic = "force-dynamic";

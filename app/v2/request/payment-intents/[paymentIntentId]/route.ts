@@ -1,6 +1,6 @@
-import { PAYMENT_INTENTS_REMOVED, paymentIntentRemovedOp } from "@/lib/contracts/retired";
 import { AppError } from "@/lib/errors";
 import { withApi } from "@/lib/http/handler";
+import { PAYMENT_INTENTS_REMOVED, paymentIntentRemovedOp } from "@/lib/operations/retired";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
-import { linkDepositOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
+import { linkDepositOp } from "@/lib/operations/secure-payments";
 import { linkDeposit } from "@/lib/secure-payments/deposit";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { linkIntentOp } from "@/lib/contracts/secure-payments";
 import { json, withApi } from "@/lib/http/handler";
+import { linkIntentOp } from "@/lib/operations/secure-payments";
 import { recordIntent } from "@/lib/secure-payments/intent";
 
 export const dynamic = "force-dynamic";

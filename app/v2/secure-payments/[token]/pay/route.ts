@@ -1,6 +1,6 @@
-import { payLinkOp } from "@/lib/contracts/secure-payments";
 import { invalidField } from "@/lib/errors";
 import { json, withApi } from "@/lib/http/handler";
+import { payLinkOp } from "@/lib/operations/secure-payments";
 import { planLinkPayment } from "@/lib/secure-payments/pay-link";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { refreshStepOp } from "@/lib/contracts/secure-payment-tools";
 import { json, withApi } from "@/lib/http/handler";
+import { refreshStepOp } from "@/lib/operations/secure-payment-tools";
 import { refreshStepTransaction } from "@/lib/secure-payments/refresh-step";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
-import { previewFeesOp } from "@/lib/contracts/secure-payment-tools";
 import { previewFeePlan } from "@/lib/fees/preview";
 import { json, withApi } from "@/lib/http/handler";
+import { previewFeesOp } from "@/lib/operations/secure-payment-tools";
 import { resolveLinkCreator } from "@/lib/orchestrators/linked-creator";
 
 export const dynamic = "force-dynamic";

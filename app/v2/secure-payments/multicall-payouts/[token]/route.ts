@@ -1,5 +1,5 @@
-import { getMulticallPayoutOp } from "@/lib/contracts/secure-payment-tools";
 import { json, withApi } from "@/lib/http/handler";
+import { getMulticallPayoutOp } from "@/lib/operations/secure-payment-tools";
 import { getMulticallForAccount } from "@/lib/secure-payments/multicall-view";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { tronBroadcastOp } from "@/lib/contracts/secure-payment-tools";
 import { json, withApi } from "@/lib/http/handler";
+import { tronBroadcastOp } from "@/lib/operations/secure-payment-tools";
 import { broadcastTronTransaction } from "@/lib/secure-payments/tron-broadcast";
 
 export const dynamic = "force-dynamic";

@@ -1,5 +1,5 @@
-import { redeliverOp } from "@/lib/contracts/webhooks";
 import { json, withApi } from "@/lib/http/handler";
+import { redeliverOp } from "@/lib/operations/webhooks";
 import { ownerFor } from "@/lib/webhooks/endpoints";
 import { redeliverForOwner } from "@/lib/webhooks/manage-deliveries";
 

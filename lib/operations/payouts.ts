@@ -1,13 +1,13 @@
 import { z } from "zod";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
 import {
   batchPayoutResponseSchema,
   createBatchPayoutBodySchema,
   createPayoutBodySchema,
   payoutResponseSchema,
-} from "@/lib/contracts/payouts-schemas";
-import { recurringCreatedSchema } from "@/lib/contracts/recurring-schemas";
-import { errorResponses } from "@/lib/http/openapi/common";
-import { defineOperation } from "@/lib/http/operation";
+} from "@/lib/operations/payouts-schemas";
+import { recurringCreatedSchema } from "@/lib/operations/recurring-schemas";
 
 export const createPayoutOp = defineOperation({
   method: "POST",

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { feePlanSchema } from "@/lib/contracts/secure-payments-schemas";
+import { feePlanSchema } from "@/lib/operations/secure-payments-schemas";
 
 /** The reference's multicall payout shapes (reference-notes 1.6; the OpenAPI's multicall variants). */
 const childToken = z.string().min(1).max(64);

@@ -1,12 +1,12 @@
-import { createClientIdOp, getClientIdOp, listClientIdsOp, revokeClientIdOp, updateClientIdOp } from "@/lib/contracts/client-ids";
+import { aliasOperation } from "@/lib/http/operation";
+import { createClientIdOp, getClientIdOp, listClientIdsOp, revokeClientIdOp, updateClientIdOp } from "@/lib/operations/client-ids";
 import {
   createDestinationOp,
   deactivateDestinationOp,
   destinationSigningDataOp,
   getActiveDestinationOp,
   readDestinationOp,
-} from "@/lib/contracts/destinations";
-import { aliasOperation } from "@/lib/http/operation";
+} from "@/lib/operations/destinations";
 
 /**
  * The reference hosts client IDs and payee destinations on its auth service too

@@ -1,3 +1,5 @@
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
 import {
   clientIdParamsSchema,
   completeOnboardingBodySchema,
@@ -9,9 +11,7 @@ import {
   listLinksQuerySchema,
   onboardingCompletedSchema,
   unlinkResultSchema,
-} from "@/lib/contracts/orchestrators-schemas";
-import { errorResponses } from "@/lib/http/openapi/common";
-import { defineOperation } from "@/lib/http/operation";
+} from "@/lib/operations/orchestrators-schemas";
 
 const tags = ["Orchestrators"];
 const auth = ["orchestratorKey"] as const;

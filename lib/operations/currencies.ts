@@ -1,13 +1,13 @@
 import { z } from "zod";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
 import {
   conversionRoutesParamsSchema,
   conversionRoutesQuerySchema,
   conversionRoutesResponseSchema,
   currencySchema,
   listCurrenciesQuerySchema,
-} from "@/lib/contracts/currencies-schemas";
-import { errorResponses } from "@/lib/http/openapi/common";
-import { defineOperation } from "@/lib/http/operation";
+} from "@/lib/operations/currencies-schemas";
 
 export const listCurrenciesOp = defineOperation({
   method: "GET",

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { amountSummarySchema, multicallViewSchema } from "@/lib/contracts/multicall-schemas";
-import { crossChainPayResponseSchema, missingFeeSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
-import { feePlanSchema } from "@/lib/contracts/secure-payments-schemas";
+import { amountSummarySchema, multicallViewSchema } from "@/lib/operations/multicall-schemas";
+import { crossChainPayResponseSchema, missingFeeSchema, payMetadataSchema, txSchema } from "@/lib/operations/requests-schemas";
+import { feePlanSchema } from "@/lib/operations/secure-payments-schemas";
 
 /**
  * The public shapes of a link's token routes, as the reference documents them (single and

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { multicallBodySchema, multicallCreatedSchema, multicallViewSchema } from "@/lib/contracts/multicall-schemas";
-import { batchPayoutsBodySchema, feePlanSchema, feePreviewBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { multicallBodySchema, multicallCreatedSchema, multicallViewSchema } from "@/lib/operations/multicall-schemas";
+import { batchPayoutsBodySchema, feePlanSchema, feePreviewBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
 
 /** More secure-payment operations of the reference (fees preview, batch payouts, Tron broadcast, bridge step refresh). */
 const tags = ["Secure payments"];

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { missingFeeSchema } from "@/lib/contracts/requests-schemas";
-import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/contracts/secure-payment-view-schemas";
-import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/contracts/secure-payments-schemas";
 import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { missingFeeSchema } from "@/lib/operations/requests-schemas";
+import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/operations/secure-payment-view-schemas";
+import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
 
 const tags = ["Secure payments"];
 /** With both x-orchestrator-key and x-client-id, the orchestrator key authenticates and x-client-id names its linked client. */

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
 import {
   brandingQuerySchema,
   brandingSchema,
@@ -16,9 +18,7 @@ import {
   testOrchestratorWebhookResultSchema,
   updateBrandingBodySchema,
   updateFeeConfigBodySchema,
-} from "@/lib/contracts/orchestrator-setup-schemas";
-import { errorResponses } from "@/lib/http/openapi/common";
-import { defineOperation } from "@/lib/http/operation";
+} from "@/lib/operations/orchestrator-setup-schemas";
 
 /**
  * Orchestrator setup (issue 12): the webhooks that receive orchestrator events

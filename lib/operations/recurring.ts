@@ -1,3 +1,5 @@
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
 import {
   activateBodySchema,
   activatedSchema,
@@ -7,10 +9,8 @@ import {
   recurrenceStoppedSchema,
   recurringIdParamsSchema,
   scheduleSchema,
-} from "@/lib/contracts/recurring-schemas";
-import { requestIdParamsSchema } from "@/lib/contracts/requests-schemas";
-import { errorResponses } from "@/lib/http/openapi/common";
-import { defineOperation } from "@/lib/http/operation";
+} from "@/lib/operations/recurring-schemas";
+import { requestIdParamsSchema } from "@/lib/operations/requests-schemas";
 
 const auth = ["apiKey", "clientId"] as const;
 const tags = ["Recurring payouts"];

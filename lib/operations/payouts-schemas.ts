@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { customerInfoSchema, payMetadataSchema, txSchema } from "@/lib/contracts/requests-schemas";
+import { customerInfoSchema, payMetadataSchema, txSchema } from "@/lib/operations/requests-schemas";
 
 const address = z.string().min(1).max(100);
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { txSchema } from "@/lib/contracts/requests-schemas";
+import { txSchema } from "@/lib/operations/requests-schemas";
 
 const dateTime = z.string().meta({ format: "date-time" });
 

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { OPERATIONS } from "@/lib/contracts/index";
 import { env } from "@/lib/env";
 import { browserMethods, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, isBrowserOperation } from "@/lib/http/cors";
 import { errorResponses } from "@/lib/http/openapi/common";
 import type { AuthMode, Operation } from "@/lib/http/operation";
+import { OPERATIONS } from "@/lib/operations/index";
 
 type JsonSchema = Record<string, unknown>;
 

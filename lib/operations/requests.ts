@@ -1,3 +1,5 @@
+import { errorResponses } from "@/lib/http/openapi/common";
+import { defineOperation } from "@/lib/http/operation";
 import {
   createRequestBodySchema,
   createRequestResponseSchema,
@@ -7,9 +9,7 @@ import {
   requestStatusSchema,
   routesQuerySchema,
   routesResponseSchema,
-} from "@/lib/contracts/requests-schemas";
-import { errorResponses } from "@/lib/http/openapi/common";
-import { defineOperation } from "@/lib/http/operation";
+} from "@/lib/operations/requests-schemas";
 
 const auth = ["apiKey", "clientId"] as const;
 const tags = ["Requests"];
