@@ -1,11 +1,11 @@
 /**
  * Recurring executor, part of `npm run bench` (alone: `npm run bench -- recurring`), issue 11:
- *  (a) throughput: N active schedules, all due, swept by the real executor (sweepRecurring) against
+ *  (a) throughput: N active schedules, all due, swept by the real executor (sweepRecurringChain) against
  *      an in-process chain that always simulates ok and mines each send at once; payments/s = first
  *      payments sent per second of sweep wall time (sweeps back to back, no worker interval);
  *  (b) an idle sweep: 100 000 schedules, nothing due (active with a future nextDueAt, paused,
  *      completed, other networks) and their past payments (~250 000 RecurringPayment rows);
- *      median wall time of sweepRecurring, the claim's plan, and the scans Postgres counted.
+ *      median wall time of sweepRecurringChain, the claim's plan, and the scans Postgres counted.
  * The chain implements the optional fillNonceGap/withdraw too (as the EVM chain does), so each
  * sweep runs the same statements as in production.
  * Runs against the bench DB (DATABASE_URL set by bench.ts) and deletes what it created.
@@ -142,7 +142,7 @@ export async function measureRecurring(
   const maxBatches = opts.maxBatches ?? 1000;
   const { db, disconnectDb } = await import("@/lib/db");
   const { createAccount } = await import("@/lib/accounts/issue-credentials");
-  const { sweepRecurring } = await import("@/lib/recurring/executor");
+  const { sweepRecurringChain } = await import("@/lib/recurring/executor");
   const loadBefore = os.loadavg()[0]!;
   const account = await createAccount("bench recurring");
   const tag = `benchrec_${Date.now().toString(36)}_`;
@@ -206,7 +206,7 @@ export async function measureRecurring(
     const started = process.hrtime.bigint();
     const elapsed = () => Number(process.hrtime.bigint() - started) / 1e9;
     while (t.confirmed < count) {
-      const results = await Promise.all(Array.from({ length: concurrency }, () => sweepRecurring(chain, { limit, maxBatches })));
+      const results = await Promise.all(Array.from({ length: concurrency }, () => sweepRecurringChain(chain, { limit, maxBatches })));
       t.sweeps += results.length;
       const before = t.sent + t.confirmed;
       for (const r of results) {
@@ -256,12 +256,12 @@ export async function measureRecurring(
     // counted sweeps (and reopened by the warm-up, which the counters therefore include).
     await disconnectDb();
     const statsBefore = await scanStats();
-    for (let i = 0; i < 3; i++) await sweepRecurring(idleChain, { limit, maxBatches });
+    for (let i = 0; i < 3; i++) await sweepRecurringChain(idleChain, { limit, maxBatches });
     const times: number[] = [];
     let claimed = 0;
     for (let i = 0; i < RUNS; i++) {
       const t0 = process.hrtime.bigint();
-      const r = await sweepRecurring(idleChain, { limit, maxBatches });
+      const r = await sweepRecurringChain(idleChain, { limit, maxBatches });
       times.push(Number(process.hrtime.bigint() - t0) / 1e6);
       claimed += r.claimed;
     }

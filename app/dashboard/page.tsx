@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { BarChart } from "@/components/dashboard/bar-chart";
 import { Panel } from "@/components/dashboard/shell";
-import { formatAmount, formatUtc } from "@/components/payment/format";
+import { formatUtc, groupAmount } from "@/components/payment/format";
 import { requireUser } from "@/lib/http/page-session";
 import { accountOverview, recentPayments } from "@/lib/requests/account-overview";
 
@@ -60,7 +60,7 @@ export default async function DashboardPage() {
                       {t.symbol} <span className="text-slate-500">on {t.network}</span>
                     </td>
                     <td className="py-2 text-right tabular-nums">{t.count}</td>
-                    <td className="py-2 text-right font-medium tabular-nums">{formatAmount(t.amount)}</td>
+                    <td className="py-2 text-right font-medium tabular-nums">{groupAmount(t.amount)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -76,7 +76,7 @@ export default async function DashboardPage() {
             {recent.map((p) => (
               <li key={p.id} className="flex flex-wrap items-baseline justify-between gap-x-4 gap-y-1 py-2">
                 <span className="font-medium tabular-nums">
-                  {formatAmount(p.amount)} {p.symbol} <span className="font-normal text-slate-500">on {p.network}</span>
+                  {groupAmount(p.amount)} {p.symbol} <span className="font-normal text-slate-500">on {p.network}</span>
                 </span>
                 <Link href={`/dashboard/requests/${p.requestId}`} className="text-indigo-700 underline-offset-2 hover:underline">
                   {p.reference ?? `${p.requestId.slice(0, 10)}…`}

@@ -1,7 +1,7 @@
 "use client";
 
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
-import { formatAmount } from "./format";
+import { groupAmount } from "./format";
 import type { CrossChainPlanInfo } from "./page-api";
 
 /** "Pay from another chain": one button per source chain and token the routing provider serves. */
@@ -53,12 +53,12 @@ export function CrossChainSummary(p: {
           <>
             : you send{" "}
             <strong className="whitespace-nowrap">
-              {formatAmount(p.plan.sourceAmount)} {p.plan.sourceToken}
+              {groupAmount(p.plan.sourceAmount)} {p.plan.sourceToken}
             </strong>{" "}
             (bridge fee included)
           </>
         ) : null}
-        . The payee receives {formatAmount(p.data.totalAmount)} {p.data.currency.symbol} on {p.data.network.name}.
+        . The payee receives {groupAmount(p.data.totalAmount)} {p.data.currency.symbol} on {p.data.network.name}.
       </p>
       <button
         type="button"

@@ -5,7 +5,7 @@ import { useEffect, useState } from "react";
 import type { LinkDeposit } from "@/lib/secure-payments/deposit";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
 import { Address } from "./address";
-import { formatAmount } from "./format";
+import { groupAmount } from "./format";
 import { fetchDeposit } from "./page-api";
 import { PaidPanel, secondaryButtonClass } from "./paid-panel";
 import { useLinkSettled } from "./use-link-settled";
@@ -36,7 +36,7 @@ function progress(deposit: LinkDeposit, merchant: string): { text: string; tone:
   if (deposit.received === "0") return { text: "Waiting for your transfer… This page updates by itself.", tone: "wait" };
   if (deposit.remaining !== "0")
     return {
-      text: `Received ${formatAmount(deposit.received)} of ${formatAmount(deposit.amount)} ${deposit.token.symbol}. Send the remaining ${formatAmount(deposit.remaining)} ${deposit.token.symbol} to the same address.`,
+      text: `Received ${groupAmount(deposit.received)} of ${groupAmount(deposit.amount)} ${deposit.token.symbol}. Send the remaining ${groupAmount(deposit.remaining)} ${deposit.token.symbol} to the same address.`,
       tone: "part",
     };
   return { text: `Transfer received. Forwarding it to ${merchant} and confirming it on chain…`, tone: "done" };

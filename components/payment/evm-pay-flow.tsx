@@ -7,7 +7,7 @@ import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChai
 import { waitForTransactionReceipt } from "wagmi/actions";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
-import { formatAmount } from "./format";
+import { groupAmount } from "./format";
 import { recordIntent } from "./page-api";
 import { primaryButtonClass } from "./paid-panel";
 import { ConnectedWallet, PayCard } from "./pay-card";
@@ -51,9 +51,9 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
       ? {
           labels: {
             approve: `Approve ${p.crossChain.sourceToken} on ${targetName}`,
-            pay: `Send ${formatAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} from ${targetName}`,
+            pay: `Send ${groupAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} from ${targetName}`,
           },
-          need: `${formatAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} on ${targetName}`,
+          need: `${groupAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} on ${targetName}`,
         }
       : undefined;
 

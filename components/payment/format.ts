@@ -3,8 +3,8 @@
  * decimal strings end to end (never JS numbers): grouping is done on the string.
  */
 
-/** "1234567.5" → "1,234,567.5" without going through a float. */
-export function formatAmount(amount: string): string {
+/** Display grouping: "1234567.5" → "1,234,567.5" without going through a float (lib/money formatAmount turns base units into the decimal string). */
+export function groupAmount(amount: string): string {
   const [whole = "0", fraction] = amount.split(".");
   const grouped = whole.replace(/\B(?=(\d{3})+(?!\d))/g, ",");
   return fraction ? `${grouped}.${fraction}` : grouped;

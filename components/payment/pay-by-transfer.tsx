@@ -3,7 +3,7 @@
 import dynamic from "next/dynamic";
 import { useState } from "react";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { formatAmount } from "./format";
+import { groupAmount } from "./format";
 import { secondaryButtonClass } from "./paid-panel";
 
 // The deposit view (QR code, polling) loads only when the payer asks for it.
@@ -29,8 +29,8 @@ export function PayByTransfer({ data }: { data: PaymentPageData }) {
       ) : (
         <div className="mt-2 space-y-3">
           <p className="text-sm text-slate-600">
-            No browser wallet? Send {formatAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name} to this payment&apos;s
-            own address from any wallet or exchange, or scan its QR code with a mobile wallet.
+            No browser wallet? Send {groupAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name} to this payment&apos;s own
+            address from any wallet or exchange, or scan its QR code with a mobile wallet.
           </p>
           <button type="button" className={`${secondaryButtonClass} sm:w-full`} onClick={() => setOpen(true)}>
             Show the deposit address

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
 import { Address } from "./address";
-import { formatAmount, formatRelative, formatUtc, safeHttpUrl, shortenAddress } from "./format";
+import { formatRelative, formatUtc, groupAmount, safeHttpUrl, shortenAddress } from "./format";
 import { StatusBadge } from "./status-badge";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -28,7 +28,7 @@ function FeeShortNotice({ data }: { data: PaymentPageData }) {
       <p className="mt-1">
         This payment is not complete until the missing fee is paid. The next payment sends{" "}
         <strong className="tabular-nums">
-          {formatAmount(data.totalAmount)} {data.currency.symbol}
+          {groupAmount(data.totalAmount)} {data.currency.symbol}
         </strong>
         {data.totalAmount === data.payerFees ? ", the missing fee alone" : ""}.
       </p>
@@ -36,7 +36,7 @@ function FeeShortNotice({ data }: { data: PaymentPageData }) {
         {data.missingFees.map((f) => (
           <li key={f.feeAddress}>
             <span className="tabular-nums">
-              {formatAmount(f.amount)} {f.currency}
+              {groupAmount(f.amount)} {f.currency}
             </span>{" "}
             fee to{" "}
             <span className="break-all font-mono text-xs" title={f.feeAddress}>
@@ -85,11 +85,11 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
       </div>
       {data.status === "pending" && data.subStatus === "fee_short" ? <FeeShortNotice data={data} /> : null}
       <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-        {formatAmount(amount)} <span className="text-slate-600">{symbol}</span>
+        {groupAmount(amount)} <span className="text-slate-600">{symbol}</span>
       </p>
       {partlyPaid ? (
         <p className="mt-1 text-sm font-medium text-slate-700" data-testid="already-paid">
-          Still to pay · {formatAmount(data.paidAmount)} {symbol} already paid
+          Still to pay · {groupAmount(data.paidAmount)} {symbol} already paid
           {data.paymentType === "batch" && paidCount > 0 ? ` (${paidCount} of ${data.items.length} payments)` : ""}
         </p>
       ) : null}
@@ -99,7 +99,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
         </p>
       ) : hasFees ? (
         <p className="mt-1 text-sm text-slate-600">
-          Includes {formatAmount(fees)} {symbol} in fees
+          Includes {groupAmount(fees)} {symbol} in fees
         </p>
       ) : null}
       {data.description ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-700">{data.description}</p> : null}
@@ -120,12 +120,12 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
                   <span className="break-words">{item.description}</span>
                   {item.quantity > 1 ? (
                     <span className="block text-xs text-slate-500">
-                      {item.quantity} × {formatAmount(item.unitAmount)} {symbol}
+                      {item.quantity} × {groupAmount(item.unitAmount)} {symbol}
                     </span>
                   ) : null}
                 </td>
                 <td className="w-32 py-2 text-right align-top font-medium tabular-nums text-slate-900">
-                  {formatAmount(item.total)} {symbol}
+                  {groupAmount(item.total)} {symbol}
                 </td>
               </tr>
             ))}
@@ -133,7 +133,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
               <tr>
                 <td className="py-2 pr-3 text-slate-500">Fees</td>
                 <td className="py-2 text-right tabular-nums text-slate-700">
-                  {formatAmount(fees)} {symbol}
+                  {groupAmount(fees)} {symbol}
                 </td>
               </tr>
             ) : null}
@@ -220,7 +220,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
                   {item.state === "due" && item.due === "0" ? (
                     // Its amount arrived: the next transaction sends its missing fee alone.
                     <span className="font-medium" data-testid="item-fee-only">
-                      Fee {formatAmount(item.dueFee)} {symbol}
+                      Fee {groupAmount(item.dueFee)} {symbol}
                     </span>
                   ) : (
                     <span
@@ -228,12 +228,12 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
                         item.state === "due" ? "font-medium" : item.state === "paid" ? "text-slate-500" : "text-slate-500 line-through"
                       }
                     >
-                      {formatAmount(item.state === "due" ? item.due : item.amount)} {symbol}
+                      {groupAmount(item.state === "due" ? item.due : item.amount)} {symbol}
                     </span>
                   )}
                   {item.state === "due" && item.due !== "0" && item.due !== item.amount ? (
                     <span className="text-xs text-slate-500">
-                      of {formatAmount(item.amount)} {symbol}
+                      of {groupAmount(item.amount)} {symbol}
                     </span>
                   ) : null}
                   {item.state === "due" && item.feeShort ? (

@@ -1,5 +1,5 @@
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
-import { formatAmount } from "./format";
+import { groupAmount } from "./format";
 import { primaryButtonClass, secondaryButtonClass } from "./paid-panel";
 import { PlanSteps } from "./plan-steps";
 import { type StepLabels, stepsFor, type usePlanRunner } from "./use-plan-runner";
@@ -21,7 +21,7 @@ export interface PlanPanelProps {
 export function stepLabels(data: PaymentPageData): StepLabels {
   const symbol = data.currency.symbol;
   // What the next transaction sends; when every amount arrived and only a fee came short, that fee alone.
-  const due = `${formatAmount(data.totalAmount)} ${symbol}`;
+  const due = `${groupAmount(data.totalAmount)} ${symbol}`;
   const feeOnly = data.subStatus === "fee_short" && data.recipients.length === 0;
   return { approve: `Approve ${symbol}`, pay: feeOnly ? `Pay the missing fee (${due})` : `Pay ${due}` };
 }
@@ -68,7 +68,7 @@ export function PlanPanel(props: PlanPanelProps) {
           <p className="font-semibold">Insufficient balance</p>
           <p className="mt-1">
             This wallet holds less than{" "}
-            {props.crossChain?.need ?? `${formatAmount(data.totalAmount)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
+            {props.crossChain?.need ?? `${groupAmount(data.totalAmount)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
             connect another wallet, then check again.
           </p>
           <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>

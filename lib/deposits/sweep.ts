@@ -40,11 +40,11 @@ export interface DepositSweepResult {
  * after a crash: a lease per deposit, a balance read before each send, and a forward still in the
  * mempool is never doubled.
  */
-export async function depositSweep(): Promise<Record<string, DepositSweepResult>> {
+export async function sweepDeposits(): Promise<Record<string, DepositSweepResult>> {
   const out: Record<string, DepositSweepResult> = {};
   for (const network of depositNetworks()) {
     try {
-      out[network] = await sweepNetwork(network);
+      out[network] = await sweepDetectionNetwork(network);
     } catch (err) {
       log.warn("deposit sweep failed", { network, err });
     }
@@ -52,7 +52,7 @@ export async function depositSweep(): Promise<Record<string, DepositSweepResult>
   return out;
 }
 
-async function sweepNetwork(network: NetworkId): Promise<DepositSweepResult> {
+async function sweepDetectionNetwork(network: NetworkId): Promise<DepositSweepResult> {
   const client = publicClientFor(network)!;
   const rows = await db().$queryRaw<Candidate[]>`
     SELECT d."requestId", d."address", d."tokenAddress", d."deployBlock", d."feeAmount"::text AS "feeAmount",

@@ -31,7 +31,7 @@ export interface NetworkSweepResult {
  * concurrently and after a crash: recording is idempotent, and the cursor only moves
  * forward after the range's events are stored.
  */
-export async function sweepNetwork(source: PaymentEventSource, maxSteps = 10): Promise<NetworkSweepResult> {
+export async function sweepDetectionNetwork(source: PaymentEventSource, maxSteps = 10): Promise<NetworkSweepResult> {
   const result: NetworkSweepResult = {
     network: source.network,
     fromBlock: null,
@@ -231,11 +231,11 @@ export function eventSources(extra: readonly PaymentEventSource[] = []): Payment
 }
 
 /** The detection sweep over every network; one network's failure does not stop the others. */
-export async function runDetectionSweep(extra: readonly PaymentEventSource[] = []): Promise<NetworkSweepResult[]> {
+export async function sweepDetection(extra: readonly PaymentEventSource[] = []): Promise<NetworkSweepResult[]> {
   const results: NetworkSweepResult[] = [];
   for (const source of eventSources(extra)) {
     try {
-      results.push(await sweepNetwork(source));
+      results.push(await sweepDetectionNetwork(source));
     } catch (err) {
       log.warn("detection sweep failed", { network: source.network, err });
     }

@@ -9,7 +9,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
  * Housekeeping: sign-in challenges and sessions are useless once expired; keep a day of
  * them for investigation, then delete; so are day-old failed-sign-in counts. Pending secure-payment links past their expiry expire.
  */
-export async function expireSweep(): Promise<{
+export async function sweepExpiry(): Promise<{
   challenges: number;
   sessions: number;
   securePayments: { expired: number; settled: number };

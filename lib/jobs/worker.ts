@@ -1,10 +1,10 @@
-import { depositSweep } from "@/lib/deposits/sweep";
-import { runDetectionSweep } from "@/lib/detection/sweep";
+import { sweepDeposits } from "@/lib/deposits/sweep";
+import { sweepDetection } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
-import { expireSweep } from "@/lib/jobs/expire";
+import { sweepExpiry } from "@/lib/jobs/expire";
 import { log } from "@/lib/log";
-import { runRecurringSweep } from "@/lib/recurring/run";
-import { webhookSweep } from "@/lib/webhooks/sweep";
+import { sweepRecurring } from "@/lib/recurring/run";
+import { sweepWebhooks } from "@/lib/webhooks/sweep";
 
 /**
  * The background loop: runs each sweep, then waits its interval before the next run (never
@@ -58,10 +58,10 @@ export function startWorker(jobs: Job[] = defaultJobs()): Worker {
 
 export function defaultJobs(): Job[] {
   return [
-    { name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: runDetectionSweep },
-    { name: "webhook-delivery", intervalMs: env().WEBHOOK_INTERVAL_MS, run: () => webhookSweep() },
-    { name: "expiry", intervalMs: 60_000, run: expireSweep },
-    { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: () => runRecurringSweep() },
-    { name: "deposits", intervalMs: env().DEPOSIT_INTERVAL_MS, run: depositSweep },
+    { name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: sweepDetection },
+    { name: "webhook-delivery", intervalMs: env().WEBHOOK_INTERVAL_MS, run: () => sweepWebhooks() },
+    { name: "expiry", intervalMs: 60_000, run: sweepExpiry },
+    { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: () => sweepRecurring() },
+    { name: "deposits", intervalMs: env().DEPOSIT_INTERVAL_MS, run: sweepDeposits },
   ];
 }

@@ -41,7 +41,7 @@ type Outcome = "sent" | "confirmed" | "paused" | "completed" | "waiting" | "lost
  * Every state change is conditional on this sweep's lease, so a sweep that lost its lease
  * (crashed or too slow) changes nothing; the unique (scheduleId, index) is the last guard.
  */
-export async function sweepRecurring(chain: RecurringChain, opts: SweepOptions = {}): Promise<SweepResult> {
+export async function sweepRecurringChain(chain: RecurringChain, opts: SweepOptions = {}): Promise<SweepResult> {
   const limit = opts.limit ?? 50;
   const leaseMs = opts.leaseMs ?? 120_000;
   const result: SweepResult = { claimed: 0, sent: 0, confirmed: 0, paused: 0, completed: 0, errors: 0 };

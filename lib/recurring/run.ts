@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { evmRecurringChain } from "@/lib/recurring/evm-chain";
-import { type SweepOptions, type SweepResult, sweepRecurring } from "@/lib/recurring/executor";
+import { type SweepOptions, type SweepResult, sweepRecurringChain } from "@/lib/recurring/executor";
 import { recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
 
 /**
@@ -10,7 +10,7 @@ import { recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
  * payer's — so once it can pay for a payment again those schedules resume by themselves and
  * catch up in order.
  */
-export async function runRecurringSweep(opts: SweepOptions = {}): Promise<Record<string, SweepResult & { resumed: number }>> {
+export async function sweepRecurring(opts: SweepOptions = {}): Promise<Record<string, SweepResult & { resumed: number }>> {
   const out: Record<string, SweepResult & { resumed: number }> = {};
   for (const network of recurringNetworks()) {
     const chain = evmRecurringChain(network);
@@ -27,7 +27,7 @@ export async function runRecurringSweep(opts: SweepOptions = {}): Promise<Record
       if (r > 0) log.info("recurring schedules resumed: relayer funded again", { network, resumed: r });
     }
     try {
-      out[network] = { ...(await sweepRecurring(chain, opts)), resumed };
+      out[network] = { ...(await sweepRecurringChain(chain, opts)), resumed };
     } catch (err) {
       log.warn("recurring sweep failed", { network, err });
     }

@@ -12,7 +12,7 @@ export interface SweepResult extends DeliverResult {
  * (one batch per call would cap throughput at `limit` per worker interval). For the worker
  * loop and the cron route.
  */
-export async function webhookSweep(opts: DeliverOptions & { budgetMs?: number } = {}): Promise<SweepResult> {
+export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number } = {}): Promise<SweepResult> {
   // The time budget is real elapsed time, whatever clock the sweep is told it is.
   const deadline = performance.now() + (opts.budgetMs ?? 20_000);
   const total: SweepResult = { events: 0, created: 0, claimed: 0, succeeded: 0, retried: 0, failed: 0 };

@@ -13,10 +13,10 @@ import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import { prefixedId } from "@/lib/ids";
-import { expireSweep } from "@/lib/jobs/expire";
+import { sweepExpiry } from "@/lib/jobs/expire";
 import { accountOverview } from "@/lib/requests/account-overview";
 import { requestDetail } from "@/lib/requests/request-detail";
 import type { Devnet } from "@/scripts/devnet";
@@ -101,7 +101,7 @@ async function payRequestAlone(requestId: string) {
   const wallet = createWalletClient({ account, chain: devnet.chain, transport: http(devnet.rpcUrl) });
   for (const tx of res.body.transactions)
     await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
-  await sweepNetwork(evmEventSource("sepolia")!);
+  await sweepDetectionNetwork(evmEventSource("sepolia")!);
 }
 
 describe("the hosted page shows what the next transaction pays", () => {
@@ -217,7 +217,7 @@ describe("status at read time; a paid link never expires", () => {
     expect((await requestDetail(a.account.id, requestId!)).link?.status).toBe("expired");
     expect((await accountOverview(a.account.id)).links.pending).toBe(0);
     expect((await plan(created.body.token)).status).toBe(409);
-    expect((await expireSweep()).securePayments.expired).toBe(1);
+    expect((await sweepExpiry()).securePayments.expired).toBe(1);
     expect((await byRequest(requestId!)).body.status).toBe("expired");
   });
 
@@ -244,7 +244,7 @@ describe("status at read time; a paid link never expires", () => {
     expect((await publicView(token)).body.status).toBe("pending");
     expect((await byRequest(requestId!)).body.status).toBe("pending");
     expect((await accountOverview(a.account.id)).links.pending).toBe(1);
-    const swept = await expireSweep();
+    const swept = await sweepExpiry();
     expect(swept.securePayments).toEqual({ expired: 0, settled: 0 });
     expect((await db().securePayment.findUniqueOrThrow({ where: { token } })).status).toBe("pending");
     // Nothing left to pay: no plan, the page says the payment was received.
@@ -254,7 +254,7 @@ describe("status at read time; a paid link never expires", () => {
     // Screening back: the next sweep settles it.
     for (const k of ["KYT_PROVIDER", "CHAINALYSIS_API_KEY", "CHAINALYSIS_API_URL"]) delete process.env[k];
     reloadEnv();
-    expect((await expireSweep()).securePayments).toEqual({ expired: 0, settled: 1 });
+    expect((await sweepExpiry()).securePayments).toEqual({ expired: 0, settled: 1 });
     expect((await byRequest(requestId!)).body.status).toBe("completed");
   });
 
@@ -274,7 +274,7 @@ describe("status at read time; a paid link never expires", () => {
     setClock(() => t0 + 8 * 24 * 3_600_000);
     const read = await publicView(created.body.token);
     expect(read.body.status, JSON.stringify(read.body)).toBe("pending");
-    await expireSweep();
+    await sweepExpiry();
     expect((await db().securePayment.findUniqueOrThrow({ where: { token: created.body.token } })).status).not.toBe("expired");
     expect((await db().securePayment.findUniqueOrThrow({ where: { token: one.token } })).status).not.toBe("expired");
   });

@@ -8,7 +8,7 @@ import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route
 import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { expireSweep } from "@/lib/jobs/expire";
+import { sweepExpiry } from "@/lib/jobs/expire";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -202,7 +202,7 @@ describe("POST /v2/secure-payments/multicall-payouts", () => {
     await pay(parent);
     // A crash between settling the children and their parent.
     await db().securePayment.update({ where: { token: parent }, data: { status: "pending", completedAt: null } });
-    expect((await expireSweep()).securePayments.settled).toBeGreaterThanOrEqual(1);
+    expect((await sweepExpiry()).securePayments.settled).toBeGreaterThanOrEqual(1);
     expect((await db().securePayment.findUniqueOrThrow({ where: { token: parent } })).status).toBe("completed");
   });
 });

@@ -11,11 +11,11 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { bindClientIdDestination } from "@/lib/destinations/destinations";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { env, reloadEnv } from "@/lib/env";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import { prefixedId } from "@/lib/ids";
-import { expireSweep } from "@/lib/jobs/expire";
+import { sweepExpiry } from "@/lib/jobs/expire";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -273,7 +273,7 @@ describe("secure payment links", () => {
     const created = await link({ requests: [{ amount: "4" }] });
     await payFromPage(created.body.token);
     await db().securePayment.update({ where: { token: created.body.token }, data: { status: "pending", completedAt: null } });
-    expect((await expireSweep()).securePayments.settled).toBe(1);
+    expect((await sweepExpiry()).securePayments.settled).toBe(1);
     expect((await bySession(created.body.requestIds[0])).body.status).toBe("completed");
   });
 
@@ -290,7 +290,7 @@ describe("secure payment links", () => {
         })
       ).status,
     ).toBe(409);
-    expect((await expireSweep()).securePayments.expired).toBe(1);
+    expect((await sweepExpiry()).securePayments.expired).toBe(1);
     expect((await bySession(created.body.requestIds[0])).body.status).toBe("expired");
   });
 
@@ -424,7 +424,7 @@ describe("POST /v2/secure-payments/{token}/intent", () => {
     expect(before.link?.processing?.txHash).toBe(paymentHash.toLowerCase());
     expect(before.request.hasBeenPaid).toBe(false);
 
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
     const after = await requestDetail(a.account.id, requestId);
     expect(after.request.hasBeenPaid).toBe(true);
     expect(after.link?.processing).toBeNull();

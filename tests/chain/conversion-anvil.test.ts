@@ -22,7 +22,7 @@ import { fiatHash } from "@/lib/chain/conversion";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import type { Devnet } from "@/scripts/devnet";
 import { compiledTokens } from "@/scripts/devnet/compiled.generated";
 import { resetDb } from "@/tests/helpers/db";
@@ -88,7 +88,7 @@ const create = (json: Record<string, unknown>) => call(createRequest, "/v2/reque
 const status = (id: string) => call(getRequest, `/v2/request/${id}`, { headers: headers(), params: { requestId: id } });
 const pay = (id: string) =>
   call(payRequest, `/v2/request/${id}/pay?wallet=${devnet.accounts.payer.address}`, { headers: headers(), params: { requestId: id } });
-const sweep = () => sweepNetwork(evmEventSource("sepolia")!);
+const sweep = () => sweepDetectionNetwork(evmEventSource("sepolia")!);
 const usdcOf = (who: `0x${string}`) =>
   pub.readContract({ address: devnet.tokens.USDC, abi: erc20Abi, functionName: "balanceOf", args: [who] });
 

@@ -15,7 +15,7 @@ import { resetChainConfig } from "@/lib/chain/config";
 import { resetCurrencyRegistry } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import { crossChainIneligibility, crossChainTermsOf } from "@/lib/requests/pay-crosschain";
 import { type Devnet, devAccount } from "@/scripts/devnet";
@@ -93,7 +93,7 @@ async function settleAndDetect(source: BridgeDevnet, requestId: string) {
   const relayer = relayerFor(devnet, source, { log: () => {} }, false);
   relayers.push(relayer);
   expect(await relayer.tick()).toBe(1);
-  await sweepNetwork(evmEventSource("sepolia")!);
+  await sweepDetectionNetwork(evmEventSource("sepolia")!);
   const got = await call(getRequest, `/v2/request/${requestId}`, { headers: auth(), params: { requestId } });
   expect(got.body.hasBeenPaid).toBe(true);
 }

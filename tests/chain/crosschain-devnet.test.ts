@@ -14,7 +14,7 @@ import { POST as createRequest } from "@/app/v2/request/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { DevnetBridgeProvider } from "@/lib/routing/devnet-bridge";
 import type { Devnet } from "@/scripts/devnet";
 import type { BridgeDevnet } from "@/scripts/devnet/bridge";
@@ -132,7 +132,7 @@ describe("cross-chain payment on the two-chain devnet", () => {
       args: [devnet.tokens.USDC, devnet.accounts.payee.address, 25_000_000n, paymentReference as `0x${string}`, 0n, feeAddress],
     });
     expect((await destPub.waitForTransactionReceipt({ hash })).status).toBe("success");
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
     const view = await call(getRequest, `/v2/request/${requestId}`, { headers: auth(), params: { requestId } });
     expect(view.body).toMatchObject({ status: "partially_paid", subStatus: "fee_short" });
     // Only the fee is missing: GET /pay refuses a cross-chain plan, and /routes offers none.
@@ -192,7 +192,7 @@ describe("cross-chain payment on the two-chain devnet", () => {
     // A second pass settles nothing again (the deposit is settled on chain).
     expect(await relayer.tick()).toBe(0);
 
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
     const got = await call(getRequest, `/v2/request/${requestId}`, { headers: auth(), params: { requestId } });
     // The payer is the wallet that paid on the source chain, not the bridge relayer that sent the destination transaction.
     expect(got.body).toMatchObject({ hasBeenPaid: true, txHash: tracked.destinationTxHash, payer: devnet.accounts.payer.address });

@@ -17,7 +17,7 @@ import { POST as createLink, GET as getSecurePayment } from "@/app/v2/secure-pay
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { attributeCrossChainPayers, sweepNetwork } from "@/lib/detection/sweep";
+import { attributeCrossChainPayers, sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import { prefixedId, ulid } from "@/lib/ids";
 import { DevnetBridgeProvider } from "@/lib/routing/devnet-bridge";
@@ -116,7 +116,7 @@ describe("cross-chain payer attribution", () => {
     const { requestId } = await newLink("10");
     const sourceTx = await payQuotedForClaimed(requestId);
     expect(await relayer.tick()).toBe(1);
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
 
     const payment = await db().payment.findFirstOrThrow({ where: { requestId } });
     // The destination transaction was sent by the bridge relayer; the quote named CLAIMED; X paid.
@@ -154,7 +154,7 @@ describe("cross-chain payer attribution", () => {
       },
     });
     setRoutingProviderForTests(flaky);
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
 
     const payment = await db().payment.findFirstOrThrow({ where: { requestId } });
     // Not the bridge relayer that sent the destination transaction, not the quote's wallet: unknown.
@@ -238,7 +238,7 @@ describe("cross-chain payer attribution", () => {
     const replay = replayFetch(() => recorded);
     setRoutingProviderForTests(new LifiRoutingProvider({ baseUrl: "https://li.quest", fetch: replay.fetch }));
 
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
     expect(replay.calls).toHaveLength(1);
     expect(replay.calls[0]!.url.pathname).toBe("/v1/status");
     expect(replay.calls[0]!.url.searchParams.get("txHash")).toBe(destTx);
@@ -286,7 +286,7 @@ describe("cross-chain payer attribution", () => {
       await dstPub.waitForTransactionReceipt({ hash: await dst.sendTransaction({ to: tx.to as Address, data: tx.data }) });
     const replay = replayFetch(() => fixture("lifi", "quote-500"));
     setRoutingProviderForTests(new LifiRoutingProvider({ baseUrl: "https://li.quest", fetch: replay.fetch }));
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
     expect(replay.calls.length).toBeGreaterThan(0);
     expect((await db().payment.findFirstOrThrow({ where: { requestId } })).payer).toBeNull();
     expect((await linkOf(requestId)).body).toMatchObject({ status: "pending", payerKytResults: [] });

@@ -14,9 +14,9 @@ import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route
 import { POST as createLink } from "@/app/v2/secure-payments/route";
 import { setAccountBrand } from "@/lib/accounts/issue-credentials";
 import { db } from "@/lib/db";
-import { depositSweep } from "@/lib/deposits/sweep";
+import { sweepDeposits } from "@/lib/deposits/sweep";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import type { Devnet } from "@/scripts/devnet";
@@ -113,12 +113,12 @@ describe("deposit addresses", () => {
     const feeBefore = await balance(devnet.accounts.feeRecipient.address);
     await transfer(addr, "50.5");
     expect((await deposit(token)).body).toMatchObject({ received: "50.5", remaining: "0" });
-    expect((await depositSweep()).sepolia).toEqual({ checked: 1, forwarded: 1 });
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 1 });
     expect(await balance(addr)).toBe(0n);
     expect((await balance(devnet.accounts.payee.address)) - payeeBefore).toBe(50_000_000n);
     expect((await balance(devnet.accounts.feeRecipient.address)) - feeBefore).toBe(500_000n);
 
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
     const [requestId] = created.body.requestIds;
     const payment = await db().payment.findFirstOrThrow({ where: { requestId } });
     expect(payment.payer).toBe(devnet.accounts.payer.address);
@@ -126,7 +126,7 @@ describe("deposit addresses", () => {
     expect(after.body.checkout).toMatchObject({ status: "completed", payerAddress: devnet.accounts.payer.address });
     expect(await db().outboxEvent.count({ where: { type: "payment.confirmed", requestId } })).toBe(1);
     // Nothing left to forward; a paid link has no deposit to show.
-    expect((await depositSweep()).sepolia).toEqual({ checked: 0, forwarded: 0 });
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 0, forwarded: 0 });
     expect((await deposit(token)).status).toBe(409);
   }, 60_000);
 
@@ -136,10 +136,10 @@ describe("deposit addresses", () => {
     const addr = (await deposit(token)).body.address as string;
     await transfer(addr, "4");
     expect((await deposit(token)).body).toMatchObject({ received: "4", remaining: "6" });
-    expect((await depositSweep()).sepolia).toEqual({ checked: 1, forwarded: 0 });
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 0 });
     await transfer(addr, "6");
-    expect((await depositSweep()).sepolia).toEqual({ checked: 1, forwarded: 1 });
-    await sweepNetwork(evmEventSource("sepolia")!);
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 1 });
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
     expect((await view(token)).body.status).toBe("completed");
     expect(await db().payment.count()).toBe(1);
   }, 60_000);

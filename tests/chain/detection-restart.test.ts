@@ -11,7 +11,7 @@ import { POST as createPayout } from "@/app/v2/payouts/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -51,7 +51,7 @@ async function payOnce(d: Devnet): Promise<string> {
   return res.body.requestId as string;
 }
 
-const sweep = () => sweepNetwork(evmEventSource("sepolia")!);
+const sweep = () => sweepDetectionNetwork(evmEventSource("sepolia")!);
 const paid = async (requestId: string) =>
   (await call(getRequest, `/v2/request/${requestId}`, { headers: { "x-api-key": a.apiKey }, params: { requestId } })).body.hasBeenPaid;
 

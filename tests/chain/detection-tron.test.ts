@@ -2,7 +2,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { POST as createPayout } from "@/app/v2/payouts/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { db } from "@/lib/db";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import type { PaymentEventSource, TransferEvent } from "@/lib/detection/types";
 import { referenceTopic } from "@/lib/payments/reference";
 import { resetDb } from "@/tests/helpers/db";
@@ -68,7 +68,7 @@ describe("Tron detection through the event-source interface", () => {
     const fake = fakeTronSource();
     const ref = referenceTopic(p.paymentReference);
     fake.emit({ referenceHash: ref, amount: 4_000_000n, blockNumber: 95n });
-    let r = await sweepNetwork(fake.source);
+    let r = await sweepDetectionNetwork(fake.source);
     expect(r).toMatchObject({ recorded: 1, fromBlock: "90", toBlock: "100" });
     let status = await call(getRequest, `/v2/request/${p.requestId}`, {
       headers: { "x-api-key": a.apiKey },
@@ -78,7 +78,7 @@ describe("Tron detection through the event-source interface", () => {
 
     fake.emit({ referenceHash: ref, amount: 6_000_000n, blockNumber: 105n, txHash: "txFinal" });
     fake.setHead(110n);
-    r = await sweepNetwork(fake.source);
+    r = await sweepDetectionNetwork(fake.source);
     expect(r).toMatchObject({ recorded: 1, fromBlock: "101" });
     status = await call(getRequest, `/v2/request/${p.requestId}`, {
       headers: { "x-api-key": a.apiKey },
@@ -104,9 +104,9 @@ describe("Tron detection through the event-source interface", () => {
     const p = await newTronPayout("10");
     const fake = fakeTronSource();
     fake.emit({ referenceHash: referenceTopic(p.paymentReference), amount: 10_000_000n, blockNumber: 95n });
-    await sweepNetwork(fake.source);
+    await sweepDetectionNetwork(fake.source);
     await db().chainCursor.update({ where: { network: "tron" }, data: { lastBlock: 80n } }); // rewind: a reorg-window re-scan
-    const again = await sweepNetwork(fake.source);
+    const again = await sweepDetectionNetwork(fake.source);
     expect(again).toMatchObject({ recorded: 0, duplicates: 1 });
     const row = await db().paymentRequest.findUniqueOrThrow({ where: { id: p.requestId } });
     expect(row.amountPaid.toFixed()).toBe("10000000");
@@ -119,7 +119,7 @@ describe("Tron detection through the event-source interface", () => {
     const ref = referenceTopic(p.paymentReference);
     fake.emit({ referenceHash: ref, amount: 10_000_000n, blockNumber: 95n, tokenAddress: "TEkxiTehnzSmSe2XqrBj4w32RUN966rdz8" });
     fake.emit({ referenceHash: ref, amount: 10_000_000n, blockNumber: 96n, to: USDT });
-    const r = await sweepNetwork(fake.source);
+    const r = await sweepDetectionNetwork(fake.source);
     expect(r).toMatchObject({ recorded: 0, ignored: 2 });
     expect((await db().paymentRequest.findUniqueOrThrow({ where: { id: p.requestId } })).status).toBe("pending");
   });
@@ -133,7 +133,7 @@ describe("Tron detection through the event-source interface", () => {
       call(getRequest, `/v2/request/${p.requestId}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: p.requestId } });
     // The whole amount, the fee (2.5 % of 10 = 0.25) to another address.
     fake.emit({ referenceHash: ref, amount: 10_000_000n, blockNumber: 95n, feeAmount: 250_000n, feeAddress: PAYEE });
-    await sweepNetwork(fake.source);
+    await sweepDetectionNetwork(fake.source);
     expect((await view()).body).toMatchObject({
       status: "partially_paid",
       subStatus: "fee_short",
@@ -143,7 +143,7 @@ describe("Tron detection through the event-source interface", () => {
     // Amount 0 plus the fee, to the fee address.
     fake.emit({ referenceHash: ref, amount: 0n, blockNumber: 105n, txHash: "txFee", feeAmount: 250_000n, feeAddress: FEE_TO });
     fake.setHead(110n);
-    await sweepNetwork(fake.source);
+    await sweepDetectionNetwork(fake.source);
     expect((await view()).body).toMatchObject({ status: "paid", hasBeenPaid: true, subStatus: null, missingFees: null });
     expect((await db().outboxEvent.findMany({ orderBy: { createdAt: "asc" } })).map((e) => e.type)).toEqual([
       "payment.partial",

@@ -24,7 +24,7 @@ import { POST as createLink, GET as securePaymentByRequest } from "@/app/v2/secu
 import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { prefixedId } from "@/lib/ids";
 import { type Devnet, devAccount } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
@@ -116,7 +116,7 @@ async function payThroughProxy(reference: string, amount: bigint, fee: bigint, f
     args: [devnet.tokens.USDC, devnet.accounts.payee.address, amount, reference as `0x${string}`, fee, feeAddress as `0x${string}`],
   });
   expect((await pub.waitForTransactionReceipt({ hash })).status).toBe("success");
-  await sweepNetwork(evmEventSource("sepolia")!);
+  await sweepDetectionNetwork(evmEventSource("sepolia")!);
   return hash;
 }
 
@@ -222,7 +222,7 @@ describe("the fee rule on anvil (issue #24)", () => {
     });
     // Re-scanning the same blocks records nothing again (once-only detection).
     await db().chainCursor.update({ where: { network: "sepolia" }, data: { lastBlock: 0n } });
-    expect(await sweepNetwork(evmEventSource("sepolia")!)).toMatchObject({ recorded: 0 });
+    expect(await sweepDetectionNetwork(evmEventSource("sepolia")!)).toMatchObject({ recorded: 0 });
     expect(await db().outboxEvent.count({ where: { requestId: r.id } })).toBe(2);
   }, 90_000);
 

@@ -15,7 +15,7 @@ import { createSession } from "@/lib/auth/sessions";
 import { resetChainConfig } from "@/lib/chain/config";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import { prefixedId } from "@/lib/ids";
 import { screenWallet } from "@/lib/kyt/screen";
@@ -93,7 +93,7 @@ describe("KYT walletType from the code at the address", () => {
         "success",
       );
     await test.stopImpersonatingAccount({ address: contract });
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
 
     const sp = await call(getSecurePayment, `/v2/secure-payments?requestId=${created.body.requestIds[0]}`, {
       headers: { authorization: `Bearer ${session}` },

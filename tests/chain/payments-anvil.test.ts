@@ -7,7 +7,7 @@ import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -57,7 +57,7 @@ async function sendAll(txs: Tx[]): Promise<`0x${string}`[]> {
   return hashes;
 }
 
-const sweep = () => sweepNetwork(evmEventSource("sepolia")!);
+const sweep = () => sweepDetectionNetwork(evmEventSource("sepolia")!);
 const status = (id: string) => call(getRequest, `/v2/request/${id}`, { headers: { "x-api-key": a.apiKey }, params: { requestId: id } });
 const payout = (json: Record<string, unknown>) =>
   call(createPayout, "/v2/payouts", { method: "POST", headers: { "x-api-key": a.apiKey }, json });

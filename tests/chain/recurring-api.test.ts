@@ -35,12 +35,12 @@ import { recurringPaymentsAbi } from "@/lib/chain/recurring-abi.generated";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import type { SchedulePermit } from "@/lib/recurring/permit";
-import { runRecurringSweep } from "@/lib/recurring/run";
+import { sweepRecurring } from "@/lib/recurring/run";
 import { verifySignature } from "@/lib/webhooks/sign";
-import { webhookSweep } from "@/lib/webhooks/sweep";
+import { sweepWebhooks } from "@/lib/webhooks/sweep";
 import type { Devnet } from "@/scripts/devnet";
 import { chainTime, moveDevnetClock } from "@/scripts/devnet/time";
 import { resetDb } from "@/tests/helpers/db";
@@ -148,10 +148,10 @@ const act = (id: string, action: string) =>
 /** What the worker does each tick: trigger due payments, detect them, deliver webhooks. */
 async function tick(rounds = 3) {
   for (let i = 0; i < rounds; i++) {
-    await runRecurringSweep({ leaseMs: 1 });
-    await sweepNetwork(evmEventSource("sepolia")!);
+    await sweepRecurring({ leaseMs: 1 });
+    await sweepDetectionNetwork(evmEventSource("sepolia")!);
   }
-  await webhookSweep();
+  await sweepWebhooks();
 }
 
 const warpTo = (timestamp: number) => moveDevnetClock(devnet.rpcUrl, { kind: "at", timestamp });
@@ -535,14 +535,14 @@ describe("recurring payouts on anvil", () => {
     const relayer = devnet.accounts.relayer.address;
     await anvil.setAutomine(false);
     try {
-      await runRecurringSweep({ leaseMs: 1 });
+      await sweepRecurring({ leaseMs: 1 });
       const first = await db().recurringPayment.findFirstOrThrow({ where: { scheduleId: id, index: 1 } });
       expect(first.status).toBe("sent");
       // Still pending: nothing new is sent before the replacement delay.
-      await runRecurringSweep({ leaseMs: 1 });
+      await sweepRecurring({ leaseMs: 1 });
       expect((await db().recurringPayment.findFirstOrThrow({ where: { id: first.id } })).txHash).toBe(first.txHash);
       // Past it: the same nonce goes out again with a higher fee.
-      await runRecurringSweep({ leaseMs: 1, replaceAfterMs: 0 });
+      await sweepRecurring({ leaseMs: 1, replaceAfterMs: 0 });
       const replaced = await db().recurringPayment.findFirstOrThrow({ where: { id: first.id } });
       expect(replaced.txNonce).toBe(first.txNonce);
       expect(replaced.txHash).not.toBe(first.txHash);
@@ -572,7 +572,7 @@ describe("recurring payouts on anvil", () => {
     await anvil.setAutomine(false);
     let txHash: Hex;
     try {
-      await runRecurringSweep({ leaseMs: 1 });
+      await sweepRecurring({ leaseMs: 1 });
       const row = await db().recurringPayment.findFirstOrThrow({ where: { scheduleId: id, index: 1 } });
       expect(row.status).toBe("sent");
       txHash = row.txHash as Hex;
@@ -632,7 +632,7 @@ describe("recurring payouts on anvil", () => {
     await warpTo(start);
     setClock(() => Date.now() + 3_600_000);
     try {
-      await runRecurringSweep({ leaseMs: 1 });
+      await sweepRecurring({ leaseMs: 1 });
     } finally {
       setClock(null);
     }

@@ -42,7 +42,7 @@ import { db } from "@/lib/db";
 import type { ChainSchedule, RecurringChain } from "@/lib/recurring/chain";
 import { sweepChainCancels } from "@/lib/recurring/chain-cancel";
 import { type EvmRecurringChain, evmRecurringChain } from "@/lib/recurring/evm-chain";
-import { sweepRecurring } from "@/lib/recurring/executor";
+import { sweepRecurringChain } from "@/lib/recurring/executor";
 import type { SchedulePermit } from "@/lib/recurring/permit";
 import type { Devnet } from "@/scripts/devnet";
 import { chainTime, moveDevnetClock } from "@/scripts/devnet/time";
@@ -269,7 +269,7 @@ describe("a cancel racing the broadcast (property on anvil)", () => {
             if (p.waitForCancel && at !== "send") await done.promise;
           };
           const chain = new HookChain(chainOrThrow(), hook, p.crashAfterSend, violations);
-          const sweep = await sweepRecurring(chain, { leaseMs: 60_000, limit: 5 }).catch((err: Error) => err);
+          const sweep = await sweepRecurringChain(chain, { leaseMs: 60_000, limit: 5 }).catch((err: Error) => err);
           if (!fired) {
             fired = true;
             fire.resolve(); // "after", or the sweep never reached the hook
@@ -288,7 +288,7 @@ describe("a cancel racing the broadcast (property on anvil)", () => {
             const row = await db().recurringSchedule.findUniqueOrThrow({ where: { id: s.id } });
             if (row.chainCancel === "confirmed" && Number(pool.pending) + Number(pool.queued) === 0) break;
             await sweepChainCancels(chainOrThrow());
-            await sweepRecurring(chainOrThrow(), { leaseMs: 1 });
+            await sweepRecurringChain(chainOrThrow(), { leaseMs: 1 });
             await rpc("evm_mine");
           }
 

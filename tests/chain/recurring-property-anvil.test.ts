@@ -11,7 +11,7 @@
  * with automine off (the sweeps' transactions stay pending until the warp mines them), some with
  * a running server clock (1 ms leases expire mid-sweep, so sweeps overlap on one schedule), some
  * with one EvmRecurringChain shared by the 4 sweeps (its nonce reservations) and some with one
- * per sweep (as runRecurringSweep makes them).
+ * per sweep (as sweepRecurring makes them).
  *
  * Checked: every send at the moment it is made (never for a paid index with a nonce that can still
  * be mined, never early, out of order, past totalPayments or the deadline, never after an API
@@ -47,7 +47,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { ChainSchedule, RecurringChain } from "@/lib/recurring/chain";
 import { type EvmRecurringChain, evmRecurringChain } from "@/lib/recurring/evm-chain";
-import { type SweepResult, sweepRecurring } from "@/lib/recurring/executor";
+import { type SweepResult, sweepRecurringChain } from "@/lib/recurring/executor";
 import { type SchedulePermit, scheduleKey } from "@/lib/recurring/permit";
 import type { Devnet } from "@/scripts/devnet";
 import { chainTime, moveDevnetClock } from "@/scripts/devnet/time";
@@ -373,7 +373,9 @@ const chainOrThrow = () => {
 async function sweeps(crashRate: number, shared: boolean): Promise<SweepResult[]> {
   const one = shared ? chainOrThrow() : null;
   const results = await Promise.all(
-    Array.from({ length: SWEEPS }, () => sweepRecurring(new CrashingChain(one ?? chainOrThrow(), crashRate), { leaseMs: 1, limit: 5 })),
+    Array.from({ length: SWEEPS }, () =>
+      sweepRecurringChain(new CrashingChain(one ?? chainOrThrow(), crashRate), { leaseMs: 1, limit: 5 }),
+    ),
   );
   totals.sweeps += results.length;
   return results;

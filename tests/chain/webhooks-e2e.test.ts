@@ -9,11 +9,11 @@ import { POST as createWebhook } from "@/app/v1/webhook/route";
 import { POST as createPayout } from "@/app/v2/payouts/route";
 import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import { deliverDue } from "@/lib/webhooks/deliver";
 import { verifySignature } from "@/lib/webhooks/sign";
-import { webhookSweep } from "@/lib/webhooks/sweep";
+import { sweepWebhooks } from "@/lib/webhooks/sweep";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -92,7 +92,7 @@ async function payOnDevnet(clientId: string) {
   const pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
   for (const tx of res.body.transactions)
     await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
-  await sweepNetwork(evmEventSource("sepolia")!);
+  await sweepDetectionNetwork(evmEventSource("sepolia")!);
   return res.body.requestId as string;
 }
 
@@ -109,7 +109,7 @@ describe("payment.confirmed delivery", () => {
       expect(hook.status).toBe(201);
       secretRef.secret = hook.body.secret;
       const requestId = await payOnDevnet(a.clientId);
-      const sweep = await webhookSweep();
+      const sweep = await sweepWebhooks();
       expect(sweep).toMatchObject({ succeeded: 1 });
       expect(receiver.received).toHaveLength(1);
       const got = receiver.received[0]!;

@@ -3,7 +3,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { expect } from "vitest";
 import { GET as payLink } from "@/app/v2/secure-payments/[token]/pay/route";
 import { evmEventSource } from "@/lib/detection/evm-source";
-import { sweepNetwork } from "@/lib/detection/sweep";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import type { Devnet } from "@/scripts/devnet";
 import { call } from "@/tests/helpers/http";
 
@@ -18,6 +18,6 @@ export async function payLinkOnDevnet(devnet: Devnet, pub: PublicClient, token: 
   const wallet = createWalletClient({ account, chain: devnet.chain, transport: http(devnet.rpcUrl) });
   for (const tx of plan.body.transactions)
     await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
-  await sweepNetwork(evmEventSource("sepolia")!);
+  await sweepDetectionNetwork(evmEventSource("sepolia")!);
   return plan.body;
 }

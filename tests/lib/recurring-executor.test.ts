@@ -4,7 +4,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { ulid } from "@/lib/ids";
 import type { ChainSchedule, FailureReason, ReceiptStatus, RecurringChain, SimulationResult } from "@/lib/recurring/chain";
-import { sweepRecurring } from "@/lib/recurring/executor";
+import { sweepRecurringChain } from "@/lib/recurring/executor";
 import { dueTimes, FREQUENCIES, type Frequency } from "@/lib/recurring/schedule";
 import { resetDb } from "@/tests/helpers/db";
 import { makeAccount } from "@/tests/helpers/factories";
@@ -291,7 +291,7 @@ describe("recurring executor (property: simulated chain, 8 concurrent sweeps, cr
             }
             fakeMs += 2 * LEASE_MS; // crashed sweeps' leases expire
             const results = await Promise.all(
-              Array.from({ length: SWEEPS }, () => sweepRecurring(crashing, { leaseMs: LEASE_MS, limit: 25 })),
+              Array.from({ length: SWEEPS }, () => sweepRecurringChain(crashing, { leaseMs: LEASE_MS, limit: 25 })),
             );
             totals.sweeps += results.length;
 

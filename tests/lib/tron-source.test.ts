@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { POST as createPayout } from "@/app/v2/payouts/route";
 import { db } from "@/lib/db";
-import { eventSources, sweepNetwork } from "@/lib/detection/sweep";
+import { eventSources, sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { TronGridError, TronGridEventSource } from "@/lib/detection/tron-source";
 import type { PaymentEventSource } from "@/lib/detection/types";
 import { reloadEnv } from "@/lib/env";
@@ -233,11 +233,11 @@ describe("TronGrid event source in the detection sweep", () => {
       trongrid((req) => (limited ? tg("rate-limited-429") : req.url.searchParams.has("fingerprint") ? tg("events-page-2") : page1)),
       { apiKey: "tg-key", maxRetries: 1 },
     );
-    await expect(sweepNetwork(s)).rejects.toBeInstanceOf(TronGridError);
+    await expect(sweepDetectionNetwork(s)).rejects.toBeInstanceOf(TronGridError);
     expect((await db().chainCursor.findUniqueOrThrow({ where: { network: "tron" } })).lastBlock).toBe(79500000n);
 
     limited = false;
-    const r = await sweepNetwork(s);
+    const r = await sweepDetectionNetwork(s);
     expect(r).toMatchObject({ fromBlock: "79500001", toBlock: "79500100", events: 2, recorded: 1 });
     const row = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
     expect(row.status).toBe("paid");

@@ -11,7 +11,7 @@ import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
 import { createTestDelivery, redeliver } from "@/lib/webhooks/manage-deliveries";
 import { decryptSecret, encryptSecret } from "@/lib/webhooks/secret-box";
 import { generateWebhookSecret, signatureHeader, standardSignature, verifySignature, verifyStandardSignature } from "@/lib/webhooks/sign";
-import { webhookSweep } from "@/lib/webhooks/sweep";
+import { sweepWebhooks } from "@/lib/webhooks/sweep";
 import { checkWebhookUrl, isForbiddenIp } from "@/lib/webhooks/url-policy";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
@@ -328,7 +328,7 @@ describe("fan-out and delivery", () => {
     let fanned = 0;
     for (let f = await fanOutEvents(); f.events > 0; f = await fanOutEvents()) fanned += f.deliveries;
     const t1 = performance.now();
-    const r = await webhookSweep({ ...local, limit: 100 });
+    const r = await sweepWebhooks({ ...local, limit: 100 });
     const t2 = performance.now();
     expect(fanned).toBe(1000);
     expect(r.succeeded).toBe(1000);

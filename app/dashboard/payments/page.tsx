@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Panel } from "@/components/dashboard/shell";
-import { formatAmount, formatUtc } from "@/components/payment/format";
+import { formatUtc, groupAmount } from "@/components/payment/format";
 import { explorerLink } from "@/lib/chain/stored";
 import { AppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";
@@ -70,7 +70,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
               {result.payments.map((p) => (
                 <li key={p.id} className="grid gap-1 py-3 sm:grid-cols-[10rem_minmax(0,1fr)_12rem] sm:gap-4">
                   <span className="font-semibold tabular-nums">
-                    {formatAmount(p.amount)} {p.paymentCurrency}
+                    {groupAmount(p.amount)} {p.paymentCurrency}
                     <span className="block text-xs font-normal text-slate-500">on {p.destinationNetwork}</span>
                   </span>
                   <span className="min-w-0">

@@ -1,11 +1,11 @@
 import type { Metadata } from "next";
 import { RecurringButtons } from "@/components/dashboard/recurring-buttons";
 import { Panel } from "@/components/dashboard/shell";
-import { formatAmount, formatUtc, shortenAddress } from "@/components/payment/format";
+import { formatUtc, groupAmount, shortenAddress } from "@/components/payment/format";
 import { tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import { requireUser } from "@/lib/http/page-session";
-import { formatAmount as units } from "@/lib/money";
+import { formatAmount } from "@/lib/money";
 import { manageRecurringAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -47,7 +47,7 @@ export default async function RecurringPage() {
                 <li key={s.id} className="grid gap-2 py-3 sm:grid-cols-[minmax(0,1fr)_auto] sm:items-center" data-testid="schedule">
                   <div className="min-w-0">
                     <p className="font-medium">
-                      {formatAmount(units(BigInt(s.amount.toFixed()), token.decimals))} {token.symbol} {s.frequency.toLowerCase()}
+                      {groupAmount(formatAmount(BigInt(s.amount.toFixed()), token.decimals))} {token.symbol} {s.frequency.toLowerCase()}
                       <span className="ml-2 text-xs font-normal text-slate-500">on {s.network}</span>
                       <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium text-slate-700">{s.status}</span>
                     </p>

@@ -3,7 +3,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { BrandHeader } from "@/components/payment/brand-header";
-import { formatAmount } from "@/components/payment/format";
+import { groupAmount } from "@/components/payment/format";
 import { LinkOutcome, PaymentReceived } from "@/components/payment/link-outcome";
 import { PaidPanel } from "@/components/payment/paid-panel";
 import { PayByTransfer } from "@/components/payment/pay-by-transfer";
@@ -34,7 +34,7 @@ export async function generateMetadata({ params }: Props): Promise<Metadata> {
   const title = !data
     ? "Payment link not found"
     : status === "pending" && data.items.some((i) => i.state === "due")
-      ? `Pay ${formatAmount(data.totalAmount)} ${data.currency.symbol}`
+      ? `Pay ${groupAmount(data.totalAmount)} ${data.currency.symbol}`
       : status === "completed"
         ? "Payment complete"
         : "Payment link";

@@ -1,8 +1,8 @@
-import { depositSweep } from "@/lib/deposits/sweep";
+import { sweepDeposits } from "@/lib/deposits/sweep";
 import { cronRoute } from "@/lib/http/cron";
 
 export const dynamic = "force-dynamic";
 
-const handler = cronRoute("deposits", depositSweep);
+const handler = cronRoute("deposits", sweepDeposits);
 export const GET = handler;
 export const POST = handler;

@@ -1,8 +1,8 @@
 import { cronRoute } from "@/lib/http/cron";
-import { expireSweep } from "@/lib/jobs/expire";
+import { sweepExpiry } from "@/lib/jobs/expire";
 
 export const dynamic = "force-dynamic";
 
-const handler = cronRoute("expiry", expireSweep);
+const handler = cronRoute("expiry", sweepExpiry);
 export const GET = handler;
 export const POST = handler;

@@ -1,8 +1,8 @@
 import { cronRoute } from "@/lib/http/cron";
-import { webhookSweep } from "@/lib/webhooks/sweep";
+import { sweepWebhooks } from "@/lib/webhooks/sweep";
 
 export const dynamic = "force-dynamic";
 
-const handler = cronRoute("webhook-delivery", () => webhookSweep());
+const handler = cronRoute("webhook-delivery", () => sweepWebhooks());
 export const GET = handler;
 export const POST = handler;

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { redeliverAction } from "@/app/dashboard/webhooks/actions";
 import { DeliveryLog } from "@/components/dashboard/delivery-log";
 import { Panel } from "@/components/dashboard/shell";
-import { formatAmount, formatUtc } from "@/components/payment/format";
+import { formatUtc, groupAmount } from "@/components/payment/format";
 import { explorerLink } from "@/lib/chain/stored";
 import { AppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";
@@ -52,7 +52,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
         </Link>
       </nav>
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">
-        {formatAmount(r.expectedAmount)} {owed}
+        {groupAmount(r.expectedAmount)} {owed}
         <span className="ml-3 align-middle text-sm font-medium text-slate-600" data-testid="request-status">
           {r.subStatus === "fee_short" ? "Partially paid · fee missing" : (STATUS[r.status] ?? r.status)}
         </span>
@@ -66,7 +66,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
             {r.reference ? <Row label="Reference">{r.reference}</Row> : null}
             <Row label="Network">{r.network}</Row>
             <Row label="Paid">
-              {formatAmount(r.totalAmountPaid)} of {formatAmount(r.expectedAmount)} {owed}
+              {groupAmount(r.totalAmountPaid)} of {groupAmount(r.expectedAmount)} {owed}
             </Row>
             {r.subStatus === "fee_short" && r.missingFees ? (
               <Row label="Fee missing">
@@ -76,7 +76,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
                     <span key={f.feeAddress}>
                       {i > 0 ? ", " : ""}
                       <strong className="tabular-nums">
-                        {formatAmount(f.amount)} {f.currency}
+                        {groupAmount(f.amount)} {f.currency}
                       </strong>{" "}
                       to <span className="break-all font-mono text-xs">{f.feeAddress}</span>
                     </span>
@@ -122,7 +122,7 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
               {r.payments.map((p) => (
                 <li key={`${p.txHash}-${p.blockNumber}`} className="py-2">
                   <span className="font-medium tabular-nums">
-                    {formatAmount(p.amount)} {symbol}
+                    {groupAmount(p.amount)} {symbol}
                   </span>
                   <span className="block text-xs text-slate-500">
                     {formatUtc(p.timestamp)} · block {p.blockNumber}
