@@ -153,6 +153,36 @@ function batchLegs(data: `0x${string}`) {
 type Item = { state: string; amount: string; due: string; dueFee: string; feeShort: boolean };
 const itemsOf = (checkout: { items: Item[] }) => checkout.items.map((i) => [i.state, i.amount, i.due, i.dueFee, i.feeShort]);
 
+/** A 2 % "pay" fee, two payout links (10 and 25 USDC to the payee) and a multicall parent over them. */
+async function multicallOfTwoPayouts() {
+  await feeConfig(200, devnet.accounts.feeRecipient.address, new Date(), "pay");
+  const payee = devnet.accounts.payee.address;
+  const fee = devnet.accounts.feeRecipient.address;
+  const payout = async (amount: string) => {
+    const res = await call(createPayoutLink, "/v2/secure-payments/payouts", {
+      method: "POST",
+      headers: { "x-api-key": a.apiKey },
+      json: {
+        recipient: payee,
+        creatorWalletAddress: devnet.accounts.payer.address,
+        network: "sepolia",
+        currency: "USDC-sepolia",
+        amount,
+      },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(201);
+    return res.body as { token: string; requestIds: string[] };
+  };
+  const [one, two] = [await payout("10"), await payout("25")];
+  const created = await call(createMulticall, "/v2/secure-payments/multicall-payouts", {
+    method: "POST",
+    headers: { "x-api-key": a.apiKey },
+    json: { childTokens: [one.token, two.token] },
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(201);
+  return { payee, fee, one, two, parent: created.body.token as string };
+}
+
 describe("the fee rule on anvil (issue #24)", () => {
   it("a payment through the fee proxy with fee 0 leaves the link partially paid, fee_short; paying the missing fee completes it", async () => {
     await feeConfig(500, devnet.accounts.feeRecipient.address);
@@ -440,32 +470,7 @@ describe("the fee rule on anvil (issue #24)", () => {
   }, 120_000);
 
   it("a multicall whose child's amount arrived without its fee: the parent's page and plan send that fee alone", async () => {
-    await feeConfig(200, devnet.accounts.feeRecipient.address, new Date(), "pay");
-    const payee = devnet.accounts.payee.address;
-    const fee = devnet.accounts.feeRecipient.address;
-    const payout = async (amount: string) => {
-      const res = await call(createPayoutLink, "/v2/secure-payments/payouts", {
-        method: "POST",
-        headers: { "x-api-key": a.apiKey },
-        json: {
-          recipient: payee,
-          creatorWalletAddress: devnet.accounts.payer.address,
-          network: "sepolia",
-          currency: "USDC-sepolia",
-          amount,
-        },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body as { token: string; requestIds: string[] };
-    };
-    const [one, two] = [await payout("10"), await payout("25")];
-    const created = await call(createMulticall, "/v2/secure-payments/multicall-payouts", {
-      method: "POST",
-      headers: { "x-api-key": a.apiKey },
-      json: { childTokens: [one.token, two.token] },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const parent = created.body.token as string;
+    const { payee, fee, one, two, parent } = await multicallOfTwoPayouts();
     // 2 % of 10 = 0.2 and of 25 = 0.5: the whole multicall sends 35.7.
     expect((await linkView(parent)).body.checkout).toMatchObject({ totalAmount: "35.7", payerFees: "0.7" });
 
@@ -496,32 +501,7 @@ describe("the fee rule on anvil (issue #24)", () => {
   }, 120_000);
 
   it("a multicall child whose amount was over-paid without its fee: the plan's amounts say 0 to the payee, as its batch sends", async () => {
-    await feeConfig(200, devnet.accounts.feeRecipient.address, new Date(), "pay");
-    const payee = devnet.accounts.payee.address;
-    const fee = devnet.accounts.feeRecipient.address;
-    const payout = async (amount: string) => {
-      const res = await call(createPayoutLink, "/v2/secure-payments/payouts", {
-        method: "POST",
-        headers: { "x-api-key": a.apiKey },
-        json: {
-          recipient: payee,
-          creatorWalletAddress: devnet.accounts.payer.address,
-          network: "sepolia",
-          currency: "USDC-sepolia",
-          amount,
-        },
-      });
-      expect(res.status, JSON.stringify(res.body)).toBe(201);
-      return res.body as { token: string; requestIds: string[] };
-    };
-    const [one, two] = [await payout("10"), await payout("25")];
-    const created = await call(createMulticall, "/v2/secure-payments/multicall-payouts", {
-      method: "POST",
-      headers: { "x-api-key": a.apiKey },
-      json: { childTokens: [one.token, two.token] },
-    });
-    expect(created.status, JSON.stringify(created.body)).toBe(201);
-    const parent = created.body.token as string;
+    const { fee, one, parent } = await multicallOfTwoPayouts();
     // 11 USDC to the payee for a 10 USDC payout, fee 0: the amount is over-paid, its 0.2 fee missing.
     const first = await db().paymentRequest.findUniqueOrThrow({ where: { id: one.requestIds[0] } });
     await payThroughProxy(first.paymentReference, usdc("11"), 0n, fee);
