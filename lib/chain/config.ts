@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
-import { CONTRACTS, type NetworkContracts } from "@/lib/chain/contracts";
+import { DEPLOYMENTS, type NetworkDeployments } from "@/lib/chain/deployments";
 import { NETWORK_IDS, NETWORKS, type Network, type NetworkId } from "@/lib/chain/networks";
 import { TOKENS, type Token } from "@/lib/chain/tokens";
 import { env } from "@/lib/env";
@@ -14,7 +14,8 @@ export interface NetworkRuntime {
   network: Network;
   rpcUrl: string | null;
   confirmations: number;
-  contracts: NetworkContracts;
+  /** Where the network's contracts are deployed (lib/chain/deployments.ts, CHAIN_CONFIG's "contracts" overrides). */
+  contracts: NetworkDeployments;
   tokens: readonly Token[];
 }
 
@@ -100,7 +101,7 @@ function build(): Map<NetworkId, NetworkRuntime> {
       network,
       rpcUrl: o?.rpcUrl ?? RPC_ENV[id]?.() ?? null,
       confirmations: o?.confirmations ?? DEFAULT_CONFIRMATIONS[id],
-      contracts: { ...CONTRACTS[id], ...o?.contracts },
+      contracts: { ...DEPLOYMENTS[id], ...o?.contracts },
       tokens,
     });
   }

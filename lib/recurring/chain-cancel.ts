@@ -9,7 +9,7 @@ import type { ChainSchedule, RecurringChain } from "@/lib/recurring/chain";
  * touches active schedules, and it re-checks that under the row lock right before every broadcast:
  * executor.ts); but the payer's signed permit stays triggerable by the relayer key until its
  * deadline, so the relayer also calls the contract's cancelSchedule (the subscriber or a relayer
- * may: contracts/DuebillRecurringPayments.sol). After it is mined every triggerPayment reverts
+ * may: contracts/src/DuebillRecurringPayments.sol). After it is mined every triggerPayment reverts
  * ScheduleIsCancelled.
  *
  * A trigger of the schedule still unmined at the cancel (broadcast just before it, or queued behind

@@ -1,6 +1,6 @@
 /**
  * What the recurring executor (executor.ts) needs from a chain, and nothing chain-specific:
- * the EVM implementation talks to contracts/DuebillRecurringPayments.sol through the relayer,
+ * the EVM implementation talks to contracts/src/DuebillRecurringPayments.sol through the relayer,
  * tests use an in-process simulation (tests/lib/recurring-executor.test.ts).
  */
 

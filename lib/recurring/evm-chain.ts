@@ -11,11 +11,11 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import type { PrivateKeyAccount } from "viem/accounts";
+import { recurringPaymentsAbi } from "@/contracts/generated/abis.generated";
 import { asEvmAddress, asHex } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
-import { recurringPaymentsAbi } from "@/lib/chain/recurring-abi.generated";
 import type { ChainSchedule, FailureReason, ReceiptStatus, RecurringChain, SimulationResult } from "@/lib/recurring/chain";
 import { type SchedulePermit, scheduleKey } from "@/lib/recurring/permit";
 import { GAS_PER_CANCEL, GAS_PER_TRIGGER, relayerAccount } from "@/lib/recurring/relayer";

@@ -1,10 +1,10 @@
 import { encodeFunctionData, getAddress, parseEventLogs } from "viem";
+import { devnetBridgeAbi } from "@/contracts/generated/abis.generated";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
 import { nowMs } from "@/lib/clock";
 import { formatAmount, rescale } from "@/lib/money";
-import { devnetBridgeAbi } from "@/lib/routing/devnet-bridge-abi.generated";
 import { crossChainRouteId } from "@/lib/routing/route-id";
 import {
   type BuiltRoute,

@@ -23,9 +23,9 @@ import {
   parseEventLogs,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { devnetBridgeAbi } from "@/contracts/generated/abis.generated";
 import { erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { devnetBridgeSourceAmount } from "@/lib/routing/devnet-bridge";
-import { devnetBridgeAbi } from "@/lib/routing/devnet-bridge-abi.generated";
 import type { BridgeDevnet } from "./bridge";
 import type { Devnet } from "./index";
 

@@ -1,7 +1,7 @@
 /**
  * The devnet's second chain for cross-chain payment: a source chain (anvil, standing in for
  * Arbitrum One by default) with USDC/USDT test tokens and the project's bridge contract
- * (contracts/test/DuebillDevnetBridge.sol). The bridge relayer (./bridge-relayer.ts) watches it
+ * (contracts/devnet/DuebillDevnetBridge.sol). The bridge relayer (./bridge-relayer.ts) watches it
  * and pays requests on the destination devnet through ERC20FeeProxy from its own liquidity, so
  * ordinary detection marks them paid there.
  */
@@ -17,9 +17,8 @@ import {
   parseUnits,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { compiledContracts } from "@/contracts/compiled.generated";
+import { compiledContracts } from "@/contracts/generated/artifacts.generated";
 import { startAnvil } from "./anvil";
-import { compiledTokens } from "./compiled.generated";
 import { FUNDING_WHOLE_TOKENS } from "./deploy";
 import type { Devnet } from "./index";
 
@@ -69,8 +68,8 @@ export async function startBridgeDevnet(
       return { address: getAddress(r.contractAddress), block: Number(r.blockNumber) };
     };
     const tokens = {
-      USDC: (await deploy(compiledTokens[SOURCE_TOKENS.USDC].bytecode)).address,
-      USDT: (await deploy(compiledTokens[SOURCE_TOKENS.USDT].bytecode)).address,
+      USDC: (await deploy(compiledContracts[SOURCE_TOKENS.USDC].bytecode)).address,
+      USDT: (await deploy(compiledContracts[SOURCE_TOKENS.USDT].bytecode)).address,
     };
     const bridge = await deploy(compiledContracts.DuebillDevnetBridge.bytecode, compiledContracts.DuebillDevnetBridge.abi, [
       relayer.address,
@@ -82,7 +81,7 @@ export async function startBridgeDevnet(
       const amount = parseUnits(FUNDING_WHOLE_TOKENS, 6);
       const hash = await wallet.writeContract({
         address: tokens[symbol],
-        abi: compiledTokens[SOURCE_TOKENS[symbol]].abi,
+        abi: compiledContracts[SOURCE_TOKENS[symbol]].abi,
         functionName: "mint",
         args: [destination.accounts.payer.address, amount],
       });
@@ -94,7 +93,7 @@ export async function startBridgeDevnet(
     for (const symbol of ["USDC", "USDT"] as const) {
       const hash = await dstWallet.writeContract({
         address: destination.tokens[symbol],
-        abi: compiledTokens[SOURCE_TOKENS[symbol]].abi,
+        abi: compiledContracts[SOURCE_TOKENS[symbol]].abi,
         functionName: "mint",
         args: [relayer.address, parseUnits(FUNDING_WHOLE_TOKENS, 6)],
       });

@@ -1,9 +1,9 @@
 /**
  * Deploys the REAL Request Network contracts (bytecode from @requestnetwork/smart-contracts'
  * typechain factories), the project's test tokens and Duebill's own recurring-payment contract
- * (contracts/DuebillRecurringPayments.sol) onto a fresh devnet, then funds accounts. Conversion:
+ * (contracts/src/DuebillRecurringPayments.sol) onto a fresh devnet, then funds accounts. Conversion:
  * the real ChainlinkConversionPath and Erc20ConversionProxy, with settable price feeds
- * (contracts/DevnetAggregator.sol) for EUR, GBP, CNY, JPY → USD and each test token → USD.
+ * (contracts/devnet/DevnetAggregator.sol) for EUR, GBP, CNY, JPY → USD and each test token → USD.
  */
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -22,9 +22,9 @@ import {
   toHex,
   zeroAddress,
 } from "viem";
+import { compiledContracts } from "@/contracts/generated/artifacts.generated";
+import { deployRecurringPayments } from "@/contracts/tooling/deploy";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
-import { deployRecurringPayments } from "../contracts/deploy-recurring";
-import { compiledTokens } from "./compiled.generated";
 
 type Address = `0x${string}`;
 
@@ -192,7 +192,7 @@ export async function deployAll(params: {
 
   const tokens = {} as Record<TestTokenSymbol, Address>;
   for (const [symbol, t] of Object.entries(TEST_TOKENS) as [TestTokenSymbol, (typeof TEST_TOKENS)[TestTokenSymbol]][]) {
-    tokens[symbol] = (await deploy(compiledTokens[t.contract].bytecode)).address;
+    tokens[symbol] = (await deploy(compiledContracts[t.contract].bytecode)).address;
   }
   // After the tokens, so their addresses (fixed deployer nonces) are the same as before it existed.
   const recurring = await deployRecurringPayments({
@@ -224,7 +224,7 @@ export async function deployAll(params: {
     conversionPath.address,
     deployer.address,
   ]);
-  const aggregator = compiledTokens.DevnetAggregator;
+  const aggregator = compiledContracts.DevnetAggregator;
   const aggregators = {} as Record<DevnetFeed, Address>;
   for (const [feed, value] of Object.entries(DEVNET_FEEDS) as [DevnetFeed, string][]) {
     aggregators[feed] = (
@@ -246,7 +246,7 @@ export async function deployAll(params: {
   const hashes: Hex[] = [];
   for (const to of params.fund) {
     for (const [symbol, t] of Object.entries(TEST_TOKENS) as [TestTokenSymbol, (typeof TEST_TOKENS)[TestTokenSymbol]][]) {
-      const abi = compiledTokens[t.contract].abi;
+      const abi = compiledContracts[t.contract].abi;
       hashes.push(
         await wallet.writeContract({
           address: tokens[symbol],

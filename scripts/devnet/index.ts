@@ -1,7 +1,7 @@
 /**
  * Local EVM devnet for `npm run dev` and the test suite: anvil, the real Request Network
  * contracts (ERC20FeeProxy, EthereumFeeProxy, BatchConversionPayments, from the npm package's
- * bytecode), Duebill's own recurring-payment contract (contracts/DuebillRecurringPayments.sol,
+ * bytecode), Duebill's own recurring-payment contract (contracts/src/DuebillRecurringPayments.sol,
  * relayer = accounts.relayer), the conversion contracts (ChainlinkConversionPath, Erc20ConversionProxy)
  * with settable price feeds (`npm run devnet -- rate EUR 1.08`) and test tokens with real decimals (USDC 6, USDT-like 6, FAU 18),
  * funded accounts. `npm run devnet -- time +30d` moves a running devnet's clock (scripts/devnet/cli.ts).
@@ -39,7 +39,7 @@ export interface Devnet {
     erc20FeeProxy: `0x${string}`;
     batchPayments: `0x${string}`;
     erc20FeeProxyCreationBlock: number;
-    /** DuebillRecurringPayments (contracts/), admin = deployer, relayer = accounts.relayer. */
+    /** DuebillRecurringPayments (contracts/src/), admin = deployer, relayer = accounts.relayer. */
     recurringPayments: `0x${string}`;
     /** Request Network's SingleRequestProxyFactory: deposit addresses, deployed and forwarded by accounts.depositRelayer. */
     singleRequestProxyFactory: `0x${string}`;

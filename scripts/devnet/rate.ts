@@ -6,16 +6,16 @@
  */
 import { readFileSync } from "node:fs";
 import { createPublicClient, createWalletClient, defineChain, formatUnits, http, parseUnits, zeroAddress } from "viem";
+import { compiledContracts } from "@/contracts/generated/artifacts.generated";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import { ANVIL_MNEMONIC } from "./anvil";
-import { compiledTokens } from "./compiled.generated";
 import { AGGREGATOR_DECIMALS, DEVNET_FEEDS, devnetFiatHash } from "./deploy";
 import { chainTime, devnetRpcUrl } from "./time";
 
 type Address = `0x${string}`;
 
 const FIATS = ["EUR", "GBP", "CNY", "JPY"];
-const aggregatorAbi = compiledTokens.DevnetAggregator.abi;
+const aggregatorAbi = compiledContracts.DevnetAggregator.abi;
 
 interface NetworkConfig {
   rpcUrl?: string;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { decodeTronAddress, hexToTron, isEvmAddress, isTronAddress, tronToHex } from "@/lib/chain/address";
-import { CONTRACTS } from "@/lib/chain/contracts";
+import { DEPLOYMENTS } from "@/lib/chain/deployments";
 import { NETWORK_IDS, NETWORKS } from "@/lib/chain/networks";
 import { TOKENS } from "@/lib/chain/tokens";
 import { fiatCurrencyHash } from "@/lib/currencies/fiat";
@@ -52,15 +52,15 @@ describe("chain data (shared/spec/chain-data.md)", () => {
 
   it("has fee proxy and batch contracts on every network, with valid addresses", () => {
     for (const id of NETWORK_IDS) {
-      const c = CONTRACTS[id];
+      const c = DEPLOYMENTS[id];
       expect(isAddressFor(id, c.erc20FeeProxy), `${id} fee proxy`).toBe(true);
       expect(isAddressFor(id, c.batchPayments), `${id} batch`).toBe(true);
       expect(c.erc20FeeProxyCreationBlock).toBeGreaterThan(0);
       for (const a of [c.erc20ConversionProxy, c.chainlinkConversionPath, c.recurringPaymentProxy])
         if (a) expect(isEvmAddress(a)).toBe(true);
     }
-    expect(CONTRACTS.optimism.recurringPaymentProxy).toBeNull();
-    expect(CONTRACTS.tron.recurringPaymentProxy).toBeNull();
+    expect(DEPLOYMENTS.optimism.recurringPaymentProxy).toBeNull();
+    expect(DEPLOYMENTS.tron.recurringPaymentProxy).toBeNull();
   });
 
   it("computes the Request Network fiat currency hashes", () => {

@@ -16,6 +16,7 @@ import { GET as conversionRoutes } from "@/app/v2/currencies/[currencyId]/conver
 import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { POST as createRequest } from "@/app/v2/request/route";
+import { compiledContracts } from "@/contracts/generated/artifacts.generated";
 import { erc20ConversionProxyAbi } from "@/lib/chain/abis";
 import { conversionPayTx, feeProxyPayTx } from "@/lib/chain/calldata";
 import { fiatHash } from "@/lib/chain/conversion";
@@ -24,7 +25,6 @@ import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import type { Devnet } from "@/scripts/devnet";
-import { compiledTokens } from "@/scripts/devnet/compiled.generated";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
@@ -36,7 +36,7 @@ let deployer: WalletClient;
 let pub: PublicClient;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
 
-const aggregatorAbi = compiledTokens.DevnetAggregator.abi;
+const aggregatorAbi = compiledContracts.DevnetAggregator.abi;
 
 beforeAll(async () => {
   devnet = await useDevnet();

@@ -19,19 +19,18 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compiledContracts } from "@/contracts/compiled.generated";
+import { devnetBridgeAbi, recurringPaymentsAbi } from "@/contracts/generated/abis.generated";
+import { compiledContracts } from "@/contracts/generated/artifacts.generated";
+import { runDeployCommand } from "@/contracts/tooling/deploy";
+import { compileProjectContracts, PROJECT_CONTRACTS } from "@/contracts/tooling/solc";
 import { batchConversionPaymentsAbi, erc20BatchPaymentsAbi, erc20ConversionProxyAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { networkRuntime, resetChainConfig } from "@/lib/chain/config";
 import { reloadEnv } from "@/lib/env";
-import { runDeployCommand } from "@/scripts/contracts/deploy-recurring";
-import { compileProjectContracts, PROJECT_CONTRACTS } from "@/scripts/contracts/solc-compile";
 import { startAnvil } from "@/scripts/devnet/anvil";
-import { compiledTokens } from "@/scripts/devnet/compiled.generated";
 import { requestNetworkBytecode } from "@/scripts/devnet/deploy";
 import { type Devnet, startDevnet } from "@/scripts/devnet/index";
-import { compileTestTokens } from "@/scripts/devnet/solc-compile";
 
-const usdtAbi = compiledTokens.TestUSDT.abi;
+const usdtAbi = compiledContracts.TestUSDT.abi;
 let devnet: Devnet;
 let pub: PublicClient;
 
@@ -285,22 +284,17 @@ describe("devnet", () => {
     expect((devnet.chainConfig().sepolia as { contracts: Record<string, unknown> }).contracts.recurringPayments).toBe(address);
   });
 
-  it("ships contracts/compiled.generated.ts that matches contracts/**/*.sol and the pinned OpenZeppelin", () => {
+  it("ships contracts/generated/ that matches contracts/**/*.sol and the pinned OpenZeppelin", () => {
     // solc-js takes ~6-10 s for the recurring contract with its OpenZeppelin imports.
     const fresh = compileProjectContracts();
+    expect(Object.keys(compiledContracts).sort()).toEqual([...PROJECT_CONTRACTS].sort());
     for (const name of PROJECT_CONTRACTS) {
       expect(compiledContracts[name].bytecode, `${name}: run npm run contracts:compile`).toBe(fresh[name].bytecode);
       expect(compiledContracts[name].abi).toEqual(fresh[name].abi);
     }
-  }, 60_000);
-
-  it("ships a compiled.generated.ts that matches the .sol sources", () => {
-    // solc-js takes ~4 s here for the three tokens; fine for one test.
-    const fresh = compileTestTokens();
-    for (const name of ["TestUSDC", "TestUSDT", "TestFAU", "DevnetAggregator"] as const) {
-      expect(compiledTokens[name].bytecode, `${name}: run npx tsx scripts/devnet/compile.ts`).toBe(fresh[name].bytecode);
-      expect(compiledTokens[name].abi).toEqual(fresh[name].abi);
-    }
+    // The app's ABIs (abis.generated.ts) come from the same compile.
+    expect(recurringPaymentsAbi, "run npm run contracts:compile").toEqual(fresh.DuebillRecurringPayments.abi);
+    expect(devnetBridgeAbi, "run npm run contracts:compile").toEqual(fresh.DuebillDevnetBridge.abi);
   }, 60_000);
 
   it("contracts:deploy deploys to a fresh anvil standing in for base and prints the chain config to set", async () => {

@@ -1,5 +1,5 @@
 /**
- * contracts/DuebillRecurringPayments.sol on anvil (the devnet deploys it with the real ERC20FeeProxy
+ * contracts/src/DuebillRecurringPayments.sol on anvil (the devnet deploys it with the real ERC20FeeProxy
  * bytecode): the happy path through the fee proxy, then one revert reason per rule, ERC-1271
  * subscribers, a 256-payment schedule and a calendar-month schedule paid on its exact due times.
  * Every schedule gets its own scheduleId and due times relative to the chain's clock, which only
@@ -31,18 +31,17 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { compiledContracts } from "@/contracts/compiled.generated";
+import { recurringPaymentsAbi as abi } from "@/contracts/generated/abis.generated";
+import { compiledContracts } from "@/contracts/generated/artifacts.generated";
+import { erc20FeeProxyAbi } from "@/lib/chain/abis";
 import {
-  recurringPaymentsAbi as abi,
   MAX_SCHEDULE_PAYMENTS,
   SCHEDULE_PERMIT_TYPE,
   type SchedulePermit,
   scheduleIdOf,
   scheduleKey,
   schedulePermitTypedData,
-} from "@/contracts/schedule-permit";
-import { erc20FeeProxyAbi } from "@/lib/chain/abis";
-import { compiledTokens } from "@/scripts/devnet/compiled.generated";
+} from "@/lib/recurring/permit";
 import { type Devnet, startDevnet } from "@/scripts/devnet/index";
 import { chainTime, devnetRpcUrl, moveDevnetClock, parseClockTarget } from "@/scripts/devnet/time";
 
@@ -174,7 +173,7 @@ async function lastPaid(p: SchedulePermit): Promise<number> {
 }
 
 describe("permit and deployment", () => {
-  it("signs what contracts/schedule-permit.ts describes: typehash, domain, digest and schedule key match the contract", async () => {
+  it("signs what lib/recurring/permit.ts describes: typehash, domain, digest and schedule key match the contract", async () => {
     expect(await pub.readContract({ address: contract, abi, functionName: "SCHEDULE_PERMIT_TYPEHASH" })).toBe(
       keccak256(stringToBytes(SCHEDULE_PERMIT_TYPE)),
     );
@@ -473,7 +472,7 @@ describe("ERC-1271 subscriber", () => {
     );
     const smartWallet = getAddress(deployed.contractAddress!);
     const usdt = devnet.tokens.USDT;
-    const usdtAbi = compiledTokens.TestUSDT.abi;
+    const usdtAbi = compiledContracts.TestUSDT.abi;
     await mined(await admin().writeContract({ address: usdt, abi: usdtAbi, functionName: "mint", args: [smartWallet, 1_000_000_000n] }));
     const execute = async (target: Address, data: Hex) =>
       mined(

@@ -42,7 +42,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as activate, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { POST as createPayout } from "@/app/v2/payouts/route";
-import { recurringPaymentsAbi } from "@/lib/chain/recurring-abi.generated";
+import { recurringPaymentsAbi } from "@/contracts/generated/abis.generated";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { ChainSchedule, RecurringChain } from "@/lib/recurring/chain";

@@ -19,7 +19,7 @@ interface Tx {
 }
 
 /**
- * The contract's rules (contracts/DuebillRecurringPayments.sol) in process: strict order, due
+ * The contract's rules (contracts/src/DuebillRecurringPayments.sol) in process: strict order, due
  * times against the block time, the deadline, cancellation, balance and allowance; plus a
  * relayer mempool keyed by nonce (same nonce = replacement) whose transactions the test mines,
  * delays or drops. Every send is checked against the invariants at the moment it is made.

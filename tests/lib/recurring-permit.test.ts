@@ -54,9 +54,9 @@ describe("recurring permit", () => {
 });
 
 describe("generated ABI", () => {
-  it("lib/chain/recurring-abi.generated.ts is the compiled contract's ABI (npm run contracts:compile writes both)", async () => {
-    const { compiledContracts } = await import("@/contracts/compiled.generated");
-    const { recurringPaymentsAbi } = await import("@/lib/chain/recurring-abi.generated");
+  it("contracts/generated/abis.generated.ts holds the compiled contract's ABI (npm run contracts:compile writes both)", async () => {
+    const { compiledContracts } = await import("@/contracts/generated/artifacts.generated");
+    const { recurringPaymentsAbi } = await import("@/contracts/generated/abis.generated");
     expect(recurringPaymentsAbi).toEqual(compiledContracts.DuebillRecurringPayments.abi);
   });
 });

@@ -20,7 +20,7 @@ const BY_FORMAT: Record<string, string> = {
   ipv4: "203.0.113.7",
 };
 
-/** Known patterns of the contracts' schemas → a value that matches. */
+/** Known patterns of the operations' schemas → a value that matches. */
 const BY_PATTERN: readonly (readonly [RegExp, string])[] = [
   [/^\^0x\(\?:\[0-9a-fA-F\]\{2\}\)\+\$$/, `0x${"ab".repeat(65)}`],
   [/^\^cli_/, "cli_3kTq9vXw2bLm"],

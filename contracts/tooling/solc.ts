@@ -1,18 +1,24 @@
 /**
- * Compiles the project's own contracts (contracts/*.sol, contracts/test/*.sol) with solc-js, the
- * compiler bundled in the `solc` package: no download, no network (never call loadRemoteVersion).
+ * The one solc wrapper: compiles every Solidity source of the project (contracts/src/*.sol, the
+ * production contracts; contracts/devnet/*.sol, the devnet's tokens, price feed, bridge and test
+ * wallet; contracts/test/*.sol when there is any) with solc-js, the compiler bundled in the `solc`
+ * package: no download, no network (never call loadRemoteVersion).
  * `@openzeppelin/contracts/...` imports are read from the installed npm package (pinned exactly in
  * package.json, so the sources, and with them the bytecode, are reproducible).
- * Only compile.ts (to refresh contracts/compiled.generated.ts) and the freshness test use this; the
- * devnet, the deploy command and the tests load the generated file.
+ * Only compile.ts (to refresh contracts/generated/) and the freshness test (tests/chain/devnet.test.ts)
+ * use this; the devnet, the deploy command, the app and the tests load the generated files.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import solc from "solc";
 import type { Abi } from "viem";
 
-export const PROJECT_CONTRACTS = ["DuebillRecurringPayments", "TestSmartWallet", "DuebillDevnetBridge"] as const;
+/** Deployed to real networks (contracts/src). */
+export const PRODUCTION_CONTRACTS = ["DuebillRecurringPayments"] as const;
+/** Deployed on anvil only (contracts/devnet): the devnet's stand-ins and the tests' smart wallet. */
+export const DEVNET_CONTRACTS = ["TestUSDC", "TestUSDT", "TestFAU", "DevnetAggregator", "DuebillDevnetBridge", "TestSmartWallet"] as const;
+export const PROJECT_CONTRACTS = [...PRODUCTION_CONTRACTS, ...DEVNET_CONTRACTS] as const;
 export type ProjectContractName = (typeof PROJECT_CONTRACTS)[number];
 
 export interface CompiledContract {
@@ -21,10 +27,10 @@ export interface CompiledContract {
 }
 
 export const ROOT = path.join(__dirname, "..", "..");
-/** Source units are named by their path from the repository root ("contracts/…"): part of the metadata hash. */
-const SOURCE_DIRS = ["contracts", path.join("contracts", "test")];
+/** Source units are named by their path from the repository root ("contracts/src/…"): part of the metadata hash. */
+const SOURCE_DIRS = ["src", "devnet", "test"].map((dir) => path.join("contracts", dir));
 
-/** Settings are part of the output: change them and contracts/compiled.generated.ts must be regenerated. */
+/** Settings are part of the output: change them and contracts/generated/ must be regenerated. */
 const SETTINGS = {
   optimizer: { enabled: true, runs: 200 },
   // Cancun: OpenZeppelin 5.x uses mcopy/tstore; every EVM network Duebill supports runs it.
@@ -40,6 +46,7 @@ interface SolcOutput {
 function sources(): Record<string, { content: string }> {
   const out: Record<string, { content: string }> = {};
   for (const dir of SOURCE_DIRS) {
+    if (!existsSync(path.join(ROOT, dir))) continue;
     for (const file of readdirSync(path.join(ROOT, dir))
       .filter((f) => f.endsWith(".sol"))
       .sort()) {
@@ -78,7 +85,7 @@ export function compileProjectContracts(): Record<ProjectContractName, CompiledC
   for (const name of PROJECT_CONTRACTS) {
     const unit = Object.keys(output.contracts ?? {}).find((u) => u.endsWith(`/${name}.sol`) && u.startsWith("contracts/"));
     const contract = unit ? output.contracts?.[unit]?.[name] : undefined;
-    if (!contract) throw new Error(`solc produced no ${name} (expected contract ${name} in contracts/**/${name}.sol)`);
+    if (!contract) throw new Error(`solc produced no ${name} (expected contract ${name} in contracts/{src,devnet,test}/${name}.sol)`);
     result[name] = { abi: contract.abi, bytecode: `0x${contract.evm.bytecode.object}` };
   }
   return result;

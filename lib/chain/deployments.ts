@@ -1,7 +1,7 @@
 import type { NetworkId } from "@/lib/chain/networks";
 
-/** Deployed Request Network contracts per network (shared/spec/chain-data.md). */
-export interface NetworkContracts {
+/** The deployments per network: addresses of the Request Network contracts (shared/spec/chain-data.md) and of Duebill's own. */
+export interface NetworkDeployments {
   readonly erc20FeeProxy: string;
   readonly erc20FeeProxyCreationBlock: number;
   readonly erc20ConversionProxy: string | null;
@@ -9,19 +9,19 @@ export interface NetworkContracts {
   /** BatchConversionPayments on EVM; ERC20BatchPayments on Tron. */
   readonly batchPayments: string;
   readonly recurringPaymentProxy: string | null;
-  /** Duebill's own DuebillRecurringPayments (contracts/): none committed, set by configuration (the devnet sets it). */
+  /** Duebill's own DuebillRecurringPayments (contracts/src/): none committed, set by configuration (the devnet sets it). */
   readonly recurringPayments?: string | null;
   /**
    * Request Network's SingleRequestProxyFactory 0.1.0 (its artifact's deployments): per-request deposit
    * addresses (lib/deposits). Unset → no deposit addresses on that network.
    */
   readonly singleRequestProxyFactory?: string | null;
-  /** The devnet's bridge on a cross-chain source chain (contracts/test/DuebillDevnetBridge.sol); never on a real network. */
+  /** The devnet's bridge on a cross-chain source chain (contracts/devnet/DuebillDevnetBridge.sol); never on a real network. */
   readonly devnetBridge?: string | null;
   readonly devnetBridgeCreationBlock?: number;
 }
 
-export const CONTRACTS: Readonly<Record<NetworkId, NetworkContracts>> = {
+export const DEPLOYMENTS: Readonly<Record<NetworkId, NetworkDeployments>> = {
   mainnet: {
     erc20FeeProxy: "0x370DE27fdb7D1Ff1e1BaA7D11c5820a324Cf623C",
     erc20FeeProxyCreationBlock: 10774767,

@@ -1,7 +1,15 @@
 /**
- * Deploys contracts/DuebillRecurringPayments.sol (the committed artifact, contracts/compiled.generated.ts).
- * Used by the devnet (scripts/devnet/deploy.ts) and by `npm run contracts:deploy` (scripts/contracts/deploy.ts).
+ * The one deploy script: deploys contracts/src/DuebillRecurringPayments.sol (the committed artifact,
+ * contracts/generated/artifacts.generated.ts). The devnet (scripts/devnet/deploy.ts) imports
+ * deployRecurringPayments; run as a script it is the command
+ * `npm run contracts:deploy -- --network base --relayer 0x… [--admin 0x…] [--rpc URL]
+ *  [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]`, which deploys to a real network and prints
+ * the address with the chain-config snippet to set. RPC: --rpc or RPC_URL_<NETWORK> (RPC_URL_BASE,
+ * RPC_URL_ARBITRUM_ONE…). Key: the environment variable named by --key-env (default
+ * DEPLOYER_PRIVATE_KEY). The fee proxy defaults to the network's ERC20FeeProxy
+ * (lib/chain/deployments.ts); the admin to the deployer.
  */
+import path from "node:path";
 import { parseArgs } from "node:util";
 import {
   type Account,
@@ -17,8 +25,8 @@ import {
   zeroAddress,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { compiledContracts } from "@/contracts/compiled.generated";
-import { CONTRACTS } from "@/lib/chain/contracts";
+import { compiledContracts } from "@/contracts/generated/artifacts.generated";
+import { DEPLOYMENTS } from "@/lib/chain/deployments";
 import { NETWORK_IDS, NETWORKS, type NetworkId } from "@/lib/chain/networks";
 
 const artifact = compiledContracts.DuebillRecurringPayments;
@@ -153,7 +161,7 @@ export async function runDeployCommand(
 
   const relayer = getAddress(values.relayer);
   const admin = getAddress(values.admin ?? deployer.address);
-  const erc20FeeProxy = getAddress(values["fee-proxy"] ?? CONTRACTS[network].erc20FeeProxy);
+  const erc20FeeProxy = getAddress(values["fee-proxy"] ?? DEPLOYMENTS[network].erc20FeeProxy);
   const chain = defineChain({
     id: chainId,
     name: NETWORKS[network].name,
@@ -172,4 +180,12 @@ export async function runDeployCommand(
   log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
   log(`The relayer ${relayer} only pays gas: give its key to the app (RELAYER_PRIVATE_KEY) and keep it funded on ${network}.`);
   return { ...deployment, network, chainId, admin, relayer, erc20FeeProxy, snippet };
+}
+
+// Run as a script (`npm run contracts:deploy`), not when imported by the devnet or a test.
+if (process.argv[1] && path.resolve(process.argv[1]) === __filename) {
+  runDeployCommand(process.argv.slice(2), process.env).catch((err: unknown) => {
+    console.error(`[contracts] ${err instanceof Error ? err.message : String(err)}`);
+    process.exit(1);
+  });
 }
