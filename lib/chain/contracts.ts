@@ -1,6 +1,6 @@
 import type { NetworkId } from "@/lib/chain/networks";
 
-/** Deployed Request Network contracts per network (shared/spec/chain-data.md). */
+/** Deployed Request Network contracts per network (docs/spec/chain-data.md). */
 export interface NetworkContracts {
   readonly erc20FeeProxy: string;
   readonly erc20FeeProxyCreationBlock: number;
