@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { CHECKED_VARIABLES } from "@/lib/env";
 import { CONFIG_DOCS_PATH, renderConfigDocs } from "@/scripts/gen/config-docs";
 
-describe("docs/operations/configuration.md, generated from lib/env.ts", () => {
+describe("docs/operations/configuration.md, generated from lib/env/variables.ts", () => {
   it("is what the generator renders (regenerate: npm run docs:config)", () => {
     expect(readFileSync(CONFIG_DOCS_PATH, "utf8")).toBe(renderConfigDocs());
   });
