@@ -51,7 +51,7 @@ for (const vp of WIDTHS) {
         paths: Record<string, Record<string, { operationId: string; requestBody?: unknown; security: Record<string, unknown>[] }>>;
       };
       // Every operation; the `options` entries (Allow and the CORS preflight of each path) are
-      // documented in the OpenAPI document and the README, not as cards of their own.
+      // documented in the OpenAPI document and docs/api/auth.md, not as cards of their own.
       const operations = Object.values(doc.paths).flatMap((methods) =>
         Object.entries(methods)
           .filter(([method]) => method !== "options")

@@ -1,5 +1,5 @@
 /**
- * System test of the README's production path ("Running against a real Postgres"), as a user runs
+ * System test of the production path (docs/operations/deployment.md, "Running against a real Postgres"), as a user runs
  * it: a fresh `git clone` of the committed HEAD, an empty Postgres database, `npm start` with
  * DATABASE_URL and APP_SECRET only, a call to /v2/currencies, and SIGTERM → exit code 0. Then the
  * two ways the boot must refuse: a missing or malformed variable (one message naming each, nothing
@@ -193,7 +193,7 @@ test("npm start on a fresh clone against an empty Postgres: migrates, serves /v2
   expect(runtime).toMatchObject({ appUrl: `http://localhost:${port}` });
   expect(runtime.embeddedDatabaseUrl).toBeUndefined();
 
-  // The README's credentials path (`npm run admin`), beside the running app, then the README's first call.
+  // The credentials path of docs/guides/admin.md (`npm run admin`), beside the running app, then the README's first call.
   const admin = (args: string[]) => {
     const r = spawnSync("npm", ["run", "-s", "admin", "--", ...args, "--json"], {
       cwd: dir,

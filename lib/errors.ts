@@ -1,5 +1,5 @@
 /**
- * One error class and one code → status table (DECISIONS.md "Errors"). `code` is the stable
+ * One error class and one code → status table (docs/spec/DECISIONS.md "Errors"). `code` is the stable
  * string clients branch on; `message` is human text.
  */
 export const ERROR_STATUS = {

@@ -1,17 +1,25 @@
 /**
- * The README's compatibility table: every operation of the reference's OpenAPI
- * (spec/reference-openapi.v2.json, a copy of the shared spec, or REFERENCE_OPENAPI) against Duebill's registry
- * (lib/operations). `npx tsx scripts/compat-table.ts` prints it; tests/api/compat-table.test.ts
- * fails when the README's copy is stale.
+ * The compatibility table of docs/api/compatibility.md: every operation of the reference's OpenAPI
+ * (spec/reference-openapi.v2.json, or REFERENCE_OPENAPI) against Duebill's registry
+ * (lib/operations). `npx tsx scripts/compat-table.ts` prints it, `--write` puts it between the
+ * page's compat-table markers; tests/api/compat-table.test.ts fails when the page's copy is stale.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { OPERATIONS } from "@/lib/operations/index";
 
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
+const START = "<!-- compat-table:start -->";
+const END = "<!-- compat-table:end -->";
+
 export function referenceSpecPath(): string {
   return process.env.REFERENCE_OPENAPI ?? path.resolve(__dirname, "../spec/reference-openapi.v2.json");
+}
+
+/** The page that holds the table. */
+export function compatibilityPagePath(): string {
+  return path.resolve(__dirname, "../docs/api/compatibility.md");
 }
 
 export function compatibilityTable(spec: { paths: Record<string, Record<string, { summary?: string }>> }): string {
@@ -33,6 +41,27 @@ export function compatibilityTable(spec: { paths: Record<string, Record<string, 
   return rows.join("\n");
 }
 
+/** The table as the page holds it now (between the markers), or null when the markers are missing. */
+export function tableInPage(page: string): string | null {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) return null;
+  return page.slice(start + START.length, end).trim();
+}
+
+/** The page with `table` between its markers. */
+export function withTable(page: string, table: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${compatibilityPagePath()} has no ${START} … ${END} markers`);
+  return `${page.slice(0, start + START.length)}\n${table}\n${page.slice(end)}`;
+}
+
 if (require.main === module) {
-  console.log(compatibilityTable(JSON.parse(readFileSync(referenceSpecPath(), "utf8"))));
+  const table = compatibilityTable(JSON.parse(readFileSync(referenceSpecPath(), "utf8")));
+  if (process.argv.includes("--write")) {
+    const page = compatibilityPagePath();
+    writeFileSync(page, withTable(readFileSync(page, "utf8"), table));
+    console.log(`wrote ${path.relative(process.cwd(), page)}`);
+  } else console.log(table);
 }

@@ -2,7 +2,7 @@
  * Embedded Postgres for a newcomer's first run: PGlite (Postgres compiled to WASM) served
  * over the Postgres wire protocol by pglite-socket, data in .data/pglite (git-ignored).
  * The app connects to it with the same adapter-pg client it uses for a real server.
- * Limits (ARCHITECTURE.md §3): one transaction at a time across connections, 300–800 MB RSS;
+ * Limits (docs/toolchain.md §3 "Database"): one transaction at a time across connections, 300–800 MB RSS;
  * good for a demo, not for production. The app uses one connection to it (see `env` below).
  */
 import { mkdirSync } from "node:fs";

@@ -31,7 +31,7 @@ function failure(err: unknown): AdminFormState {
   return { error: first ? `${first.field}: ${first.message}` : err.message };
 }
 
-/** Issues an orchestrator key to an account (DECISIONS.md: admins only); the secret is shown once. */
+/** Issues an orchestrator key to an account (docs/spec/DECISIONS.md: admins only); the secret is shown once. */
 export async function issueOrchestratorKeyAction(_prev: AdminFormState, form: FormData): Promise<AdminFormState> {
   try {
     const admin = await adminForAction();

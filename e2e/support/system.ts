@@ -550,7 +550,7 @@ export class WebhookReceiver {
   }
 }
 
-/** x-duebill-signature: hex HMAC-SHA256 of the exact body, keyed with the secret string (README). */
+/** x-duebill-signature: hex HMAC-SHA256 of the exact body, keyed with the secret string (docs/guides/webhooks.md). */
 export function signatureOk(secret: string, body: string, signature: string): boolean {
   return createHmac("sha256", Buffer.from(secret, "utf8")).update(Buffer.from(body, "utf8")).digest("hex") === signature;
 }

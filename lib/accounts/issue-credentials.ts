@@ -54,7 +54,7 @@ export async function createApiKey(accountId: string, name = "default", rateTier
   return { id: row.id, accountId, name: row.name, prefix: row.prefix, secret, rateTier: row.rateTier };
 }
 
-/** Orchestrator keys are issued by an admin only (DECISIONS.md). */
+/** Orchestrator keys are issued by an admin only (docs/spec/DECISIONS.md). */
 export async function createOrchestratorKey(
   accountId: string,
   name = "orchestrator",

@@ -2,7 +2,7 @@
  * ABIs of the Request Network contracts Duebill talks to, copied as data from the artifacts of
  * @requestnetwork/smart-contracts 0.48.0 (a devDependency: its entry point needs an undeclared
  * `ethers`, so nothing here imports it) and trimmed to what the app uses. ERC-20 itself: viem's
- * `erc20Abi`. Selectors are checked in tests/devnet.test.ts against shared/spec/chain-data.md.
+ * `erc20Abi`. Selectors are checked in tests/chain/devnet.test.ts against docs/spec/chain-data.md.
  * `artifacts/` below = node_modules/@requestnetwork/smart-contracts/dist/src/lib/artifacts.
  */
 

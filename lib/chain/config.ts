@@ -6,7 +6,7 @@ import { TOKENS, type Token } from "@/lib/chain/tokens";
 import { env } from "@/lib/env";
 
 /**
- * Runtime view of the networks: the committed tables of chain-data.md with per-network
+ * Runtime view of the networks: the committed tables of docs/spec/chain-data.md with per-network
  * overrides from configuration (RPC URLs, confirmation depth, contract and token
  * addresses). A local devnet is just such an override (scripts/devnet).
  */

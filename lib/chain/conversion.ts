@@ -26,7 +26,7 @@ import { formatAmount } from "@/lib/money";
 /** Decimals of a fiat amount in a conversion path (Chainlink fiat feeds): 100 EUR = 100_00000000. */
 export const FIAT_PATH_DECIMALS = 8;
 
-/** Default `maxRateTimespan` of a conversion payment, in seconds (DECISIONS.md). */
+/** Default `maxRateTimespan` of a conversion payment, in seconds (docs/spec/DECISIONS.md). */
 export const DEFAULT_MAX_RATE_TIMESPAN = 1800;
 
 /**

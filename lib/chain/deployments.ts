@@ -1,6 +1,6 @@
 import type { NetworkId } from "@/lib/chain/networks";
 
-/** The deployments per network: addresses of the Request Network contracts (shared/spec/chain-data.md) and of Duebill's own. */
+/** The deployments per network: addresses of the Request Network contracts (docs/spec/chain-data.md) and of Duebill's own. */
 export interface NetworkDeployments {
   readonly erc20FeeProxy: string;
   readonly erc20FeeProxyCreationBlock: number;

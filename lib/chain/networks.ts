@@ -1,5 +1,5 @@
 /**
- * The 8 networks Duebill supports (shared/spec/chain-data.md). Network IDs are the
+ * The 8 networks Duebill supports (docs/spec/chain-data.md). Network IDs are the
  * Request Network names, which integrators already use in currency IDs (`USDC-matic`).
  */
 export type NetworkKind = "evm" | "tron";

@@ -1,7 +1,7 @@
 import type { NetworkId } from "@/lib/chain/networks";
 
 /**
- * Stablecoins (and the Sepolia test token) per network, from shared/spec/chain-data.md.
+ * Stablecoins (and the Sepolia test token) per network, from docs/spec/chain-data.md.
  * Tables are keyed by (network, address), never by address alone: FAU on Sepolia has the
  * same address as ERC20FeeProxy on mainnet.
  */

@@ -2,7 +2,7 @@
  * TronGrid's HTTP transport for the Tron event source: one call with a timeout, bounded retries
  * with backoff on rate limits (429, 403 — keyless or over-quota keys are "suspended for 30s" —,
  * and a node's HTTP 200 `{"Error": "... lack of computing resources"}`), 5xx and network
- * failures; then a TronGridError. provider-notes §2 "Errors, rate limits".
+ * failures; then a TronGridError. docs/spec/provider-notes.md §2 "Errors, rate limits".
  */
 export class TronGridError extends Error {
   constructor(

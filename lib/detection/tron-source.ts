@@ -8,7 +8,7 @@ import { log } from "@/lib/log";
 export { TronGridError };
 
 /**
- * Tron payment events over a TronGrid-compatible API (provider-notes §2): the ERC20FeeProxy's
+ * Tron payment events over a TronGrid-compatible API (docs/spec/provider-notes.md §2): the ERC20FeeProxy's
  * `TransferWithReferenceAndFee` from `GET /v1/contracts/{proxy}/events`, the head from
  * `/wallet/getnowblock`, block hashes and times from `/wallet/getblockbynum`, and the sender
  * of each paying transaction from `/wallet/gettransactionbyid` (KYT screens the payer).

@@ -5,13 +5,13 @@ import { formatAmount } from "@/lib/money";
 
 /**
  * Every webhook event body is built here, one builder per event type, with the keys in the
- * documented order (DECISIONS.md, reference-notes.md §webhooks). Bodies are serialised once,
+ * documented order (docs/spec/DECISIONS.md, docs/spec/reference-notes.md §1.9 Webhooks). Bodies are serialised once,
  * when the event is written, and sent byte for byte, so that order is what receivers see.
  */
 export const EVENT_TYPES = ["payment.confirmed", "payment.partial", "payment.failed", "client_id.linked"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /**
- * Every event type of the reference's `POST /v1/webhook/test` enum (reference-notes §1.8): a test
+ * Every event type of the reference's `POST /v1/webhook/test` enum (docs/spec/reference-notes.md §1.8): a test
  * delivery sends a sample of any of them, in the reference's documented shape, so a receiver can
  * be checked against all it may handle. Duebill itself emits the EVENT_TYPES above.
  */
@@ -66,7 +66,7 @@ export interface CrossChainRef {
   payer?: string;
 }
 
-/** A payment of a recurring schedule (DECISIONS.md: recurringPaymentId, paymentIndex). */
+/** A payment of a recurring schedule (docs/spec/DECISIONS.md: recurringPaymentId, paymentIndex). */
 export interface RecurringRef {
   recurringPaymentId: string;
   paymentIndex: number;
@@ -135,7 +135,7 @@ function paymentBody(f: PaymentConfirmedFields & { subStatus?: string }) {
 /**
  * payment.failed carries the interface's payment-event fields, like payment.confirmed (Events:
  * "event: payment.confirmed or payment.failed"), plus `failureReason` and, for a recurring
- * payment, `recurringPaymentId`, `paymentIndex` and `failureCode` (DECISIONS.md). `txHash` is the
+ * payment, `recurringPaymentId`, `paymentIndex` and `failureCode` (docs/spec/DECISIONS.md). `txHash` is the
  * failed (mined and reverted) transaction when there is one, else "" (most failures are found by
  * the dry run before anything is sent); `explorer` is then that transaction's page, else the
  * payer's address page (where the short balance or allowance shows). `amount` is what the

@@ -5,7 +5,7 @@ import type { Operation } from "@/lib/http/operation";
 import { enforceRateLimit } from "@/lib/http/rate-limit/enforce";
 
 /**
- * CORS for browser client IDs (README "Browser calls (CORS)"). A page on one of a client ID's
+ * CORS for browser client IDs (docs/api/auth.md "Browser calls (CORS)"). A page on one of a client ID's
  * allowed domains calls the operations that take `x-client-id` with fetch; nothing else is
  * opened cross-origin.
  *

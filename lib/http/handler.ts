@@ -33,7 +33,7 @@ const REQUEST_ID = /^[A-Za-z0-9._-]{8,64}$/;
 
 /**
  * The one wrapper every API route goes through: request ID, authentication, zod parsing of
- * query/params/body, and a single catch that turns any error into the DECISIONS.md error body.
+ * query/params/body, and a single catch that turns any error into the error body of docs/spec/DECISIONS.md "Errors".
  * It reads only the Request, so tests call route handlers directly.
  */
 export function withApi<Q extends z.ZodType, B extends z.ZodType, P extends z.ZodType>(

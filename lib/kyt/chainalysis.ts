@@ -3,7 +3,7 @@ import type { KytProvider, KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
 
 /**
- * Chainalysis' free Sanctions API (provider-notes §3): `GET {base}/api/v1/address/{address}`
+ * Chainalysis' free Sanctions API (docs/spec/provider-notes.md §3): `GET {base}/api/v1/address/{address}`
  * with `X-API-Key` → `{"identifications": [...]}`, empty when the address is clear.
  *
  * Policy: **fail closed**. A vendor that cannot answer (timeout, 429, 5xx, a rejected key, a

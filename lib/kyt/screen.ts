@@ -9,7 +9,7 @@ import type { KytProvider, KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
 
 /**
- * The secure-payment access policy (DECISIONS.md): `off` screens nothing; `kyt_all_wallets`
+ * The secure-payment access policy (docs/spec/DECISIONS.md "Secure payments"): `off` screens nothing; `kyt_all_wallets`
  * (and `inherit`, the account default) screens every detected wallet; a non-empty
  * `allowedPayerAddresses` rejects any other payer. `maskPayee` (the reference's `hidePayeeAddress`,
  * or `hideUntilApproved`: the payee is revealed only in the calldata served after screening)

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { feePlanSchema } from "@/lib/operations/secure-payments-schemas";
 
-/** The reference's multicall payout shapes (reference-notes 1.6; the OpenAPI's multicall variants). */
+/** The reference's multicall payout shapes (docs/spec/reference-notes.md §1.6; the OpenAPI's multicall variants). */
 const childToken = z.string().min(1).max(64);
 
 export const multicallBodySchema = z.strictObject({

@@ -4,7 +4,7 @@ import { defineOperation } from "@/lib/http/operation";
 
 /**
  * Reference operations Duebill answers with a clear refusal instead of a bare 404, so a client
- * written against the reference learns why (README "Compatibility"): the payment-intent signing
+ * written against the reference learns why (docs/api/compatibility.md): the payment-intent signing
  * flow the reference removed in March 2026, and the `/v2/payer` compliance flow of a third-party
  * crypto-to-fiat off-ramp, which a non-custodial payment-request service does not run (404 with the
  * reason: a 4xx, so clients do not retry).

@@ -31,7 +31,7 @@ export interface ConversionPayment {
   maxRateTimespan?: number;
 }
 
-/** maxToSpend: the converted total plus 1 % (DECISIONS.md), rounded up. */
+/** maxToSpend: the converted total plus 1 % (docs/spec/DECISIONS.md), rounded up. */
 export function withSlippage(total: bigint): bigint {
   return total + (total + 99n) / 100n;
 }

@@ -7,7 +7,7 @@ export function randomSalt(): string {
   return randomBytes(8).toString("hex");
 }
 
-/** "01" + 32-byte hash of the request's creation data (DECISIONS.md: 66 hex chars). */
+/** "01" + 32-byte hash of the request's creation data (docs/spec/DECISIONS.md: 66 hex chars). */
 export function computeRequestId(data: Record<string, string>): string {
   const canonical = JSON.stringify(Object.fromEntries(Object.entries(data).sort(([a], [b]) => a.localeCompare(b))));
   return `01${keccak256(toHex(canonical)).slice(2)}`;

@@ -5,7 +5,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { FailureReason } from "@/lib/recurring/chain";
 import type { ClaimedSchedule } from "@/lib/recurring/claim";
 
-/** The subStatus of DECISIONS.md: balance or allowance short → insufficient_funds, anything else → failed. */
+/** The subStatus of docs/spec/DECISIONS.md: balance or allowance short → insufficient_funds, anything else → failed. */
 export function failureSubStatus(code: FailureReason): "insufficient_funds" | "failed" {
   return code === "insufficient_balance" || code === "insufficient_allowance" ? "insufficient_funds" : "failed";
 }

@@ -1,7 +1,7 @@
 import { MAX_SCHEDULE_PAYMENTS } from "@/lib/recurring/permit";
 
 /**
- * Due times of a recurring schedule (DECISIONS.md "Recurring payouts"), all in UTC unix seconds.
+ * Due times of a recurring schedule (docs/spec/DECISIONS.md "Recurring payouts"), all in UTC unix seconds.
  * DAILY and WEEKLY are fixed 86 400 / 604 800 s steps. MONTHLY and YEARLY are calendar steps
  * that keep the start's day of month, clamped to the last day of a shorter month, and always
  * counted from the start (never from the previous, clamped, date): Jan 31 → Feb 28/29 → Mar 31;

@@ -24,7 +24,7 @@ import {
   RoutingProviderError,
 } from "@/lib/routing/types";
 
-/** `chain` query values (DECISIONS "Cross-chain and conversion") → network ids. */
+/** `chain` query values (docs/spec/DECISIONS.md "Cross-chain and conversion") → network ids. */
 const CHAIN_BY_LABEL: Record<string, CrossChainNetwork> = Object.fromEntries(CROSS_CHAIN_NETWORKS.map((n) => [ROUTE_CHAIN_LABEL[n], n]));
 const CHAIN_LABELS = Object.keys(CHAIN_BY_LABEL);
 

@@ -3,7 +3,7 @@ import { RoutingProviderError } from "@/lib/routing/types";
 
 /**
  * LI.FI's HTTP transport: one request with a timeout, and every non-200 answer turned into a
- * RoutingProviderError whose message says what LI.FI said (provider-notes "Errors").
+ * RoutingProviderError whose message says what LI.FI said (docs/spec/provider-notes.md §1 "Errors").
  */
 export interface LifiHttpOptions {
   baseUrl: string;
@@ -23,7 +23,7 @@ export async function lifiRequest<T>(
   const url = new URL(path, opts.baseUrl.endsWith("/") ? opts.baseUrl : `${opts.baseUrl}/`);
   for (const [k, v] of Object.entries(init.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { accept: "application/json" };
-  // The key only raises limits; it must stay server-side (provider-notes "Base URL, auth").
+  // The key only raises limits; it must stay server-side (docs/spec/provider-notes.md §1 "Base URL, auth").
   if (opts.apiKey) headers["x-lifi-api-key"] = opts.apiKey;
   if (init.body !== undefined) headers["content-type"] = "application/json";
   let res: Response;
@@ -73,7 +73,7 @@ function lifiError(res: Response, body: unknown): RoutingProviderError {
 
 /**
  * Tool errors of a 404: the OpenAPI/SDK type them as UnavailableRoutes `{filteredOut, failed}`,
- * the error-codes page shows a ToolError array (provider-notes marks it [?]): both are read.
+ * the error-codes page shows a ToolError array (docs/spec/provider-notes.md marks it [?]): both are read.
  */
 function toolErrors(errors: unknown): string[] {
   const list: ToolError[] = [];

@@ -38,7 +38,7 @@ export interface LifiProviderOptions {
 
 /** Gas the destination fee-proxy call may use (an ERC-20 transferFrom twice plus the event). */
 const DESTINATION_CALL_GAS_LIMIT = "200000";
-/** LI.FI documents no quote lifetime (provider-notes [?]): quotes are honoured for one minute here. */
+/** LI.FI documents no quote lifetime (docs/spec/provider-notes.md [?]): quotes are honoured for one minute here. */
 const QUOTE_TTL_MS = 60_000;
 
 /**
@@ -194,7 +194,7 @@ export class LifiRoutingProvider implements RoutingProvider {
       a.fromToken?.address?.toLowerCase() !== sourceToken.address.toLowerCase()
     )
       throw new RoutingProviderError("LI.FI answered a quote for another chain or token than asked", "UNAVAILABLE");
-    // LI.FI does not promise toAmountMin >= toAmount (provider-notes [?]): a route that may
+    // LI.FI does not promise toAmountMin >= toAmount (docs/spec/provider-notes.md [?]): a route that may
     // deliver less than the fee proxy pulls would revert on the destination.
     if (BigInt(step.estimate.toAmountMin) < needed)
       throw new RoutingProviderError(

@@ -1,6 +1,6 @@
 import type { NetworkId } from "@/lib/chain/networks";
 
-/** Chain labels of the reference API's route ids and `chain` query values (DECISIONS.md "Cross-chain"). */
+/** Chain labels of the reference API's route ids and `chain` query values (docs/spec/DECISIONS.md "Cross-chain and conversion"). */
 export const ROUTE_CHAIN_LABEL: Readonly<Record<NetworkId, string>> = {
   mainnet: "ETHEREUM",
   "arbitrum-one": "ARBITRUM",

@@ -163,7 +163,7 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
       symbol: currency.token.symbol,
       decimals,
       address: currency.token.address,
-      // The network's official token (chain-data.md), not a configured stand-in such as a devnet's.
+      // The network's official token (docs/spec/chain-data.md), not a configured stand-in such as a devnet's.
       official: TOKENS.some(
         (t) => t.network === rt.network.id && t.symbol === currency.token.symbol && sameAddress(t.address, currency.token.address),
       ),

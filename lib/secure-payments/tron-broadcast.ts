@@ -33,7 +33,7 @@ function calledContract(tx: SignedTronTransaction): string | null {
   }
 }
 
-/** A node's `message` is hex-encoded UTF-8 unless `visible=true` (provider-notes §2 "Broadcast"). */
+/** A node's `message` is hex-encoded UTF-8 unless `visible=true` (docs/spec/provider-notes.md §2 "Broadcast"). */
 function decodeMessage(m: string | undefined): string | undefined {
   if (!m || !/^[0-9a-fA-F]+$/.test(m) || m.length % 2 !== 0) return m;
   return Buffer.from(m, "hex").toString("utf8");

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Project-owned stand-in for Prisma's native schema-engine binary (see README.md).
+// Project-owned stand-in for Prisma's native schema-engine binary (see the README.md beside this file).
 // The Prisma CLI starts it through PRISMA_SCHEMA_ENGINE_BINARY as
 //   engine.mjs [--datamodels <file>]... --datasource '{"url":...}' [cli <command>]
 // and talks JSON-RPC 2.0, one message per line, over stdin/stdout. Requests are

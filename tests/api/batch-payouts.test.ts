@@ -1,6 +1,6 @@
 /**
  * POST /v2/secure-payments/batch-payouts merges pending single-payout links into one batch link:
- * the children's requests move to it and the children become invalidated (reference-notes §1.6).
+ * the children's requests move to it and the children become invalidated (docs/spec/reference-notes.md §1.6).
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";

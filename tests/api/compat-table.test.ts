@@ -1,12 +1,19 @@
 import { readFileSync } from "node:fs";
-import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { compatibilityTable, referenceSpecPath } from "@/scripts/compat-table";
+import { compatibilityPagePath, compatibilityTable, referenceSpecPath, tableInPage, withTable } from "@/scripts/compat-table";
 
-describe("README compatibility table", () => {
-  it("lists every reference operation with Duebill's status as the registry has it (regenerate: npx tsx scripts/compat-table.ts)", () => {
+describe("compatibility table (docs/api/compatibility.md)", () => {
+  it("lists every reference operation with Duebill's status as the registry has it (regenerate: npx tsx scripts/compat-table.ts --write)", () => {
     const table = compatibilityTable(JSON.parse(readFileSync(referenceSpecPath(), "utf8")));
-    const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
-    expect(readme).toContain(table);
+    const page = readFileSync(compatibilityPagePath(), "utf8");
+    expect(tableInPage(page)).toBe(table);
+  });
+
+  it("--write replaces only what lies between the markers", () => {
+    const page = "intro\n<!-- compat-table:start -->\n| old |\n<!-- compat-table:end -->\noutro\n";
+    const written = withTable(page, "| new |");
+    expect(written).toBe("intro\n<!-- compat-table:start -->\n| new |\n<!-- compat-table:end -->\noutro\n");
+    expect(tableInPage(written)).toBe("| new |");
+    expect(tableInPage("no markers")).toBeNull();
   });
 });

@@ -11,7 +11,7 @@ import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 
 /**
- * CORS for browser client IDs (README "Browser calls (CORS)"), at the route handlers: the
+ * CORS for browser client IDs (docs/api/auth.md "Browser calls (CORS)"), at the route handlers: the
  * actual answers and the preflight handler proxy.ts hands preflights to. The browser's side
  * (Chromium refusing a foreign origin) is e2e/cors.spec.ts.
  */

@@ -16,7 +16,7 @@ beforeEach(async () => {
 const withKey = () => ({ headers: { "x-api-key": it_.apiKey } });
 
 describe("GET /v2/currencies", () => {
-  it("lists the tokens of all 8 networks with the addresses and decimals of chain-data.md", async () => {
+  it("lists the tokens of all 8 networks with the addresses and decimals of docs/spec/chain-data.md", async () => {
     const res = await call(listCurrencies, "/v2/currencies", withKey());
     expect(res.status).toBe(200);
     expect(res.headers.get("x-request-id")).toBeTruthy();

@@ -27,7 +27,7 @@ let orch: Integrator;
 let platform: Integrator;
 let stranger: Integrator;
 
-/** USDT's TRC-20 contract on Tron (/work/shared/spec/chain-data.md): a known-valid Base58Check address. */
+/** USDT's TRC-20 contract on Tron (docs/spec/chain-data.md): a known-valid Base58Check address. */
 const TRON_ADDRESS = "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t";
 const PAYEE_EVM = "0x15d34AAf54267DB7D7c367839AAf71A00a2C6A65";
 const sha256 = (data: Uint8Array) => new Uint8Array(createHash("sha256").update(data).digest());

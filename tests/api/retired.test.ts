@@ -6,7 +6,7 @@ import { POST as sendIntent } from "@/app/v2/request/payment-intents/[paymentInt
 import { PAYER_OUT_OF_SCOPE, PAYMENT_INTENTS_REMOVED } from "@/lib/operations/retired";
 import { call } from "@/tests/helpers/http";
 
-/** Reference operations Duebill refuses with a reason (README "Compatibility"), with or without credentials and bodies. */
+/** Reference operations Duebill refuses with a reason (docs/api/compatibility.md), with or without credentials and bodies. */
 describe("retired and out-of-scope reference operations", () => {
   it("POST /v2/request/payment-intents/{id} is 410 Gone and says what replaced it", async () => {
     const res = await call(sendIntent, "/v2/request/payment-intents/pi_1", {

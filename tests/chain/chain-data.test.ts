@@ -7,7 +7,7 @@ import { fiatCurrencyHash } from "@/lib/currencies/fiat";
 
 const isAddressFor = (network: string, a: string) => (network === "tron" ? isTronAddress(a) : isEvmAddress(a));
 
-describe("chain data (shared/spec/chain-data.md)", () => {
+describe("chain data (docs/spec/chain-data.md)", () => {
   it("has the 8 networks with their chain IDs", () => {
     expect(Object.fromEntries(NETWORK_IDS.map((id) => [id, NETWORKS[id].chainId]))).toEqual({
       mainnet: 1,
@@ -30,7 +30,7 @@ describe("chain data (shared/spec/chain-data.md)", () => {
     for (const t of TOKENS) expect(isAddressFor(t.network, t.address), `${t.symbol}-${t.network} ${t.address}`).toBe(true);
   });
 
-  it("has the decimals of chain-data.md (18 for bsc stablecoins, 6 elsewhere, 18 for DAI and FAU)", () => {
+  it("has the decimals of docs/spec/chain-data.md (18 for bsc stablecoins, 6 elsewhere, 18 for DAI and FAU)", () => {
     for (const t of TOKENS) {
       const expected = t.network === "bsc" || t.symbol === "DAI" || t.symbol === "FAU" ? 18 : 6;
       expect(t.decimals, `${t.symbol}-${t.network}`).toBe(expected);

@@ -70,7 +70,7 @@ function feeProxyEvents(logs: Parameters<typeof parseEventLogs>[0]["logs"]) {
 }
 
 describe("ABIs", () => {
-  it("have the selectors of shared/spec/chain-data.md", () => {
+  it("have the selectors of docs/spec/chain-data.md", () => {
     const fn = (abi: readonly { type: string; name?: string }[], name: string) => {
       const item = abi.find((i) => i.type === "function" && i.name === name);
       if (!item) throw new Error(`no ${name}`);

@@ -33,7 +33,7 @@ import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 import { payLinkOnDevnet } from "@/tests/helpers/pay-link";
 
-/** ERC20FeeProxy's payment function, from its Solidity signature (reference-notes §2). */
+/** ERC20FeeProxy's payment function, from its Solidity signature (docs/spec/reference-notes.md §2). */
 const feeProxyAbi = parseAbi([
   "function transferFromWithReferenceAndFee(address _tokenAddress, address _to, uint256 _amount, bytes _paymentReference, uint256 _feeAmount, address _feeAddress)",
 ]);

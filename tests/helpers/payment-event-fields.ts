@@ -1,7 +1,7 @@
 import { expect } from "vitest";
 
 /**
- * The interface's payment event body (service-interface.md, "Events": "Payment event body
+ * The interface's payment event body (docs/spec/service-interface.md, "Events": "Payment event body
  * (payment.confirmed; test deliveries use the same shape)", `event`: payment.confirmed or
  * payment.failed), written out here from that table, not taken from the code's builders.
  */

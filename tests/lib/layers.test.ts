@@ -3,7 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 
 /**
- * The layer map of lib/ (README "Architecture"): every import runs downhill or sideways within
+ * The layer map of lib/ (docs/architecture.md): every import runs downhill or sideways within
  * a layer, and the folders form no cycle. A new folder must be placed here to be allowed.
  */
 const LAYERS: readonly (readonly string[])[] = [

@@ -4,7 +4,7 @@
  *
  * - Webhook signatures: "The signature header is `x-<service>-signature` … hex HMAC-SHA256 of the
  *   JSON-serialised body, keyed with the webhook secret; a receiver rejects a mismatch with 401"
- *   (service-interface.md, Webhooks). Oracles: fixed vectors computed with the OpenSSL CLI
+ *   (docs/spec/service-interface.md, "Events"). Oracles: fixed vectors computed with the OpenSSL CLI
  *   (`printf '%s' BODY | openssl dgst -sha256 -hmac SECRET`, OpenSSL 3.0.19), OpenSSL run again here
  *   when it is installed, and a receiver written from that sentence alone (node:crypto, no lib/).
  * - Tron message signing v2 and Tron addresses: tronweb 6.5.1 (a devDependency, the library

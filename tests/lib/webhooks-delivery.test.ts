@@ -271,7 +271,7 @@ describe("fan-out and delivery", () => {
       ),
     );
     expect(JSON.parse(f.body)).toMatchObject({ event: "payment.failed", subStatus: "insufficient_funds", txHash: "" });
-    // The interface's payment-event fields (service-interface.md, Events), like payment.confirmed.
+    // The interface's payment-event fields (docs/spec/service-interface.md, Events), like payment.confirmed.
     expectInterfacePaymentEvent(JSON.parse(d.body), "payment.confirmed");
     expectInterfacePaymentEvent(JSON.parse(f.body), "payment.failed");
     expect(await deliverDue(local)).toMatchObject({ claimed: 2, succeeded: 2 });
