@@ -99,3 +99,20 @@ export function errorBody(err: AppError, requestId: string): ErrorBody {
     requestId,
   };
 }
+
+/** What a server action returns for a refused input: the API's words, and the field at fault when it names one. */
+export interface FormError {
+  error: string;
+  field?: string;
+}
+
+/**
+ * A server action's answer for an error, in the API's words (`field: message` when the error
+ * names a field, the message otherwise). Anything but an AppError is not the user's to fix: it is
+ * thrown again, to the page's error boundary and the log.
+ */
+export function toFormState(err: unknown): FormError {
+  if (!(err instanceof AppError)) throw err;
+  const first = err.errors?.[0];
+  return first ? { error: `${first.field}: ${first.message}`, field: first.field } : { error: err.message };
+}

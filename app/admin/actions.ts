@@ -11,25 +11,20 @@ import {
 } from "@/lib/accounts/issue-credentials";
 import { adminForAction } from "@/lib/admin/access";
 import { audited } from "@/lib/admin/audit";
+import { credentialOwner, userOwner } from "@/lib/admin/owners";
 import { revokeUserSessions } from "@/lib/auth/sessions";
-import { db } from "@/lib/db";
-import { AppError, invalidField, notFound } from "@/lib/errors";
+import { invalidField, toFormState } from "@/lib/errors";
 import { idPrefix } from "@/lib/ids";
 
 export interface AdminFormState {
   error: string | null;
+  field?: string;
   /** A new orchestrator key's secret: shown once. */
   secret?: string;
   done?: string;
 }
 
 const field = (form: FormData, k: string) => String(form.get(k) ?? "").trim();
-
-function failure(err: unknown): AdminFormState {
-  if (!(err instanceof AppError)) throw err;
-  const first = err.errors?.[0];
-  return { error: first ? `${first.field}: ${first.message}` : err.message };
-}
 
 /** Issues an orchestrator key to an account (docs/spec/DECISIONS.md: admins only); the secret is shown once. */
 export async function issueOrchestratorKeyAction(_prev: AdminFormState, form: FormData): Promise<AdminFormState> {
@@ -45,25 +40,14 @@ export async function issueOrchestratorKeyAction(_prev: AdminFormState, form: Fo
     revalidatePath("/admin", "layout");
     return { error: null, secret: key.secret, done: key.id };
   } catch (err) {
-    return failure(err);
+    return toFormState(err);
   }
-}
-
-async function ownerOf(kind: "orchestratorKey" | "apiKey" | "clientId", id: string): Promise<string> {
-  const row =
-    kind === "orchestratorKey"
-      ? await db().orchestratorKey.findUnique({ where: { id }, select: { accountId: true } })
-      : kind === "apiKey"
-        ? await db().apiKey.findUnique({ where: { id }, select: { accountId: true } })
-        : await db().clientId.findUnique({ where: { id }, select: { accountId: true } });
-  if (!row) throw notFound("Not found");
-  return row.accountId;
 }
 
 export async function revokeOrchestratorKeyAction(form: FormData): Promise<void> {
   const admin = await adminForAction();
   const id = field(form, "id");
-  const accountId = await ownerOf("orchestratorKey", id);
+  const accountId = await credentialOwner("orchestratorKey", id);
   await audited({ actor: admin.actor, action: "orchestrator_key.revoke", target: id, accountId }, () => revokeOrchestratorKey(id));
   revalidatePath("/admin", "layout");
 }
@@ -71,7 +55,7 @@ export async function revokeOrchestratorKeyAction(form: FormData): Promise<void>
 export async function revokeApiKeyAdminAction(form: FormData): Promise<void> {
   const admin = await adminForAction();
   const id = field(form, "id");
-  const accountId = await ownerOf("apiKey", id);
+  const accountId = await credentialOwner("apiKey", id);
   await audited({ actor: admin.actor, action: "api_key.revoke", target: id, accountId }, () => revokeApiKey(id));
   revalidatePath("/admin", "layout");
 }
@@ -84,7 +68,7 @@ export async function setClientIdStatusAction(form: FormData): Promise<void> {
   const id = field(form, "id");
   const op = field(form, "op") as keyof typeof STATUSES;
   if (!(op in STATUSES)) throw invalidField("op", "must be restrict, activate or revoke");
-  const accountId = await ownerOf("clientId", id);
+  const accountId = await credentialOwner("clientId", id);
   await audited({ actor: admin.actor, action: `client_id.${op}`, target: id, accountId }, () => setClientIdStatus(id, STATUSES[op]));
   revalidatePath("/admin", "layout");
 }
@@ -96,7 +80,7 @@ export async function setTierAction(form: FormData): Promise<void> {
   const tier = field(form, "tier");
   if (!(RATE_TIERS as readonly string[]).includes(tier)) throw invalidField("tier", `must be one of ${RATE_TIERS.join(", ")}`);
   const kind = id.startsWith(idPrefix.clientId) ? "clientId" : id.startsWith(idPrefix.orchestratorKey) ? "orchestratorKey" : "apiKey";
-  const accountId = await ownerOf(kind, id);
+  const accountId = await credentialOwner(kind, id);
   await audited({ actor: admin.actor, action: "rate_tier.set", target: id, accountId, details: { tier } }, () =>
     setRateTier(id, tier as (typeof RATE_TIERS)[number]),
   );
@@ -107,9 +91,8 @@ export async function setTierAction(form: FormData): Promise<void> {
 export async function revokeUserSessionsAction(form: FormData): Promise<void> {
   const admin = await adminForAction();
   const userId = field(form, "userId");
-  const user = await db().user.findUnique({ where: { id: userId }, select: { accountId: true } });
-  if (!user) throw notFound("User not found");
-  await audited({ actor: admin.actor, action: "user.revoke_sessions", target: userId, accountId: user.accountId }, async () => ({
+  const accountId = await userOwner(userId);
+  await audited({ actor: admin.actor, action: "user.revoke_sessions", target: userId, accountId }, async () => ({
     revoked: await revokeUserSessions(userId),
   }));
   revalidatePath("/admin", "layout");

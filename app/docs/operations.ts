@@ -1,11 +1,11 @@
 import { type DocField, type DocOperation, typeLabel } from "@/components/docs/operation-card";
 import { DEMO, demoApiKey } from "@/lib/accounts/demo";
 import { env } from "@/lib/env";
-import { errorBodySchema } from "@/lib/http/openapi/common";
-import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/http/openapi/examples";
-import { CREDENTIAL_HEADERS, curlSnippet } from "@/lib/http/openapi/snippets";
+import { errorBodySchema } from "@/lib/openapi/common";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
+import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/openapi/examples";
+import { CREDENTIAL_HEADERS, curlSnippet } from "@/lib/openapi/snippets";
 import { OPERATIONS } from "@/lib/operations/index";
-import { buildOpenApiDocument } from "@/lib/operations/openapi";
 
 type Parameter = DocOperation["parameters"][number];
 
@@ -54,7 +54,7 @@ export function docOperations(): { baseUrl: string; operations: DocOperation[]; 
   // In development the examples carry the demo account's credentials (`npm run dev` seeds it), so they run as pasted.
   const demo = env().NODE_ENV === "development";
   const credentials = demo ? { apiKey: demoApiKey(), clientId: DEMO.backendClientId } : undefined;
-  const doc = buildOpenApiDocument() as {
+  const doc = buildOpenApiDocument(OPERATIONS) as {
     paths: Record<string, Record<string, OpenApiOperation>>;
     servers: { url: string }[];
     components: { schemas: Record<string, Schema> };

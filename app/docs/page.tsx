@@ -3,7 +3,7 @@ import { CodeBlock } from "@/components/docs/code-block";
 import { InlineMarkdown } from "@/components/docs/markdown";
 import { MethodBadge, OperationCard } from "@/components/docs/operation-card";
 import { SiteHeader } from "@/components/docs/site-header";
-import { CREDENTIAL_HEADERS } from "@/lib/http/openapi/snippets";
+import { CREDENTIAL_HEADERS } from "@/lib/openapi/snippets";
 import pkg from "@/package.json";
 import { docOperations } from "./operations";
 

@@ -3,7 +3,7 @@
 import { redirect } from "next/navigation";
 import { revokeSession } from "@/lib/auth/sessions";
 import { login, register } from "@/lib/auth/sign-in/email";
-import { AppError } from "@/lib/errors";
+import { AppError, toFormState } from "@/lib/errors";
 import { clearSessionCookie, currentUser, limitAnonymousAction, safeNext, setSessionCookie } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { credentialsBodySchema } from "@/lib/operations/auth";
@@ -13,15 +13,6 @@ export interface FormState {
   /** The field at fault, as the API names it. */
   field?: string;
   email?: string;
-}
-
-/** The API's words for an error: the field's message when it names one. */
-function failure(err: unknown, email: string): FormState {
-  if (err instanceof AppError) {
-    const first = err.errors?.[0];
-    return first ? { error: `${first.field}: ${first.message}`, field: first.field, email } : { error: err.message, email };
-  }
-  throw err;
 }
 
 const fields = (form: FormData) => ({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
@@ -35,7 +26,7 @@ export async function signInWithPassword(_prev: FormState, form: FormData): Prom
     const session = await login(body.email, body.password);
     await setSessionCookie(session);
   } catch (err) {
-    return failure(err, input.email);
+    return { ...toFormState(err), email: input.email };
   }
   redirect(safeNext(String(form.get("next") ?? "")));
 }
@@ -59,7 +50,7 @@ export async function registerWithPassword(_prev: FormState, form: FormData): Pr
     });
     await setSessionCookie(session);
   } catch (err) {
-    return failure(err, input.email);
+    return { ...toFormState(err), email: input.email };
   }
   redirect("/dashboard");
 }

@@ -138,6 +138,11 @@ export async function getActiveDestination(accountId: string): Promise<PayeeDest
   return db().payeeDestination.findFirst({ where: { accountId, active: true }, orderBy: { createdAt: "desc" } });
 }
 
+/** The account's latest destinations, the active one and those it replaced (the dashboard's settings). */
+export function listDestinations(accountId: string, take = 10): Promise<PayeeDestination[]> {
+  return db().payeeDestination.findMany({ where: { accountId }, orderBy: { createdAt: "desc" }, take });
+}
+
 export async function getDestinationOrThrow(accountId: string, destinationId: string): Promise<PayeeDestination> {
   const row = await db().payeeDestination.findFirst({ where: { id: destinationId, accountId } });
   if (!row) throw notFound("Destination not found");

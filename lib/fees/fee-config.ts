@@ -49,3 +49,13 @@ export async function setFeeConfig(input: {
     });
   });
 }
+
+/** The account's own active fee for a flow (its default, not an orchestrator's per-client override), or null. */
+export function activeFeeConfig(accountId: string, flow: "get_paid" | "pay" = "get_paid") {
+  return db().feeConfig.findFirst({ where: { accountId, flow, clientId: null, active: true } });
+}
+
+/** Removes the account's own fee for a flow: links created afterwards carry none. */
+export async function clearFeeConfig(accountId: string, flow: "get_paid" | "pay" = "get_paid"): Promise<void> {
+  await db().feeConfig.updateMany({ where: { accountId, flow, clientId: null, active: true }, data: { active: false } });
+}

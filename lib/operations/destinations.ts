@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { errorResponses } from "@/lib/openapi/common";
 
 const tags = ["Payee destinations"];
 

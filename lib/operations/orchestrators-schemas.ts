@@ -34,7 +34,7 @@ const kytProviderName = z
   .max(64)
   .meta({ description: "A screening provider this deployment has: duebill-sanctions (always), chainalysis (when configured)" });
 
-export const createIntentBodySchema = z.strictObject({
+export const createLinkIntentBodySchema = z.strictObject({
   clientIdName: z.string().min(1).max(200).meta({ description: "Name of the client ID created when the platform finishes onboarding" }),
   domains: z
     .array(z.string().max(300))
@@ -53,13 +53,13 @@ export const createIntentBodySchema = z.strictObject({
     .meta({ description: "Your screening plan; omit it to let the platform choose" }),
 });
 
-export const intentSchema = z
+export const linkIntentSchema = z
   .object({ id: z.string(), clientIdName: z.string(), externalId: z.string().nullable(), used: z.boolean(), expiresAt: z.string() })
   .meta({ id: "LinkIntent" });
 
-export const intentCreatedSchema = z.object({
+export const linkIntentCreatedSchema = z.object({
   url: z.string().meta({ description: "The hosted onboarding page: {app_url}/onboarding?token=…" }),
-  intent: intentSchema,
+  intent: linkIntentSchema,
 });
 
 export const completeOnboardingBodySchema = z.strictObject({

@@ -1,11 +1,11 @@
-import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { errorResponses } from "@/lib/openapi/common";
 import {
   clientIdParamsSchema,
   completeOnboardingBodySchema,
-  createIntentBodySchema,
-  intentCreatedSchema,
+  createLinkIntentBodySchema,
   linkBodySchema,
+  linkIntentCreatedSchema,
   linkListSchema,
   linkResultSchema,
   listLinksQuerySchema,
@@ -68,9 +68,9 @@ export const createLinkIntentOp = defineOperation({
   tags,
   auth,
   browser: false,
-  body: createIntentBodySchema,
+  body: createLinkIntentBodySchema,
   idempotent: true,
-  responses: { 201: { description: "Intent created", schema: intentCreatedSchema }, ...errorResponses(400, 401, 403, 429) },
+  responses: { 201: { description: "Intent created", schema: linkIntentCreatedSchema }, ...errorResponses(400, 401, 403, 429) },
 });
 
 export const completeOnboardingOp = defineOperation({

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { errorResponses } from "@/lib/openapi/common";
 
 const text = (max: number, description: string) => z.string().min(1).max(max).optional().meta({ description });
 

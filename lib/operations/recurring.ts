@@ -1,5 +1,5 @@
-import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { errorResponses } from "@/lib/openapi/common";
 import {
   activateBodySchema,
   activatedSchema,

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { errorResponses } from "@/lib/openapi/common";
 import { multicallBodySchema, multicallCreatedSchema, multicallViewSchema } from "@/lib/operations/multicall-schemas";
 import { batchPayoutsBodySchema, feePlanSchema, feePreviewBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
 

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { errorResponses } from "@/lib/openapi/common";
 import { missingFeeSchema } from "@/lib/operations/requests-schemas";
 import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/operations/secure-payment-view-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
@@ -212,7 +212,7 @@ export const linkDepositOp = defineOperation({
 /** An EVM transaction hash (0x + 64 hex) or a Tron txid (64 hex). */
 const hash32 = z.string().regex(/^(0x)?[a-fA-F0-9]{64}$/, "must be a transaction hash (64 hex digits)");
 
-export const linkIntentOp = defineOperation({
+export const recordSubmissionOp = defineOperation({
   method: "POST",
   path: "/v2/secure-payments/{token}/intent",
   operationId: "securePaymentIntent",

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { TEST_EVENT_TYPES } from "@/lib/events/catalog";
-import { errorResponses } from "@/lib/http/openapi/common";
 import { defineOperation } from "@/lib/http/operation";
+import { errorResponses } from "@/lib/openapi/common";
 
 const tags = ["Webhooks"];
 const auth = ["clientId", "session"] as const;

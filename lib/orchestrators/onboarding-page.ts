@@ -2,7 +2,7 @@ import { networkRuntime } from "@/lib/chain/config";
 import { NETWORK_IDS, NETWORKS } from "@/lib/chain/networks";
 import { primaryLocalNetwork } from "@/lib/chain/stored";
 import { availableKytProviders, type KytProviderInfo } from "@/lib/kyt/plan";
-import { intentByToken } from "@/lib/orchestrators/intents";
+import { linkIntentByToken } from "@/lib/orchestrators/link-intents";
 
 /**
  * What the hosted onboarding page (`/onboarding?token=…`) shows: the inviting orchestrator, what
@@ -31,7 +31,7 @@ export interface OnboardingPageData {
 const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url);
 
 export async function getOnboardingPage(token: string): Promise<OnboardingPageData | null> {
-  const view = await intentByToken(token);
+  const view = await linkIntentByToken(token);
   if (!view) return null;
   const evm = NETWORK_IDS.filter((id) => NETWORKS[id].kind === "evm").map((id) => networkRuntime(id));
   // The devnet's own network, not the cross-chain source chain beside it.

@@ -128,7 +128,7 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
   if (!sim.ok) return pause(sched, idx, sim.reason, sim.message, reverted);
 
   const nonce = reuseNonce ?? (await chain.nextNonce());
-  if (!(await recordIntent(s, idx, row, nonce))) return "lost";
+  if (!(await recordBeforeSend(s, idx, row, nonce))) return "lost";
   const sent = await whileHeld(s, async () => {
     const txHash = await chain.send(s, idx, nonce);
     await db().recurringPayment.updateMany({
@@ -172,8 +172,8 @@ async function paymentRow(scheduleId: string, index: number): Promise<PaymentRow
   });
 }
 
-/** The intent row, written BEFORE the send; false when another sweep got there first. */
-async function recordIntent(s: ClaimedSchedule, index: number, row: PaymentRow | null, nonce: number): Promise<boolean> {
+/** The write-ahead row (status `intent`, with the relayer nonce), written BEFORE the send; false when another sweep got there first. */
+async function recordBeforeSend(s: ClaimedSchedule, index: number, row: PaymentRow | null, nonce: number): Promise<boolean> {
   if (!row) {
     const inserted = await db().$executeRaw`
       INSERT INTO "RecurringPayment" ("id", "scheduleId", "index", "status", "txNonce")

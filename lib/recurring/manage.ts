@@ -24,6 +24,9 @@ const FINAL_FAILURES: Record<string, string> = {
   cancelled_on_chain: "the payer cancelled the schedule on chain; create a new schedule",
 };
 
+/** A failure no unpause or resume undoes: only a new schedule pays again. */
+export const isFinalFailure = (failureCode: string | null): boolean => failureCode !== null && failureCode in FINAL_FAILURES;
+
 /** The account's schedule, or 404 (another account's schedule is indistinguishable from none). */
 async function ownSchedule(principal: Principal, id: string): Promise<RecurringSchedule> {
   const s = await db().recurringSchedule.findFirst({ where: { id, accountId: principal.accountId } });

@@ -3,8 +3,8 @@ import { networkRuntime } from "@/lib/chain/config";
 import { TronGridError, tronGridCall } from "@/lib/chain/trongrid-http";
 import { env } from "@/lib/env";
 import { AppError, invalidField, notFound } from "@/lib/errors";
-import { recordIntent } from "@/lib/secure-payments/intent";
 import { loadLink } from "@/lib/secure-payments/page-data";
+import { recordSubmission } from "@/lib/secure-payments/submission";
 
 export interface SignedTronTransaction {
   raw_data_hex: string;
@@ -83,7 +83,7 @@ export async function broadcastTronTransaction(token: string, tx: SignedTronTran
     throw err;
   }
   const txid = answer.txid ?? tx.txID;
-  if (answer.result && txid) await recordIntent(token, { txHash: txid.startsWith("0x") ? txid : `0x${txid}` });
+  if (answer.result && txid) await recordSubmission(token, { txHash: txid.startsWith("0x") ? txid : `0x${txid}` });
   return {
     result: answer.result === true,
     txid: txid ?? "",

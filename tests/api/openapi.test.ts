@@ -2,8 +2,8 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { GET as openApiRoute } from "@/app/v2/openapi.json/route";
+import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { OPERATIONS } from "@/lib/operations/index";
-import { buildOpenApiDocument } from "@/lib/operations/openapi";
 
 const root = path.resolve(__dirname, "../..");
 
@@ -17,7 +17,7 @@ function routeFiles(dir: string): string[] {
 
 describe("OpenAPI document", () => {
   it("documents every operation with its parameters, credentials and responses", () => {
-    const doc = buildOpenApiDocument() as {
+    const doc = buildOpenApiDocument(OPERATIONS) as {
       openapi: string;
       paths: Record<string, Record<string, { operationId: string; security: unknown[]; parameters: { name: string }[] }>>;
       components: { schemas: Record<string, unknown> };
@@ -41,7 +41,7 @@ describe("OpenAPI document", () => {
         Record<string, { summary: string; security: unknown[]; responses: Record<string, { headers?: Record<string, unknown> }> }>
       >;
     };
-    const doc = buildOpenApiDocument() as Doc;
+    const doc = buildOpenApiDocument(OPERATIONS) as Doc;
     for (const [path, methods] of Object.entries(doc.paths)) {
       const options = methods.options;
       expect(options, path).toBeDefined();

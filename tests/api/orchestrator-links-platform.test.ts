@@ -12,7 +12,7 @@ import { beforeEach, describe, expect, it } from "vitest";
 import { DELETE as endLink, GET as getLink } from "@/app/v2/client-ids/[id]/orchestrator-link/route";
 import { GET as listPlatformLinks } from "@/app/v2/client-ids/orchestrator-links/route";
 import { POST as completeOnboarding } from "@/app/v2/onboarding/complete/route";
-import { POST as createIntent } from "@/app/v2/orchestrators/client-id-link-intents/route";
+import { POST as createLinkIntent } from "@/app/v2/orchestrators/client-id-link-intents/route";
 import { DELETE as unlink } from "@/app/v2/orchestrators/client-ids/[clientId]/route";
 import { POST as linkClient } from "@/app/v2/orchestrators/client-ids/route";
 import { POST as createDestination } from "@/app/v2/payee-destination/route";
@@ -166,7 +166,7 @@ describe("onboarding with a Tron destination", () => {
       json: { currency: "USDT-tron", walletAddress: TRON_ADDRESS },
     });
     expect(dest.status, JSON.stringify(dest.body)).toBe(201);
-    const intent = await call(createIntent, "/v2/orchestrators/client-id-link-intents", {
+    const intent = await call(createLinkIntent, "/v2/orchestrators/client-id-link-intents", {
       method: "POST",
       headers: { "x-orchestrator-key": orch.orchestratorKey },
       json: { clientIdName: "Tron shop", externalId: "tron-1" },

@@ -7,7 +7,7 @@
 import { privateKeyToAccount } from "viem/accounts";
 import { beforeEach, describe, expect, it } from "vitest";
 import { POST as completeOnboarding } from "@/app/v2/onboarding/complete/route";
-import { POST as createIntent } from "@/app/v2/orchestrators/client-id-link-intents/route";
+import { POST as createLinkIntent } from "@/app/v2/orchestrators/client-id-link-intents/route";
 import { DELETE as unlink } from "@/app/v2/orchestrators/client-ids/[clientId]/route";
 import { POST as linkClient, GET as listLinks } from "@/app/v2/orchestrators/client-ids/route";
 import { POST as createDestination } from "@/app/v2/payee-destination/route";
@@ -38,7 +38,7 @@ const asOrch = (o: Integrator) => ({ "x-orchestrator-key": o.orchestratorKey });
 const link = (o: Integrator, clientId: string) =>
   call(linkClient, "/v2/orchestrators/client-ids", { method: "POST", headers: asOrch(o), json: { clientId } });
 const intent = (json: unknown, o: Integrator = orch) =>
-  call(createIntent, "/v2/orchestrators/client-id-link-intents", { method: "POST", headers: asOrch(o), json });
+  call(createLinkIntent, "/v2/orchestrators/client-id-link-intents", { method: "POST", headers: asOrch(o), json });
 
 /** The platform's active destination (USDC on base), registered by a wallet session of the wallet itself. */
 async function destinationOf(who: Integrator, wallet: string = PAYEE): Promise<{ destinationId: string; session: string }> {

@@ -13,7 +13,7 @@ import path from "node:path";
 import { createPublicClient, http, type PublicClient } from "viem";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { POST as completeOnboarding } from "@/app/v2/onboarding/complete/route";
-import { POST as createIntent } from "@/app/v2/orchestrators/client-id-link-intents/route";
+import { POST as createLinkIntent } from "@/app/v2/orchestrators/client-id-link-intents/route";
 import { POST as createDestination } from "@/app/v2/payee-destination/route";
 import { POST as createPayoutLink } from "@/app/v2/secure-payments/payouts/route";
 import { POST as createLink, GET as getSecurePayment } from "@/app/v2/secure-payments/route";
@@ -83,7 +83,7 @@ afterEach(() => {
 });
 
 const intent = (json: unknown) =>
-  call(createIntent, "/v2/orchestrators/client-id-link-intents", {
+  call(createLinkIntent, "/v2/orchestrators/client-id-link-intents", {
     method: "POST",
     headers: { "x-orchestrator-key": orch.orchestratorKey },
     json: { clientIdName: "Shop", ...(json as object) },

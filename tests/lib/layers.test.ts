@@ -14,6 +14,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["destinations", "requests", "payouts", "secure-payments", "deposits", "detection", "webhooks", "recurring", "orchestrators"],
   ["jobs"],
   ["http"],
+  ["openapi"],
   ["admin"],
   ["operations"],
 ];

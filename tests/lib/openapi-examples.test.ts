@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/http/openapi/examples";
-import { curlSnippet } from "@/lib/http/openapi/snippets";
+import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/openapi/examples";
+import { curlSnippet } from "@/lib/openapi/snippets";
 import { OPERATIONS } from "@/lib/operations/index";
 
 /**

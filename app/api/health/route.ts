@@ -1,21 +1,9 @@
-import { checkHealth } from "@/lib/db";
-import { relayersHealth } from "@/lib/recurring/relayer";
+import { liveness } from "@/lib/admin/liveness";
 
 export const dynamic = "force-dynamic";
 
-/**
- * Liveness and readiness: 503 only when the database is down. Relayers low on gas are operator
- * alerts here (and in the logs), not an outage: payments keep running until one cannot be paid.
- */
+/** Liveness and readiness: 503 only when the database is down (lib/admin/liveness.ts). */
 export async function GET(): Promise<Response> {
-  const health = await checkHealth();
-  const relayers = health.ok ? await relayersHealth().catch(() => []) : [];
-  const alerts = relayers
-    .filter((r) => r.low || r.error)
-    .map((r) =>
-      r.error
-        ? `relayer ${r.address} on ${r.network}: balance unreadable (${r.error})`
-        : `relayer ${r.address} on ${r.network} is low on gas (${r.balance})${r.empty ? ": recurring payments are paused until it is funded" : ""}`,
-    );
-  return Response.json({ ...health, relayers, alerts }, { status: health.ok ? 200 : 503, headers: { "cache-control": "no-store" } });
+  const health = await liveness();
+  return Response.json(health, { status: health.ok ? 200 : 503, headers: { "cache-control": "no-store" } });
 }

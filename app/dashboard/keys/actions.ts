@@ -1,10 +1,10 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { revokeOwnApiKey } from "@/lib/accounts/api-keys";
 import { createOwnClientId, revokeOwnClientId } from "@/lib/accounts/client-ids";
-import { createApiKey, revokeApiKey } from "@/lib/accounts/issue-credentials";
-import { db } from "@/lib/db";
-import { AppError, notFound } from "@/lib/errors";
+import { createApiKey } from "@/lib/accounts/issue-credentials";
+import { toFormState } from "@/lib/errors";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { createClientIdOp } from "@/lib/operations/client-ids";
@@ -12,17 +12,12 @@ import { endLinkByPlatform } from "@/lib/orchestrators/links";
 
 export interface KeyFormState {
   error: string | null;
+  field?: string;
   /** A new API key's secret: shown once, never stored in clear. */
   secret?: string;
   created?: string;
   /** What was typed, kept after an error (React resets the form after an action). */
   values?: Record<string, string>;
-}
-
-function failure(err: unknown): KeyFormState {
-  if (!(err instanceof AppError)) throw err;
-  const first = err.errors?.[0];
-  return { error: first ? `${first.field}: ${first.message}` : err.message };
 }
 
 /** A new API key for the signed-in account; the secret is returned to the page once. */
@@ -35,17 +30,14 @@ export async function createKeyAction(_prev: KeyFormState, form: FormData): Prom
     revalidatePath("/dashboard/keys");
     return { error: null, secret: key.secret, created: key.id };
   } catch (err) {
-    return failure(err);
+    return toFormState(err);
   }
 }
 
 /** Revokes one of the account's API keys (another account's is "not found"). */
 export async function revokeKeyAction(form: FormData): Promise<void> {
   const me = await userForAction();
-  const id = String(form.get("id") ?? "");
-  const own = await db().apiKey.findFirst({ where: { id, accountId: me.account.id, revokedAt: null }, select: { id: true } });
-  if (!own) throw notFound("API key not found");
-  await revokeApiKey(own.id);
+  await revokeOwnApiKey(me.account.id, String(form.get("id") ?? ""));
   revalidatePath("/dashboard/keys");
 }
 
@@ -62,7 +54,7 @@ export async function createClientIdAction(_prev: KeyFormState, form: FormData):
     revalidatePath("/dashboard/keys");
     return { error: null, created: created.clientId };
   } catch (err) {
-    return { ...failure(err), values };
+    return { ...toFormState(err), values };
   }
 }
 

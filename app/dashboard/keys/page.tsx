@@ -2,8 +2,8 @@ import type { Metadata } from "next";
 import { ApiKeyForm, ClientIdForm } from "@/components/dashboard/key-forms";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/payment/format";
+import { listOwnApiKeys } from "@/lib/accounts/api-keys";
 import { listOwnClientIds } from "@/lib/accounts/client-ids";
-import { db } from "@/lib/db";
 import { requireUser } from "@/lib/http/page-session";
 import { platformLinks } from "@/lib/orchestrators/links";
 import { createClientIdAction, createKeyAction, endOrchestratorLinkAction, revokeClientIdAction, revokeKeyAction } from "./actions";
@@ -15,14 +15,7 @@ const revokeButton = "rounded-md px-2 py-1 text-xs font-medium text-rose-700 rin
 
 export default async function KeysPage() {
   const me = await requireUser("/dashboard/keys");
-  const [keys, clientIds] = await Promise.all([
-    db().apiKey.findMany({
-      where: { accountId: me.account.id },
-      orderBy: { createdAt: "desc" },
-      select: { id: true, name: true, prefix: true, rateTier: true, createdAt: true, revokedAt: true },
-    }),
-    listOwnClientIds(me.account.id),
-  ]);
+  const [keys, clientIds] = await Promise.all([listOwnApiKeys(me.account.id), listOwnClientIds(me.account.id)]);
   const links = new Map((await platformLinks(me.account.id)).links.map((l) => [l.clientId, l]));
   return (
     <div className="space-y-6">

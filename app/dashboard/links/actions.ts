@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { AppError } from "@/lib/errors";
+import { toFormState } from "@/lib/errors";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { createSecurePaymentBodySchema } from "@/lib/operations/secure-payments-schemas";
@@ -34,8 +34,6 @@ export async function createLinkAction(_prev: LinkFormState, form: FormData): Pr
     revalidatePath("/dashboard/links");
     return { error: null, created: { url: link.securePaymentUrl, token: link.token } };
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const first = err.errors?.[0];
-    return first ? { error: `${first.field}: ${first.message}`, field: first.field } : { error: err.message };
+    return toFormState(err);
   }
 }

@@ -3,10 +3,9 @@ import { LinkForm } from "@/components/dashboard/link-form";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/payment/format";
 import { StatusBadge } from "@/components/payment/status-badge";
-import { db } from "@/lib/db";
+import { getActiveDestination } from "@/lib/destinations/destinations";
 import { requireUser } from "@/lib/http/page-session";
-import { linkStatus } from "@/lib/payments/link-status";
-import type { SecurePaymentStatus } from "@/lib/secure-payments/page-types";
+import { listAccountLinks } from "@/lib/secure-payments/account-links";
 import { createLinkAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -14,21 +13,7 @@ export const metadata: Metadata = { title: "Payment links", robots: { index: fal
 
 export default async function LinksPage() {
   const me = await requireUser("/dashboard/links");
-  const [destination, links] = await Promise.all([
-    db().payeeDestination.findFirst({ where: { accountId: me.account.id, active: true } }),
-    db().securePayment.findMany({
-      where: { accountId: me.account.id },
-      orderBy: { createdAt: "desc" },
-      take: 50,
-      include: {
-        requests: { include: { request: { select: { amount: true, paymentCurrency: true, status: true, subStatus: true } } } },
-        // A multicall's requests are its children's (the expiry rule: a paid link never expires).
-        multicallChildren: {
-          select: { child: { select: { requests: { select: { request: { select: { status: true, subStatus: true } } } } } } },
-        },
-      },
-    }),
-  ]);
+  const [destination, links] = await Promise.all([getActiveDestination(me.account.id), listAccountLinks(me.account.id)]);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Payment links</h1>
@@ -46,42 +31,32 @@ export default async function LinksPage() {
           <p className="text-sm text-slate-600">No links yet.</p>
         ) : (
           <ul className="divide-y divide-slate-100 text-sm">
-            {links.map((l) => {
-              const first = l.requests[0]?.request;
-              const requests = l.paymentType === "multicall" ? l.multicallChildren.flatMap((m) => m.child.requests) : l.requests;
-              const status: SecurePaymentStatus = linkStatus(
-                l,
-                requests.map((r) => r.request),
-              );
-              // A payment came without its whole fee: the link waits for the fee (detection's subStatus).
-              const feeShort = status === "pending" && requests.some((r) => r.request.subStatus === "fee_short");
-              return (
-                <li key={l.token} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid="link-row">
-                  <a href={`/pay/${l.token}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
-                    {l.paymentType === "multicall"
-                      ? `Multicall of ${l.multicallChildren.length} payouts`
-                      : first
-                        ? `${first.amount} ${first.paymentCurrency.split("-")[0]}`
-                        : l.token}
-                    {l.requests.length > 1 ? ` + ${l.requests.length - 1} more` : ""}
-                  </a>
-                  <span className="text-slate-600">{l.reference ?? l.description ?? ""}</span>
-                  <span className="text-slate-500">{formatUtc(l.createdAt.toISOString())}</span>
-                  {feeShort ? (
-                    <StatusBadge status={status} pending="fee_short" />
-                  ) : status === "pending" && l.intentTxHash ? (
-                    <span
-                      className="inline-flex items-center rounded-full bg-sky-50 px-2.5 py-0.5 text-xs font-medium text-sky-800 ring-1 ring-inset ring-sky-200"
-                      title={`Transaction ${l.intentTxHash} sent by the payer; waiting for its confirmation`}
-                    >
-                      Processing
-                    </span>
-                  ) : (
-                    <StatusBadge status={status} />
-                  )}
-                </li>
-              );
-            })}
+            {links.map((l) => (
+              <li key={l.token} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2" data-testid="link-row">
+                <a href={`/pay/${l.token}`} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+                  {l.paymentType === "multicall"
+                    ? `Multicall of ${l.multicallPayouts} payouts`
+                    : l.first
+                      ? `${l.first.amount} ${l.first.paymentCurrency.split("-")[0]}`
+                      : l.token}
+                  {l.requestCount > 1 ? ` + ${l.requestCount - 1} more` : ""}
+                </a>
+                <span className="text-slate-600">{l.reference ?? l.description ?? ""}</span>
+                <span className="text-slate-500">{formatUtc(l.createdAt.toISOString())}</span>
+                {l.feeShort ? (
+                  <StatusBadge status={l.status} pending="fee_short" />
+                ) : l.status === "pending" && l.submittedTxHash ? (
+                  <span
+                    className="inline-flex items-center rounded-full bg-sky-50 px-2.5 py-0.5 text-xs font-medium text-sky-800 ring-1 ring-inset ring-sky-200"
+                    title={`Transaction ${l.submittedTxHash} sent by the payer; waiting for its confirmation`}
+                  >
+                    Processing
+                  </span>
+                ) : (
+                  <StatusBadge status={l.status} />
+                )}
+              </li>
+            ))}
           </ul>
         )}
       </Panel>

@@ -3,7 +3,7 @@ import Link from "next/link";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount } from "@/components/payment/format";
 import { explorerLink } from "@/lib/chain/stored";
-import { AppError } from "@/lib/errors";
+import { toFormState } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";
 import { type PaymentSearch, searchPayments } from "@/lib/requests/search-payments";
 
@@ -31,8 +31,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
     // The API's own search (GET /v2/payments): same validation, the same account scoping.
     result = await searchPayments(me.account.id, { ...q, limit: String(PAGE), offset: String(page * PAGE) });
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    error = err.errors?.[0] ? `${err.errors[0].field}: ${err.errors[0].message}` : err.message;
+    error = toFormState(err).error;
   }
   const link = (p: number) => `/dashboard/payments?${new URLSearchParams({ ...q, page: String(p) } as Record<string, string>)}`;
   return (

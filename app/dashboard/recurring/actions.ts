@@ -1,17 +1,16 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { db } from "@/lib/db";
-import { AppError, notFound } from "@/lib/errors";
+import { toFormState } from "@/lib/errors";
 import { userForAction } from "@/lib/http/page-session";
-import { manageSchedule, setRecurrenceStopped } from "@/lib/recurring/manage";
+import { SCHEDULE_ACTIONS, setScheduleStopped } from "@/lib/recurring/account-schedules";
+import { manageSchedule } from "@/lib/recurring/manage";
 
 export interface RecurringFormState {
   error: string | null;
+  field?: string;
   done?: string;
 }
-
-const ACTIONS = ["pause", "resume", "cancel", "unpause"] as const;
 
 /**
  * One form for the schedule's buttons, on the API's own functions: pause/resume is
@@ -23,22 +22,13 @@ export async function manageRecurringAction(_prev: RecurringFormState, form: For
     const me = await userForAction();
     const id = String(form.get("id") ?? "");
     const action = String(form.get("action") ?? "");
-    if (!(ACTIONS as readonly string[]).includes(action)) return { error: `action: must be one of ${ACTIONS.join(", ")}` };
-    if (action === "cancel" || action === "unpause") {
-      await manageSchedule(me.session, id, action);
-    } else {
-      const request = await db().paymentRequest.findFirst({
-        where: { recurringScheduleId: id, accountId: me.account.id },
-        select: { id: true },
-      });
-      if (!request) throw notFound("Recurring payment not found");
-      await setRecurrenceStopped(me.session, request.id, action === "pause");
-    }
+    if (!(SCHEDULE_ACTIONS as readonly string[]).includes(action))
+      return { error: `action: must be one of ${SCHEDULE_ACTIONS.join(", ")}` };
+    if (action === "cancel" || action === "unpause") await manageSchedule(me.session, id, action);
+    else await setScheduleStopped(me.session, id, action === "pause");
     revalidatePath("/dashboard/recurring");
     return { error: null, done: `${action}d` };
   } catch (err) {
-    if (!(err instanceof AppError)) throw err;
-    const first = err.errors?.[0];
-    return { error: first ? first.message : err.message };
+    return toFormState(err);
   }
 }

@@ -3,9 +3,9 @@ import { RecurringButtons } from "@/components/dashboard/recurring-buttons";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount, shortenAddress } from "@/components/payment/format";
 import { tokenOf } from "@/lib/chain/stored";
-import { db } from "@/lib/db";
 import { requireUser } from "@/lib/http/page-session";
 import { formatAmount } from "@/lib/money";
+import { listAccountSchedules, scheduleActions } from "@/lib/recurring/account-schedules";
 import { manageRecurringAction } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -13,22 +13,9 @@ export const metadata: Metadata = { title: "Recurring payouts", robots: { index:
 
 const LOW_FUNDS = new Set(["insufficient_balance", "insufficient_allowance"]);
 
-function actionsFor(status: string, failureCode: string | null): ("pause" | "resume" | "unpause" | "cancel")[] {
-  if (status === "active") return ["pause", "cancel"];
-  if (status === "paused" && failureCode === "recurrence_stopped") return ["resume", "cancel"];
-  if (status === "paused")
-    return failureCode === "deadline_passed" || failureCode === "cancelled_on_chain" ? ["cancel"] : ["unpause", "cancel"];
-  if (status === "pending") return ["cancel"];
-  return [];
-}
-
 export default async function RecurringPage() {
   const me = await requireUser("/dashboard/recurring");
-  const schedules = await db().recurringSchedule.findMany({
-    where: { accountId: me.account.id },
-    orderBy: { createdAt: "desc" },
-    take: 100,
-  });
+  const schedules = await listAccountSchedules(me.account.id);
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Recurring payouts</h1>
@@ -66,7 +53,7 @@ export default async function RecurringPage() {
                       </p>
                     ) : null}
                   </div>
-                  <RecurringButtons id={s.id} actions={actionsFor(s.status, s.failureCode)} action={manageRecurringAction} />
+                  <RecurringButtons id={s.id} actions={scheduleActions(s.status, s.failureCode)} action={manageRecurringAction} />
                 </li>
               );
             })}

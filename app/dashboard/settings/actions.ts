@@ -1,24 +1,18 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { db } from "@/lib/db";
 import { createDestination, deactivateDestination } from "@/lib/destinations/destinations";
-import { AppError } from "@/lib/errors";
-import { setFeeConfig } from "@/lib/fees/fee-config";
+import { toFormState } from "@/lib/errors";
+import { clearFeeConfig, setFeeConfig } from "@/lib/fees/fee-config";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { createDestinationOp } from "@/lib/operations/destinations";
 
 export interface SettingsFormState {
   error: string | null;
+  field?: string;
   done?: string;
   values?: Record<string, string>;
-}
-
-function message(err: unknown): string {
-  if (!(err instanceof AppError)) throw err;
-  const first = err.errors?.[0];
-  return first ? `${first.field}: ${first.message}` : err.message;
 }
 
 /**
@@ -37,7 +31,7 @@ export async function setDestinationAction(_prev: SettingsFormState, form: FormD
     revalidatePath("/dashboard", "layout");
     return { error: null, done: `Payments now go to ${d.walletAddress} (${d.currency})` };
   } catch (err) {
-    return { error: message(err), values };
+    return { ...toFormState(err), values };
   }
 }
 
@@ -69,15 +63,12 @@ export async function setFeeAction(_prev: SettingsFormState, form: FormData): Pr
     revalidatePath("/dashboard/settings");
     return { error: null, done: "Fee saved; new links use it." };
   } catch (err) {
-    return { error: message(err), values };
+    return { ...toFormState(err), values };
   }
 }
 
 export async function clearFeeAction(): Promise<void> {
   const me = await userForAction();
-  await db().feeConfig.updateMany({
-    where: { accountId: me.account.id, flow: "get_paid", clientId: null, active: true },
-    data: { active: false },
-  });
+  await clearFeeConfig(me.account.id, "get_paid");
   revalidatePath("/dashboard/settings");
 }

@@ -5,7 +5,8 @@ import { formatUtc } from "@/components/payment/format";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { tokenCurrencies } from "@/lib/currencies/registry";
-import { db } from "@/lib/db";
+import { listDestinations } from "@/lib/destinations/destinations";
+import { activeFeeConfig } from "@/lib/fees/fee-config";
 import { requireUser } from "@/lib/http/page-session";
 import { clearFeeAction, deactivateDestinationAction, setDestinationAction, setFeeAction } from "./actions";
 
@@ -22,10 +23,7 @@ function destinationCurrencies(): string[] {
 
 export default async function SettingsPage() {
   const me = await requireUser("/dashboard/settings");
-  const [destinations, fee] = await Promise.all([
-    db().payeeDestination.findMany({ where: { accountId: me.account.id }, orderBy: { createdAt: "desc" }, take: 10 }),
-    db().feeConfig.findFirst({ where: { accountId: me.account.id, flow: "get_paid", clientId: null, active: true } }),
-  ]);
+  const [destinations, fee] = await Promise.all([listDestinations(me.account.id, 10), activeFeeConfig(me.account.id, "get_paid")]);
   const active = destinations.find((d) => d.active);
   return (
     <div className="space-y-6">

@@ -1,7 +1,7 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
-import { AppError } from "@/lib/errors";
+import { toFormState } from "@/lib/errors";
 import { type PageUser, userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { createWebhookBodySchema, testWebhookOp } from "@/lib/operations/webhooks";
@@ -10,6 +10,7 @@ import { redeliverForOwner, sendTestDeliveries } from "@/lib/webhooks/manage-del
 
 export interface WebhookFormState {
   error: string | null;
+  field?: string;
   /** The new endpoint's signing secret: shown once (it is stored encrypted). */
   secret?: string;
   url?: string;
@@ -18,12 +19,6 @@ export interface WebhookFormState {
 
 /** The account's webhooks, every client ID's (a dashboard user sees the whole account). */
 const accountOwner = (me: PageUser) => ({ accountId: me.account.id, clientId: null });
-
-function message(err: unknown): string {
-  if (!(err instanceof AppError)) throw err;
-  const first = err.errors?.[0];
-  return first ? `${first.field}: ${first.message}` : err.message;
-}
 
 /** POST /v1/webhook from the dashboard: the same schema, URL policy (no private addresses) and owner rules. */
 export async function registerWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
@@ -37,7 +32,7 @@ export async function registerWebhookAction(_prev: WebhookFormState, form: FormD
     revalidatePath("/dashboard/webhooks");
     return { error: null, secret: created.secret, url: created.url };
   } catch (err) {
-    return { error: message(err), values };
+    return { ...toFormState(err), values };
   }
 }
 
@@ -63,7 +58,7 @@ export async function sendTestAction(_prev: WebhookFormState, form: FormData): P
     revalidatePath("/dashboard/webhooks");
     return { error: null, url: `${sent} test deliver${sent === 1 ? "y" : "ies"} queued` };
   } catch (err) {
-    return { error: message(err) };
+    return toFormState(err);
   }
 }
 

@@ -1,7 +1,8 @@
-import { openApiJson } from "@/lib/operations/openapi";
+import { openApiJson } from "@/lib/openapi/document";
+import { OPERATIONS } from "@/lib/operations/index";
 
 export const dynamic = "force-dynamic";
 
 export function GET(): Response {
-  return new Response(openApiJson(), { headers: { "content-type": "application/json", "access-control-allow-origin": "*" } });
+  return new Response(openApiJson(OPERATIONS), { headers: { "content-type": "application/json", "access-control-allow-origin": "*" } });
 }

@@ -1,10 +1,10 @@
 import { principalKey } from "@/lib/auth/principal";
 import { json, withApi } from "@/lib/http/handler";
 import { completeOnboardingOp } from "@/lib/operations/orchestrators";
-import { completeIntent } from "@/lib/orchestrators/intents";
+import { completeLinkIntent } from "@/lib/orchestrators/link-intents";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApi(completeOnboardingOp, async ({ principal, body }) =>
-  json(await completeIntent(body.token, principal.accountId, body.kyt, principalKey(principal)), 201),
+  json(await completeLinkIntent(body.token, principal.accountId, body.kyt, principalKey(principal)), 201),
 );

@@ -1,10 +1,10 @@
 import { json, withApi } from "@/lib/http/handler";
 import { createLinkIntentOp } from "@/lib/operations/orchestrators";
-import { createIntent } from "@/lib/orchestrators/intents";
+import { createLinkIntent } from "@/lib/orchestrators/link-intents";
 import { orchestratorIdOf } from "@/lib/orchestrators/orchestrator";
 
 export const dynamic = "force-dynamic";
 
 export const POST = withApi(createLinkIntentOp, async ({ principal, body }) =>
-  json(await createIntent(orchestratorIdOf(principal), body), 201),
+  json(await createLinkIntent(orchestratorIdOf(principal), body), 201),
 );

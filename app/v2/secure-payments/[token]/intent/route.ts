@@ -1,7 +1,7 @@
 import { json, withApi } from "@/lib/http/handler";
-import { linkIntentOp } from "@/lib/operations/secure-payments";
-import { recordIntent } from "@/lib/secure-payments/intent";
+import { recordSubmissionOp } from "@/lib/operations/secure-payments";
+import { recordSubmission } from "@/lib/secure-payments/submission";
 
 export const dynamic = "force-dynamic";
 
-export const POST = withApi(linkIntentOp, async ({ params, body }) => json(await recordIntent(params.token, body)));
+export const POST = withApi(recordSubmissionOp, async ({ params, body }) => json(await recordSubmission(params.token, body)));

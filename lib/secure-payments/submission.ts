@@ -3,19 +3,21 @@ import { db } from "@/lib/db";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import { loadLink } from "@/lib/secure-payments/page-data";
 
-export interface IntentInput {
+export interface SubmissionInput {
   txHash?: string;
   safeTxHash?: string;
   payerAddress?: string;
 }
 
 /**
- * `POST /v2/secure-payments/{token}/intent`: the payer's wallet returned a transaction hash.
+ * A *submission*: the transaction the payer's wallet returned for a link, recorded before detection
+ * sees it. `POST /v2/secure-payments/{token}/intent` (the reference's path and its `intentId` field
+ * keep their name; the link's `intentTxHash`/`intentPayer`/`intentAt` columns too).
  * The link shows "processing" (page, dashboard, API) until detection confirms the payment on chain;
  * the hash is informational only and never settles anything. Recording the same hash again is a
  * no-op; a new hash (the payer retried) replaces it.
  */
-export async function recordIntent(token: string, input: IntentInput) {
+export async function recordSubmission(token: string, input: SubmissionInput) {
   const hash = input.txHash ?? input.safeTxHash;
   if (!hash) throw invalidField("txHash", "txHash (or safeTxHash) is required");
   const link = await loadLink(token);

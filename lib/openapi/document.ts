@@ -1,9 +1,8 @@
 import { z } from "zod";
 import { env } from "@/lib/env";
 import { browserMethods, CORS_ALLOW_HEADERS, CORS_EXPOSE_HEADERS, CORS_MAX_AGE_SECONDS, isBrowserOperation } from "@/lib/http/cors";
-import { errorResponses } from "@/lib/http/openapi/common";
 import type { AuthMode, Operation } from "@/lib/http/operation";
-import { OPERATIONS } from "@/lib/operations/index";
+import { errorResponses } from "@/lib/openapi/common";
 
 type JsonSchema = Record<string, unknown>;
 
@@ -144,13 +143,16 @@ function optionsOperation(path: string, ops: readonly Operation[], components: R
   };
 }
 
-let cachedDoc: string | undefined;
+const cachedDocs = new WeakMap<readonly Operation[], string>();
 
-/** The OpenAPI 3.1 document served at /v2/openapi.json, built from the operations' zod schemas. */
-export function buildOpenApiDocument(): Record<string, unknown> {
+/**
+ * The OpenAPI 3.1 document served at /v2/openapi.json, built from the operations' zod schemas
+ * (the registry, `OPERATIONS` of lib/operations, is passed in: this module sits below it).
+ */
+export function buildOpenApiDocument(operations: readonly Operation[]): Record<string, unknown> {
   const components: Record<string, JsonSchema> = {};
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const op of OPERATIONS) {
+  for (const op of operations) {
     const responses: Record<string, unknown> = {};
     for (const [status, spec] of Object.entries(op.responses)) {
       responses[status] = {
@@ -181,7 +183,7 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   for (const path of Object.keys(paths)) {
     paths[path]!.options = optionsOperation(
       path,
-      OPERATIONS.filter((op) => op.path === path),
+      operations.filter((op) => op.path === path),
       components,
     );
   }
@@ -199,7 +201,12 @@ export function buildOpenApiDocument(): Record<string, unknown> {
   };
 }
 
-export function openApiJson(): string {
-  cachedDoc ??= JSON.stringify(buildOpenApiDocument());
-  return cachedDoc;
+/** The document as JSON, built once per registry. */
+export function openApiJson(operations: readonly Operation[]): string {
+  let doc = cachedDocs.get(operations);
+  if (doc === undefined) {
+    doc = JSON.stringify(buildOpenApiDocument(operations));
+    cachedDocs.set(operations, doc);
+  }
+  return doc;
 }

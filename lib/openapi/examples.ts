@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { stringByFormat, valueByName } from "@/lib/http/openapi/example-values";
+import { stringByFormat, valueByName } from "@/lib/openapi/example-values";
 
 /**
  * Example values for the API reference, generated from the same zod schemas that validate the

@@ -19,16 +19,16 @@ import { isAvailableKytProvider, type KytPlan, notAvailableKytProvider } from "@
  * onboarding (`{app_url}/onboarding?token=…`). Single use, expires two days after creation. The
  * token in the URL is the capability; only its sha256 is stored.
  */
-export const INTENT_TTL_MS = 2 * 86_400_000;
+export const LINK_INTENT_TTL_MS = 2 * 86_400_000;
 
-export interface CreateIntentInput {
+export interface CreateLinkIntentInput {
   clientIdName: string;
   domains?: string[];
   externalId?: string;
   kyt?: KytPlan;
 }
 
-export function toIntentDto(i: Pick<LinkIntent, "id" | "clientIdName" | "externalId" | "usedAt" | "expiresAt">) {
+export function toLinkIntentDto(i: Pick<LinkIntent, "id" | "clientIdName" | "externalId" | "usedAt" | "expiresAt">) {
   return {
     id: i.id,
     clientIdName: i.clientIdName,
@@ -41,7 +41,7 @@ export function toIntentDto(i: Pick<LinkIntent, "id" | "clientIdName" | "externa
 const onboardingUrl = (token: string) => `${env().APP_URL.replace(/\/$/, "")}/onboarding?token=${token}`;
 
 /** POST /v2/orchestrators/client-id-link-intents. */
-export async function createIntent(orchestratorId: string, body: CreateIntentInput) {
+export async function createLinkIntent(orchestratorId: string, body: CreateLinkIntentInput) {
   const name = body.clientIdName.trim();
   if (!name) throw invalidField("clientIdName", "must not be blank");
   const domains = normaliseAllowedDomains(body.domains ?? []);
@@ -66,27 +66,27 @@ export async function createIntent(orchestratorId: string, body: CreateIntentInp
       domains: domains.domains,
       externalId: body.externalId ?? null,
       kyt: (body.kyt ?? undefined) as Prisma.InputJsonValue | undefined,
-      expiresAt: new Date(nowMs() + INTENT_TTL_MS),
+      expiresAt: new Date(nowMs() + LINK_INTENT_TTL_MS),
     },
   });
-  return { url: onboardingUrl(token), intent: toIntentDto(intent) };
+  return { url: onboardingUrl(token), intent: toLinkIntentDto(intent) };
 }
 
-export type IntentState = "open" | "used" | "expired";
+export type LinkIntentState = "open" | "used" | "expired";
 
 /** The intent behind an onboarding token, as the hosted page shows it (null: unknown token). */
-export async function intentByToken(token: string) {
+export async function linkIntentByToken(token: string) {
   if (!/^[A-Za-z0-9_-]{20,100}$/.test(token)) return null;
   const intent = await db().linkIntent.findUnique({
     where: { tokenHash: hashSecret(token) },
     include: { orchestrator: { select: { id: true, name: true, brandings: { where: { clientId: null } } } } },
   });
   if (!intent) return null;
-  const state: IntentState = intent.usedAt ? "used" : intent.expiresAt.getTime() <= nowMs() ? "expired" : "open";
+  const state: LinkIntentState = intent.usedAt ? "used" : intent.expiresAt.getTime() <= nowMs() ? "expired" : "open";
   const brand = intent.orchestrator.brandings[0];
   return {
     state,
-    intent: toIntentDto(intent),
+    intent: toLinkIntentDto(intent),
     domains: intent.domains,
     kyt: (intent.kyt as KytPlan | null) ?? null,
     orchestrator: {
@@ -107,8 +107,8 @@ export async function intentByToken(token: string) {
  * intent's domains, linked to the orchestrator and bound to the platform's active destination,
  * and client_id.linked is written to the outbox for the orchestrator's webhooks.
  */
-export async function completeIntent(token: string, accountId: string, kytChoice?: string, actor = `account:${accountId}`) {
-  const view = await intentByToken(token);
+export async function completeLinkIntent(token: string, accountId: string, kytChoice?: string, actor = `account:${accountId}`) {
+  const view = await linkIntentByToken(token);
   if (!view) throw notFound("Onboarding link not found");
   if (view.state === "used") {
     const existing = view.createdClientId ? await db().clientId.findUnique({ where: { id: view.createdClientId } }) : null;
@@ -172,6 +172,6 @@ export async function completeIntent(token: string, accountId: string, kytChoice
     return true;
   });
   // Lost the race to a concurrent completion: answer as the winner did (same account) or 409.
-  if (!done) return completeIntent(token, accountId, kytChoice, actor);
+  if (!done) return completeLinkIntent(token, accountId, kytChoice, actor);
   return { clientId, alreadyCompleted: false };
 }

@@ -1,5 +1,5 @@
 /**
- * Placeholder values for the documentation's generated examples (lib/http/openapi/examples.ts),
+ * Placeholder values for the documentation's generated examples (lib/openapi/examples.ts),
  * used where a schema carries no `.meta({ example })`: first by string format or pattern, then by
  * the property's name, so an example reads like a real request rather than `"string"`.
  */
