@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { cache } from "react";
 import { OnboardingLoader } from "@/components/onboarding/onboarding-loader";
-import { BrandHeader } from "@/components/payment/brand-header";
+import { BrandHeader } from "@/components/ui/brand-header";
 import { getOnboardingPage } from "@/lib/orchestrators/onboarding-page";
 
 export const dynamic = "force-dynamic";

@@ -2,7 +2,7 @@
 
 import { useActionState } from "react";
 import type { FormState } from "@/app/sign-in/actions";
-import { primaryButtonClass } from "@/components/payment/paid-panel";
+import { primaryButtonClass } from "@/components/pay/panels/paid-panel";
 
 const input =
   "mt-1 block min-h-11 w-full rounded-xl border-0 bg-white px-3 py-2 text-base text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 sm:text-sm";

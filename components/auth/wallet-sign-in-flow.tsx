@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
+import { primaryButtonClass, secondaryButtonClass } from "@/components/pay/panels/paid-panel";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
 
 /** What signing in needs of a wallet: EVM through wagmi/RainbowKit, Tron through the TronLink adapter. */
 export interface SignInWallet {

@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { secondaryButtonClass } from "@/components/payment/paid-panel";
+import { secondaryButtonClass } from "@/components/pay/panels/paid-panel";
 import type { PaymentNetwork } from "@/components/wallet/evm-config";
 
 const loading = () => (

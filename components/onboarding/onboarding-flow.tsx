@@ -1,8 +1,8 @@
 "use client";
 
 import { type ReactNode, useState } from "react";
-import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
+import { primaryButtonClass, secondaryButtonClass } from "@/components/pay/panels/paid-panel";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
 import type { OnboardingPageData } from "@/lib/orchestrators/onboarding-page";
 
 const STEPS = ["Connect wallet", "Sign in", "Payout destination", "Screening", "Confirm"] as const;

@@ -3,7 +3,7 @@
 import { useWallet } from "@tronweb3/tronwallet-adapter-react-hooks";
 import { TronLinkAdapterName } from "@tronweb3/tronwallet-adapter-tronlink";
 import { useEffect, useState } from "react";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
 import { TronProviders } from "@/components/wallet/tron-providers";
 import type { OnboardingPageData } from "@/lib/orchestrators/onboarding-page";
 import { OnboardingFlow } from "./onboarding-flow";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc, groupAmount } from "@/components/payment/format";
+import { formatUtc, groupAmount } from "@/components/shared/format";
 import { explorerLink } from "@/lib/chain/stored";
 import { AppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";

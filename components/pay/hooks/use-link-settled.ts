@@ -1,8 +1,8 @@
 "use client";
 
 import { useEffect, useState } from "react";
+import { fetchPageData } from "@/components/pay/lib/api";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { fetchPageData } from "./page-api";
 
 const POLL_MS = 1_500;
 

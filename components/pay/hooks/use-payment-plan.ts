@@ -1,9 +1,9 @@
 "use client";
 
 import { useCallback, useEffect, useRef, useState } from "react";
+import { type CrossChainPlanInfo, fetchPlan, type PlanSource } from "@/components/pay/lib/api";
+import { describeError } from "@/components/shared/wallet-errors";
 import type { PaymentPagePlan } from "@/lib/secure-payments/page-types";
-import { type CrossChainPlanInfo, fetchPlan, type PlanSource } from "./page-api";
-import { describeError } from "./wallet-errors";
 
 export interface PlanState {
   plan: (PaymentPagePlan & { crossChain?: CrossChainPlanInfo }) | undefined;

@@ -1,8 +1,8 @@
 "use client";
 
 import { useCallback, useRef, useState } from "react";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
 import type { PaymentPagePlan } from "@/lib/secure-payments/page-types";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "./wallet-errors";
 
 export type PlanTx = PaymentPagePlan["transactions"][number];
 export type StepStatus = "ready" | "waiting_wallet" | "submitted" | "confirmed";

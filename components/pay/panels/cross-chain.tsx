@@ -1,8 +1,8 @@
 "use client";
 
+import type { CrossChainPlanInfo } from "@/components/pay/lib/api";
+import { groupAmount } from "@/components/shared/format";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
-import { groupAmount } from "./format";
-import type { CrossChainPlanInfo } from "./page-api";
 
 /** "Pay from another chain": one button per source chain and token the routing provider serves. */
 export function CrossChainPicker({

@@ -2,13 +2,13 @@
 
 import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
+import { useLinkSettled } from "@/components/pay/hooks/use-link-settled";
+import { fetchDeposit } from "@/components/pay/lib/api";
+import { groupAmount } from "@/components/shared/format";
+import { Address } from "@/components/ui/address";
 import type { LinkDeposit } from "@/lib/secure-payments/deposit";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { Address } from "./address";
-import { groupAmount } from "./format";
-import { fetchDeposit } from "./page-api";
 import { PaidPanel, secondaryButtonClass } from "./paid-panel";
-import { useLinkSettled } from "./use-link-settled";
 
 const POLL_MS = 3_000;
 

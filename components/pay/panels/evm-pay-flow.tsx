@@ -5,16 +5,16 @@ import { type ReactNode, useMemo, useState } from "react";
 import type { Address, Hex } from "viem";
 import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
 import { waitForTransactionReceipt } from "wagmi/actions";
+import { usePaymentPlan } from "@/components/pay/hooks/use-payment-plan";
+import { type TxSender, usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
+import { recordIntent } from "@/components/pay/lib/api";
+import { groupAmount } from "@/components/shared/format";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
-import { groupAmount } from "./format";
-import { recordIntent } from "./page-api";
 import { primaryButtonClass } from "./paid-panel";
 import { ConnectedWallet, PayCard } from "./pay-card";
 import { PlanPanel, stepLabels } from "./plan-panel";
-import { usePaymentPlan } from "./use-payment-plan";
-import { type TxSender, usePlanRunner } from "./use-plan-runner";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "./wallet-errors";
 
 /** Connect → right network → plan → approve/pay, for EVM links. Lives inside EvmProviders. */
 export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nativeSymbol: string }) {

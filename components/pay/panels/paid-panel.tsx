@@ -1,5 +1,5 @@
-import { Address } from "./address";
-import { explorerTxUrl, formatUtc, safeHttpUrl } from "./format";
+import { explorerTxUrl, formatUtc, safeHttpUrl } from "@/components/shared/format";
+import { Address } from "@/components/ui/address";
 
 export interface PaidPanelProps {
   payerAddress: string | null;

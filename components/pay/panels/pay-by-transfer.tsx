@@ -2,8 +2,8 @@
 
 import dynamic from "next/dynamic";
 import { useState } from "react";
+import { groupAmount } from "@/components/shared/format";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { groupAmount } from "./format";
 import { secondaryButtonClass } from "./paid-panel";
 
 // The deposit view (QR code, polling) loads only when the payer asks for it.

@@ -1,10 +1,10 @@
 import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect } from "react";
+import { useLinkSettled } from "@/components/pay/hooks/use-link-settled";
+import { Address } from "@/components/ui/address";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { Address } from "./address";
 import { isClosedStatus, LinkOutcome } from "./link-outcome";
 import { PaidPanel } from "./paid-panel";
-import { useLinkSettled } from "./use-link-settled";
 
 /**
  * Frame of a pay panel. Once the payment is submitted it watches the link; when detection

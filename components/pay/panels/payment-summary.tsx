@@ -1,8 +1,8 @@
 import type { ReactNode } from "react";
+import { formatRelative, formatUtc, groupAmount, safeHttpUrl, shortenAddress } from "@/components/shared/format";
+import { Address } from "@/components/ui/address";
+import { StatusBadge } from "@/components/ui/status-badge";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { Address } from "./address";
-import { formatRelative, formatUtc, groupAmount, safeHttpUrl, shortenAddress } from "./format";
-import { StatusBadge } from "./status-badge";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (

@@ -1,8 +1,8 @@
+import { type StepLabels, stepsFor, type usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
+import { groupAmount } from "@/components/shared/format";
 import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
-import { groupAmount } from "./format";
 import { primaryButtonClass, secondaryButtonClass } from "./paid-panel";
 import { PlanSteps } from "./plan-steps";
-import { type StepLabels, stepsFor, type usePlanRunner } from "./use-plan-runner";
 
 export interface PlanPanelProps {
   data: PaymentPageData;

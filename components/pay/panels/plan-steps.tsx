@@ -1,5 +1,5 @@
-import { explorerTxUrl, shortenAddress } from "./format";
-import type { PlanStep, StepStatus } from "./use-plan-runner";
+import type { PlanStep, StepStatus } from "@/components/pay/hooks/use-plan-runner";
+import { explorerTxUrl, shortenAddress } from "@/components/shared/format";
 
 const STATUS_TEXT: Record<StepStatus, string> = {
   ready: "Not started",

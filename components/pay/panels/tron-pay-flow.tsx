@@ -3,6 +3,10 @@
 import { useWallet } from "@tronweb3/tronwallet-adapter-react-hooks";
 import { TronLinkAdapterName } from "@tronweb3/tronwallet-adapter-tronlink";
 import { type ReactNode, useEffect, useMemo, useState } from "react";
+import { usePaymentPlan } from "@/components/pay/hooks/use-payment-plan";
+import { type TxSender, usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
+import { recordIntent } from "@/components/pay/lib/api";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
 import {
   broadcastTronTransaction,
   buildTronTransaction,
@@ -11,13 +15,9 @@ import {
   waitForTronTransaction,
 } from "@/components/wallet/tron-transactions";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { recordIntent } from "./page-api";
 import { primaryButtonClass } from "./paid-panel";
 import { ConnectedWallet, PayCard } from "./pay-card";
 import { PlanPanel, stepLabels } from "./plan-panel";
-import { usePaymentPlan } from "./use-payment-plan";
-import { type TxSender, usePlanRunner } from "./use-plan-runner";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "./wallet-errors";
 
 type SignInput = Parameters<ReturnType<typeof useWallet>["signTransaction"]>[0];
 
