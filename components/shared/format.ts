@@ -1,6 +1,6 @@
 /**
- * Formatting shared by the server-rendered summary and the client pay panels. Amounts stay
- * decimal strings end to end (never JS numbers): grouping is done on the string.
+ * Formatting shared by the pages (pay, dashboard, admin): amounts, addresses and times. Amounts
+ * stay decimal strings end to end (never JS numbers): grouping is done on the string.
  */
 
 /** Display grouping: "1234567.5" → "1,234,567.5" without going through a float (lib/money formatAmount turns base units into the decimal string). */
@@ -44,20 +44,4 @@ export function formatRelative(iso: string, now: number): string {
     if (Math.abs(diff) >= ms) return RELATIVE.format(Math.round(diff / ms), unit);
   }
   return diff >= 0 ? "in less than a minute" : "less than a minute ago";
-}
-
-/** Only http(s) URLs become links: a stored `javascript:` URL must never reach an href. */
-export function safeHttpUrl(value: string | null | undefined): string | null {
-  if (!value) return null;
-  try {
-    const url = new URL(value);
-    return url.protocol === "https:" || url.protocol === "http:" ? url.toString() : null;
-  } catch {
-    return null;
-  }
-}
-
-/** Explorer link of a transaction (the network's prefix + hash). */
-export function explorerTxUrl(prefix: string, hash: string): string | null {
-  return safeHttpUrl(`${prefix}${hash}`);
 }

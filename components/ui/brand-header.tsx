@@ -1,6 +1,10 @@
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-
-type Brand = NonNullable<PaymentPageData["branding"]>;
+/** A brand as the pay and onboarding pages show it: a name, and an optional logo, colour and support link. */
+export interface Brand {
+  displayName: string;
+  logoUrl: string | null;
+  accentColor: string | null;
+  supportUrl: string | null;
+}
 
 const HEX = /^#[0-9a-fA-F]{6}$/;
 

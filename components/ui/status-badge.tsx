@@ -1,6 +1,6 @@
-import type { SecurePaymentStatus } from "@/lib/secure-payments/page-types";
+import type { CheckoutStatus } from "@/lib/operations/checkout-schemas";
 
-const STYLES: Record<SecurePaymentStatus, { label: string; className: string }> = {
+const STYLES: Record<CheckoutStatus, { label: string; className: string }> = {
   pending: { label: "Awaiting payment", className: "bg-amber-50 text-amber-800 ring-amber-600/30" },
   completed: { label: "Paid", className: "bg-emerald-50 text-emerald-800 ring-emerald-600/30" },
   expired: { label: "Expired", className: "bg-slate-100 text-slate-700 ring-slate-500/30" },
@@ -20,7 +20,7 @@ const PENDING_STYLES = {
 
 export type PendingState = keyof typeof PENDING_STYLES;
 
-export function StatusBadge({ status, pending }: { status: SecurePaymentStatus; pending?: PendingState }) {
+export function StatusBadge({ status, pending }: { status: CheckoutStatus; pending?: PendingState }) {
   const style = status === "pending" && pending ? PENDING_STYLES[pending] : STYLES[status];
   return (
     <span className={`inline-flex items-center rounded-full px-2.5 py-0.5 text-xs font-medium ring-1 ring-inset ${style.className}`}>

@@ -2,7 +2,8 @@
 
 import { useEffect, useState } from "react";
 import { fetchPageData } from "@/components/pay/lib/api";
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { pollUntil } from "@/components/pay/lib/poll";
+import type { Checkout } from "@/lib/operations/checkout-schemas";
 
 const POLL_MS = 1_500;
 
@@ -11,29 +12,20 @@ const POLL_MS = 1_500;
  * `pending` (normally `completed`, once detection has matched the payment on chain) and
  * returns it then. Transient errors are ignored: the next poll tries again.
  */
-export function useLinkSettled(token: string, enabled: boolean): PaymentPageData | null {
-  const [settled, setSettled] = useState<PaymentPageData | null>(null);
+export function useLinkSettled(token: string, enabled: boolean): Checkout | null {
+  const [settled, setSettled] = useState<Checkout | null>(null);
   useEffect(() => {
     if (!enabled || settled) return;
     const controller = new AbortController();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const poll = async () => {
-      try {
-        const data = await fetchPageData(token, controller.signal);
-        if (data.status !== "pending") {
-          setSettled(data);
-          return;
-        }
-      } catch {
-        if (controller.signal.aborted) return;
-      }
-      timer = setTimeout(poll, POLL_MS);
-    };
-    timer = setTimeout(poll, POLL_MS);
-    return () => {
-      controller.abort();
-      clearTimeout(timer);
-    };
+    void pollUntil(
+      (signal) => fetchPageData(token, signal),
+      (data) => data.status !== "pending",
+      {
+        intervalMs: POLL_MS,
+        signal: controller.signal,
+      },
+    ).then(setSettled);
+    return () => controller.abort();
   }, [token, enabled, settled]);
   return settled;
 }

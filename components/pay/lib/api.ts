@@ -1,5 +1,10 @@
-import type { LinkDeposit } from "@/lib/secure-payments/deposit";
-import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
+import type { Checkout, CrossChainPayAnswer, LinkDepositAnswer } from "@/lib/operations/checkout-schemas";
+import type { PaymentPagePlan } from "@/lib/secure-payments/page-types";
+
+/**
+ * The hosted page's calls to the public API, all through `pageApi` (one place for headers,
+ * caching, aborts and error answers). Answer types come from the operations' response schemas.
+ */
 
 /** An error answer of the public API (`{statusCode, error, message, code, errors?, requestId}`). */
 export class PageApiError extends Error {
@@ -13,13 +18,25 @@ export class PageApiError extends Error {
   }
 }
 
-async function getJson<T>(path: string, signal?: AbortSignal, method: "GET" | "POST" = "GET"): Promise<T> {
+export const OFFLINE_MESSAGE = "Could not reach Duebill. Check your connection and try again.";
+
+interface PageApiInit {
+  method?: "GET" | "POST";
+  /** A JSON body (POST). */
+  json?: unknown;
+  signal?: AbortSignal;
+}
+
+/** Calls the API from the page: JSON in and out, never cached; an error answer throws a PageApiError with its message. */
+export async function pageApi<T>(path: string, { method = "GET", json, signal }: PageApiInit = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: "application/json" };
+  if (json !== undefined) headers["content-type"] = "application/json";
   let res: Response;
   try {
-    res = await fetch(path, { method, headers: { accept: "application/json" }, cache: "no-store", signal });
+    res = await fetch(path, { method, headers, body: json === undefined ? undefined : JSON.stringify(json), cache: "no-store", signal });
   } catch (err) {
     if (signal?.aborted) throw err;
-    throw new PageApiError("Could not reach Duebill. Check your connection and try again.", 0, null);
+    throw new PageApiError(OFFLINE_MESSAGE, 0, null);
   }
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
@@ -30,7 +47,7 @@ async function getJson<T>(path: string, signal?: AbortSignal, method: "GET" | "P
   return body as T;
 }
 
-function tokenPath(token: string): string {
+export function tokenPath(token: string): string {
   return `/v2/secure-payments/${encodeURIComponent(token)}`;
 }
 
@@ -47,35 +64,18 @@ export interface CrossChainPlanInfo {
   quoteExpiresAt: number;
 }
 
-interface CrossChainAnswer {
-  transactions: { to: string; data: `0x${string}`; value: `0x${string}` }[];
-  metadata: {
-    needsApproval: boolean;
-    hasEnoughBalance: boolean;
-    sourceAmount: string;
-    sourceToken: string;
-    quoteExpiresAt: number;
-  };
-}
+export type PagePlan = PaymentPagePlan & { crossChain?: CrossChainPlanInfo };
 
 /**
- * The payer's transactions (approvals first, then the payment) for the connected wallet; from
- * `source` when given (cross-chain: the approval is sent only when the allowance is short).
+ * A cross-chain answer as the panels run a plan: the approval only when the allowance is short,
+ * then the deposit; the quote's amount and deadline beside it.
  */
-export async function fetchPlan(
-  token: string,
-  wallet: string,
-  source?: PlanSource | null,
-  signal?: AbortSignal,
-): Promise<PaymentPagePlan & { crossChain?: CrossChainPlanInfo }> {
-  const q = new URLSearchParams({ wallet, ...(source ? { chain: source.chain, token: source.token } : {}) });
-  if (!source) return getJson(`${tokenPath(token)}/pay?${q}`, signal);
-  const answer = await getJson<CrossChainAnswer>(`${tokenPath(token)}/pay?${q}`, signal);
+export function crossChainPlan(answer: CrossChainPayAnswer): PagePlan {
   const [approval, payment] = answer.transactions;
   const txs = (answer.metadata.needsApproval ? [approval!, payment!] : [payment!]).map((t) => ({
     to: t.to,
-    data: t.data,
-    value: { type: "BigNumber" as const, hex: t.value },
+    data: t.data as `0x${string}`,
+    value: { type: "BigNumber" as const, hex: t.value as `0x${string}` },
   }));
   return {
     transactions: txs,
@@ -95,14 +95,25 @@ export async function fetchPlan(
   };
 }
 
+/**
+ * The payer's transactions (approvals first, then the payment) for the connected wallet; from
+ * `source` when given (cross-chain: the approval is sent only when the allowance is short).
+ */
+export async function fetchPlan(token: string, wallet: string, source?: PlanSource | null, signal?: AbortSignal): Promise<PagePlan> {
+  const q = new URLSearchParams({ wallet, ...(source ? { chain: source.chain, token: source.token } : {}) });
+  const path = `${tokenPath(token)}/pay?${q}`;
+  if (!source) return pageApi<PaymentPagePlan>(path, { signal });
+  return crossChainPlan(await pageApi<CrossChainPayAnswer>(path, { signal }));
+}
+
 /** The link as the page sees it (the `checkout` view beside the reference's fields), for live status polling. */
-export async function fetchPageData(token: string, signal?: AbortSignal): Promise<PaymentPageData> {
-  return (await getJson<{ checkout: PaymentPageData }>(tokenPath(token), signal)).checkout;
+export async function fetchPageData(token: string, signal?: AbortSignal): Promise<Checkout> {
+  return (await pageApi<{ checkout: Checkout }>(tokenPath(token), { signal })).checkout;
 }
 
 /** The link's deposit address (created on first call), the exact amount and the QR code; `received` is what it holds now. */
-export function fetchDeposit(token: string, signal?: AbortSignal): Promise<LinkDeposit> {
-  return getJson(`${tokenPath(token)}/deposit-address`, signal, "POST");
+export function fetchDeposit(token: string, signal?: AbortSignal): Promise<LinkDepositAnswer> {
+  return pageApi(`${tokenPath(token)}/deposit-address`, { method: "POST", signal });
 }
 
 /**
@@ -110,11 +121,7 @@ export function fetchDeposit(token: string, signal?: AbortSignal): Promise<LinkD
  * as processing everywhere until detection confirms it. Best effort: a failure changes nothing.
  */
 export function recordIntent(token: string, txHash: string, payerAddress?: string): Promise<void> {
-  return fetch(`${tokenPath(token)}/intent`, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json" },
-    body: JSON.stringify({ txHash, ...(payerAddress ? { payerAddress } : {}) }),
-  }).then(
+  return pageApi(`${tokenPath(token)}/intent`, { method: "POST", json: { txHash, ...(payerAddress ? { payerAddress } : {}) } }).then(
     () => undefined,
     () => undefined,
   );

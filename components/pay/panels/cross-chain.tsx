@@ -2,15 +2,15 @@
 
 import type { CrossChainPlanInfo } from "@/components/pay/lib/api";
 import { groupAmount } from "@/components/shared/format";
-import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
+import type { Checkout, CheckoutCrossChainSource } from "@/lib/operations/checkout-schemas";
 
 /** "Pay from another chain": one button per source chain and token the routing provider serves. */
 export function CrossChainPicker({
   sources,
   onPick,
 }: {
-  sources: CrossChainSource[];
-  onPick: (s: CrossChainSource, token: string) => void;
+  sources: CheckoutCrossChainSource[];
+  onPick: (s: CheckoutCrossChainSource, token: string) => void;
 }) {
   return (
     <section aria-labelledby="cross-chain-title" className="mt-2 border-t border-slate-200 pt-4">
@@ -38,7 +38,7 @@ export function CrossChainPicker({
 
 /** What the payer spends on the source chain, what the payee receives, and the way back. */
 export function CrossChainSummary(p: {
-  data: PaymentPageData;
+  data: Checkout;
   sourceName: string;
   token: string;
   plan: CrossChainPlanInfo | undefined;

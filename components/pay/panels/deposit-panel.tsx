@@ -4,11 +4,12 @@ import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
 import { useLinkSettled } from "@/components/pay/hooks/use-link-settled";
 import { fetchDeposit } from "@/components/pay/lib/api";
-import { groupAmount } from "@/components/shared/format";
+import { depositProgress, qrDataUri } from "@/components/pay/lib/deposit";
 import { Address } from "@/components/ui/address";
-import type { LinkDeposit } from "@/lib/secure-payments/deposit";
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { PaidPanel, secondaryButtonClass } from "./paid-panel";
+import { Alert } from "@/components/ui/alert";
+import { Button, ButtonLink } from "@/components/ui/button";
+import type { Checkout, LinkDepositAnswer } from "@/lib/operations/checkout-schemas";
+import { PaidPanel } from "./paid-panel";
 
 const POLL_MS = 3_000;
 
@@ -31,21 +32,10 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** What the payer reads while the transfer is on its way: waiting, part received, received and being confirmed. */
-function progress(deposit: LinkDeposit, merchant: string): { text: string; tone: "wait" | "part" | "done" } {
-  if (deposit.received === "0") return { text: "Waiting for your transfer… This page updates by itself.", tone: "wait" };
-  if (deposit.remaining !== "0")
-    return {
-      text: `Received ${groupAmount(deposit.received)} of ${groupAmount(deposit.amount)} ${deposit.token.symbol}. Send the remaining ${groupAmount(deposit.remaining)} ${deposit.token.symbol} to the same address.`,
-      tone: "part",
-    };
-  return { text: `Transfer received. Forwarding it to ${merchant} and confirming it on chain…`, tone: "done" };
-}
-
 /** The request's deposit address: QR code (EIP-681), exact amount, address, and live progress until the link is paid. */
-export function DepositPanel({ data }: { data: PaymentPageData }) {
+export function DepositPanel({ data }: { data: Checkout }) {
   const router = useRouter();
-  const [deposit, setDeposit] = useState<LinkDeposit | null>(null);
+  const [deposit, setDeposit] = useState<LinkDepositAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
   const settled = useLinkSettled(data.token, deposit !== null);
@@ -91,12 +81,12 @@ export function DepositPanel({ data }: { data: PaymentPageData }) {
   }
   if (error && !deposit) {
     return (
-      <div role="alert" className="mt-4 rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+      <Alert role="alert" className="mt-4">
         <p>{error}</p>
-        <button type="button" onClick={() => setAttempt((n) => n + 1)} className={`${secondaryButtonClass} mt-3`}>
+        <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)} className="mt-3">
           Try again
-        </button>
-      </div>
+        </Button>
+      </Alert>
     );
   }
   if (!deposit) {
@@ -106,8 +96,8 @@ export function DepositPanel({ data }: { data: PaymentPageData }) {
       </p>
     );
   }
-  const state = progress(deposit, data.merchant?.name ?? "the recipient");
-  const qr = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(deposit.qrSvg)}`;
+  const state = depositProgress(deposit, data.merchant?.name ?? "the recipient");
+  const qr = qrDataUri(deposit.qrSvg);
   return (
     <div className="mt-4 space-y-4" data-testid="deposit-panel">
       <div className="flex flex-col items-center gap-4 sm:flex-row sm:items-start">
@@ -146,17 +136,18 @@ export function DepositPanel({ data }: { data: PaymentPageData }) {
           </div>
         </dl>
       </div>
-      <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+      <Alert as="p" tone="warning">
         Send only {deposit.token.symbol} ({deposit.token.address.slice(0, 6)}…{deposit.token.address.slice(-4)}) on {deposit.network.name}.
         This address belongs to this payment only; it forwards what it receives to the merchant with the payment&apos;s reference.
-      </p>
-      <a
+      </Alert>
+      <ButtonLink
+        variant="secondary"
+        block
         href={deposit.uri}
-        className={`${secondaryButtonClass} sm:w-full`}
         aria-label={`Open in a wallet app: send ${deposit.amount} ${deposit.token.symbol}`}
       >
         Open in a wallet app
-      </a>
+      </ButtonLink>
       <p
         role="status"
         aria-live="polite"

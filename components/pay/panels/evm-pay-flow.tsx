@@ -10,9 +10,9 @@ import { type TxSender, usePlanRunner } from "@/components/pay/hooks/use-plan-ru
 import { recordIntent } from "@/components/pay/lib/api";
 import { groupAmount } from "@/components/shared/format";
 import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
+import { buttonClass } from "@/components/ui/button";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
-import { primaryButtonClass } from "./paid-panel";
 import { ConnectedWallet, PayCard } from "./pay-card";
 import { PlanPanel, stepLabels } from "./plan-panel";
 
@@ -71,7 +71,7 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
         </p>
         <button
           type="button"
-          className={`${primaryButtonClass} sm:w-full`}
+          className={buttonClass({ block: true })}
           onClick={openConnectModal}
           disabled={!openConnectModal || connectModalOpen}
         >
@@ -87,7 +87,7 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
         </p>
         <button
           type="button"
-          className={`${primaryButtonClass} sm:w-full`}
+          className={buttonClass({ block: true })}
           disabled={switching}
           onClick={() => switchChain({ chainId: target })}
         >

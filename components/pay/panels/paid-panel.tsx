@@ -1,5 +1,8 @@
-import { explorerTxUrl, formatUtc, safeHttpUrl } from "@/components/shared/format";
+import { explorerTxUrl, safeHttpUrl } from "@/components/pay/lib/format";
+import { formatUtc } from "@/components/shared/format";
 import { Address } from "@/components/ui/address";
+import { ButtonLink } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
 
 export interface PaidPanelProps {
   payerAddress: string | null;
@@ -11,19 +14,14 @@ export interface PaidPanelProps {
   redirectLabel: string | null;
 }
 
-export const buttonClass =
-  "inline-flex min-h-11 w-full items-center justify-center rounded-xl px-4 py-2.5 text-base font-semibold shadow-sm transition focus-visible:outline-3 focus-visible:outline-offset-2 focus-visible:outline-indigo-600 disabled:cursor-not-allowed disabled:opacity-60 sm:w-auto";
-export const primaryButtonClass = `${buttonClass} bg-indigo-600 text-white hover:bg-indigo-500`;
-export const secondaryButtonClass = `${buttonClass} bg-white text-slate-900 ring-1 ring-inset ring-slate-300 hover:bg-slate-50`;
-
 export function RedirectButton({ url, label }: { url: string | null; label: string | null }) {
   const href = safeHttpUrl(url);
   if (!href) return null;
   // noreferrer: the page URL carries the link's token, which must not leak to the integrator's site.
   return (
-    <a href={href} rel="noopener noreferrer" className={primaryButtonClass}>
+    <ButtonLink href={href} rel="noopener noreferrer">
       {label || "Continue"}
-    </a>
+    </ButtonLink>
   );
 }
 
@@ -31,7 +29,7 @@ export function RedirectButton({ url, label }: { url: string | null; label: stri
 export function PaidPanel(props: PaidPanelProps) {
   const txUrl = props.txHash ? explorerTxUrl(props.explorerPrefix, props.txHash) : null;
   return (
-    <section aria-labelledby="paid-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-emerald-200 sm:p-6">
+    <Card aria-labelledby="paid-heading" tone="emerald">
       <div className="flex items-center gap-3">
         <span
           aria-hidden="true"
@@ -87,6 +85,6 @@ export function PaidPanel(props: PaidPanelProps) {
           <RedirectButton url={props.redirectUrl} label={props.redirectLabel} />
         </div>
       ) : null}
-    </section>
+    </Card>
   );
 }

@@ -3,8 +3,9 @@
 import dynamic from "next/dynamic";
 import { useState } from "react";
 import { groupAmount } from "@/components/shared/format";
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { secondaryButtonClass } from "./paid-panel";
+import { Button } from "@/components/ui/button";
+import { Card } from "@/components/ui/card";
+import type { Checkout } from "@/lib/operations/checkout-schemas";
 
 // The deposit view (QR code, polling) loads only when the payer asks for it.
 const DepositPanel = dynamic(() => import("./deposit-panel").then((m) => m.DepositPanel), {
@@ -17,10 +18,10 @@ const DepositPanel = dynamic(() => import("./deposit-panel").then((m) => m.Depos
 });
 
 /** For payers without a browser wallet: a plain transfer to the request's own deposit address, from any wallet or exchange. */
-export function PayByTransfer({ data }: { data: PaymentPageData }) {
+export function PayByTransfer({ data }: { data: Checkout }) {
   const [open, setOpen] = useState(false);
   return (
-    <section aria-labelledby="transfer-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <Card aria-labelledby="transfer-heading">
       <h2 id="transfer-heading" className="text-lg font-semibold text-slate-900">
         Pay by transfer or QR code
       </h2>
@@ -32,11 +33,11 @@ export function PayByTransfer({ data }: { data: PaymentPageData }) {
             No browser wallet? Send {groupAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name} to this payment&apos;s own
             address from any wallet or exchange, or scan its QR code with a mobile wallet.
           </p>
-          <button type="button" className={`${secondaryButtonClass} sm:w-full`} onClick={() => setOpen(true)}>
+          <Button variant="secondary" block onClick={() => setOpen(true)}>
             Show the deposit address
-          </button>
+          </Button>
         </div>
       )}
-    </section>
+    </Card>
   );
 }

@@ -2,7 +2,8 @@ import { useRouter } from "next/navigation";
 import { type ReactNode, useEffect } from "react";
 import { useLinkSettled } from "@/components/pay/hooks/use-link-settled";
 import { Address } from "@/components/ui/address";
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { Card } from "@/components/ui/card";
+import type { Checkout } from "@/lib/operations/checkout-schemas";
 import { isClosedStatus, LinkOutcome } from "./link-outcome";
 import { PaidPanel } from "./paid-panel";
 
@@ -11,7 +12,7 @@ import { PaidPanel } from "./paid-panel";
  * settles it (normally `completed`) the card is replaced by the outcome and the server page
  * is refreshed so its summary and badge agree.
  */
-export function PayCard({ data, paymentTx, children }: { data: PaymentPageData; paymentTx: string | null; children: ReactNode }) {
+export function PayCard({ data, paymentTx, children }: { data: Checkout; paymentTx: string | null; children: ReactNode }) {
   const router = useRouter();
   const settled = useLinkSettled(data.token, paymentTx !== null);
   useEffect(() => {
@@ -35,12 +36,12 @@ export function PayCard({ data, paymentTx, children }: { data: PaymentPageData; 
   if (settled && isClosedStatus(settled.status)) return <LinkOutcome status={settled.status} />;
 
   return (
-    <section aria-labelledby="pay-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <Card aria-labelledby="pay-heading">
       <h2 id="pay-heading" className="text-lg font-semibold text-slate-900">
         Pay with your wallet
       </h2>
       <div className="mt-4">{children}</div>
-    </section>
+    </Card>
   );
 }
 

@@ -1,8 +1,10 @@
 import type { ReactNode } from "react";
-import { formatRelative, formatUtc, groupAmount, safeHttpUrl, shortenAddress } from "@/components/shared/format";
+import { safeHttpUrl } from "@/components/pay/lib/format";
+import { formatRelative, formatUtc, groupAmount, shortenAddress } from "@/components/shared/format";
 import { Address } from "@/components/ui/address";
+import { Card } from "@/components/ui/card";
 import { StatusBadge } from "@/components/ui/status-badge";
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import type { Checkout } from "@/lib/operations/checkout-schemas";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -17,7 +19,7 @@ function Row({ label, children }: { label: string; children: ReactNode }) {
  * A payment reached the payee without the link's whole fee (subStatus fee_short): the link is not
  * paid until the fee is. Names each missing fee and where it goes; the pay button sends exactly that.
  */
-function FeeShortNotice({ data }: { data: PaymentPageData }) {
+function FeeShortNotice({ data }: { data: Checkout }) {
   return (
     <div
       role="status"
@@ -50,7 +52,7 @@ function FeeShortNotice({ data }: { data: PaymentPageData }) {
 }
 
 /** The link's terms, server-rendered: what is paid, to whom, on which network, until when. */
-export function PaymentSummary({ data, now }: { data: PaymentPageData; now: number }) {
+export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
   const symbol = data.currency.symbol;
   const expired = new Date(data.expiresAt).getTime() <= now;
   const open = data.status === "pending";
@@ -72,7 +74,7 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
   const several = recipients.length > 1;
   const recipientLabel = feeOnly ? "Fee to" : data.direction === "outgoing" ? (several ? "Recipients" : "Recipient") : "Pay to";
   return (
-    <section aria-labelledby="summary-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <Card aria-labelledby="summary-heading">
       <div className="flex flex-wrap items-start justify-between gap-3">
         <h1 id="summary-heading" className="text-sm font-medium text-slate-600">
           {data.direction === "outgoing" ? "Payout" : "Payment request"}
@@ -249,6 +251,6 @@ export function PaymentSummary({ data, now }: { data: PaymentPageData; now: numb
           </ul>
         </details>
       ) : null}
-    </section>
+    </Card>
   );
 }

@@ -1,11 +1,16 @@
-import { type StepLabels, stepsFor, type usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
+import type { usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
+import { isBusy, runStatusMessage, type StepLabels, stepLabels, stepsFor } from "@/components/pay/lib/plan";
 import { groupAmount } from "@/components/shared/format";
-import type { PaymentPageData, PaymentPagePlan } from "@/lib/secure-payments/page-types";
-import { primaryButtonClass, secondaryButtonClass } from "./paid-panel";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import type { Checkout } from "@/lib/operations/checkout-schemas";
+import type { PaymentPagePlan } from "@/lib/secure-payments/page-types";
 import { PlanSteps } from "./plan-steps";
 
+export { stepLabels };
+
 export interface PlanPanelProps {
-  data: PaymentPageData;
+  data: Checkout;
   plan: PaymentPagePlan | undefined;
   planLoading: boolean;
   planError: string | null;
@@ -18,29 +23,6 @@ export interface PlanPanelProps {
   crossChain?: { labels: StepLabels; need: string };
 }
 
-export function stepLabels(data: PaymentPageData): StepLabels {
-  const symbol = data.currency.symbol;
-  // What the next transaction sends; when every amount arrived and only a fee came short, that fee alone.
-  const due = `${groupAmount(data.totalAmount)} ${symbol}`;
-  const feeOnly = data.subStatus === "fee_short" && data.recipients.length === 0;
-  return { approve: `Approve ${symbol}`, pay: feeOnly ? `Pay the missing fee (${due})` : `Pay ${due}` };
-}
-
-function statusMessage(p: PlanPanelProps): string {
-  const { phase, steps } = p.runner;
-  const active = steps.find((s) => s.status === "waiting_wallet" || s.status === "submitted");
-  if (phase === "running" && active) {
-    return active.status === "waiting_wallet"
-      ? `${active.label}: confirm the request in your wallet.`
-      : `${active.label}: submitted, waiting for confirmation.`;
-  }
-  if (phase === "payment_submitted") return "Payment submitted. Waiting for it to be confirmed on chain…";
-  if (phase === "payment_confirmed") return `Payment mined. Confirming it for ${p.data.merchant?.name ?? "the recipient"}…`;
-  if (phase === "rejected" || phase === "failed") return p.runner.error ?? "";
-  if (p.planLoading && !p.plan) return "Preparing your payment…";
-  return "";
-}
-
 /** After connecting on the right network: the plan's steps, the pay button, progress and the outcome. */
 export function PlanPanel(props: PlanPanelProps) {
   const { data, plan, runner } = props;
@@ -48,53 +30,55 @@ export function PlanPanel(props: PlanPanelProps) {
   const idle = runner.phase === "idle";
   const steps = idle && plan ? stepsFor(plan, labels) : runner.steps;
   const retryable = runner.phase === "rejected" || runner.phase === "failed";
-  const busy = runner.phase === "running" || runner.phase === "payment_submitted" || runner.phase === "payment_confirmed";
+  const busy = isBusy(runner.phase);
   const short = !busy && plan !== undefined && !plan.metadata.hasEnoughBalance;
-  const message = statusMessage(props);
+  const message = runStatusMessage({
+    phase: runner.phase,
+    steps: runner.steps,
+    error: runner.error,
+    merchantName: data.merchant?.name ?? null,
+    planLoading: props.planLoading,
+    hasPlan: plan !== undefined,
+  });
 
   return (
     <div className="space-y-4">
       {props.planError ? (
-        <div role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200 [overflow-wrap:anywhere]">
+        <Alert role="alert" className="[overflow-wrap:anywhere]">
           <p>{props.planError}</p>
-          <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>
+          <Button variant="secondary" onClick={props.onReloadPlan} className="mt-3">
             Try again
-          </button>
-        </div>
+          </Button>
+        </Alert>
       ) : null}
       {steps.length > 0 && !short ? <PlanSteps steps={steps} explorerPrefix={props.crossChain ? "" : data.network.explorerTxUrl} /> : null}
       {short ? (
-        <div role="alert" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+        <Alert role="alert" tone="warning">
           <p className="font-semibold">Insufficient balance</p>
           <p className="mt-1">
             This wallet holds less than{" "}
             {props.crossChain?.need ?? `${groupAmount(data.totalAmount)} ${data.currency.symbol} on ${data.network.name}`}. Add funds or
             connect another wallet, then check again.
           </p>
-          <button type="button" onClick={props.onReloadPlan} className={`${secondaryButtonClass} mt-3`}>
+          <Button variant="secondary" onClick={props.onReloadPlan} className="mt-3">
             Check again
-          </button>
-        </div>
+          </Button>
+        </Alert>
       ) : null}
       {idle && plan?.metadata.hasEnoughBalance && !plan.metadata.hasEnoughGas ? (
-        <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+        <Alert as="p" tone="warning">
           This wallet may not hold enough {props.nativeSymbol} to pay the network fee.
-        </p>
+        </Alert>
       ) : null}
       {retryable && !short ? (
-        <div role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200 [overflow-wrap:anywhere]">
+        <Alert role="alert" className="[overflow-wrap:anywhere]">
           {runner.error}
-        </div>
+        </Alert>
       ) : null}
       {plan && !short && !props.planError && (idle || retryable || busy) ? (
-        <button
-          type="button"
-          className={`${primaryButtonClass} sm:w-full`}
-          disabled={busy || (props.planLoading && !retryable)}
-          onClick={() => props.onPay(retryable)}
-        >
+        <Button block disabled={busy || (props.planLoading && !retryable)} onClick={() => props.onPay(retryable)}>
           {busy ? "Payment in progress…" : retryable ? "Try again" : plan.metadata.needsApproval ? `Approve and pay` : labels.pay}
-        </button>
+        </Button>
       ) : null}
       <p role="status" aria-live="polite" className="min-h-5 text-sm text-slate-600">
         {retryable ? "" : message}

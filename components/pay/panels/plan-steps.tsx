@@ -1,5 +1,6 @@
-import type { PlanStep, StepStatus } from "@/components/pay/hooks/use-plan-runner";
-import { explorerTxUrl, shortenAddress } from "@/components/shared/format";
+import { explorerTxUrl } from "@/components/pay/lib/format";
+import type { PlanStep, StepStatus } from "@/components/pay/lib/plan";
+import { shortenAddress } from "@/components/shared/format";
 
 const STATUS_TEXT: Record<StepStatus, string> = {
   ready: "Not started",

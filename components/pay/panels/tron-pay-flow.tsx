@@ -1,12 +1,14 @@
 "use client";
 
-import { useWallet } from "@tronweb3/tronwallet-adapter-react-hooks";
-import { TronLinkAdapterName } from "@tronweb3/tronwallet-adapter-tronlink";
-import { type ReactNode, useEffect, useMemo, useState } from "react";
+import type { useWallet } from "@tronweb3/tronwallet-adapter-react-hooks";
+import { type ReactNode, useMemo } from "react";
 import { usePaymentPlan } from "@/components/pay/hooks/use-payment-plan";
-import { type TxSender, usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
+import { usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
 import { recordIntent } from "@/components/pay/lib/api";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
+import { isBusy, stepLabels, type TxSender } from "@/components/pay/lib/plan";
+import { useTronLink } from "@/components/shared/tronlink";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
 import {
   broadcastTronTransaction,
   buildTronTransaction,
@@ -14,10 +16,9 @@ import {
   type TronTransaction,
   waitForTronTransaction,
 } from "@/components/wallet/tron-transactions";
-import type { PaymentPageData } from "@/lib/secure-payments/page-types";
-import { primaryButtonClass } from "./paid-panel";
+import type { Checkout } from "@/lib/operations/checkout-schemas";
 import { ConnectedWallet, PayCard } from "./pay-card";
-import { PlanPanel, stepLabels } from "./plan-panel";
+import { PlanPanel } from "./plan-panel";
 
 type SignInput = Parameters<ReturnType<typeof useWallet>["signTransaction"]>[0];
 
@@ -28,21 +29,11 @@ function requireTronWeb() {
 }
 
 /** Connect TronLink → plan → approve/pay, for Tron links. Lives inside TronProviders. */
-export function TronPayFlow({ data }: { data: PaymentPageData }) {
-  const { wallets, wallet, address, connected, connecting, select, connect, disconnect, signTransaction } = useWallet();
-  const [wantConnect, setWantConnect] = useState(false);
-  const [connectError, setConnectError] = useState<string | null>(null);
+export function TronPayFlow({ data }: { data: Checkout }) {
+  const { address, connecting, notFound, connectError, connect, disconnect, signTransaction } = useTronLink();
   const runner = usePlanRunner();
-  const plan = usePaymentPlan(data.token, address, connected);
-  const busy = runner.phase === "running" || runner.phase === "payment_submitted" || runner.phase === "payment_confirmed";
-  const notFound = String(wallets.find((w) => w.adapter.name === TronLinkAdapterName)?.state) === "NotFound";
-
-  // select() takes effect on the next render; connect once the adapter is the selected one.
-  useEffect(() => {
-    if (!wantConnect || !wallet || connected) return;
-    setWantConnect(false);
-    connect().catch((err: unknown) => setConnectError(isUserRejection(err) ? REJECTED_MESSAGE : describeError(err)));
-  }, [wantConnect, wallet, connected, connect]);
+  const plan = usePaymentPlan(data.token, address, address !== undefined);
+  const busy = isBusy(runner.phase);
 
   const sender = useMemo<TxSender>(
     () => ({
@@ -54,30 +45,25 @@ export function TronPayFlow({ data }: { data: PaymentPageData }) {
         return broadcastTronTransaction(tronWeb, signed);
       },
       wait: (txid) => waitForTronTransaction(requireTronWeb(), txid),
-      paymentSubmitted: (txid) => void recordIntent(data.token, txid, address ?? undefined),
+      paymentSubmitted: (txid) => void recordIntent(data.token, txid, address),
     }),
     [address, signTransaction, data.token],
   );
 
-  const onConnect = () => {
-    setConnectError(null);
-    if (!wallet) select(TronLinkAdapterName);
-    setWantConnect(true);
-  };
   const onPay = async (retry: boolean) => {
     const current = retry ? await plan.reload() : plan.plan;
     if (current?.metadata.hasEnoughBalance) await runner.run(current, stepLabels(data), sender);
   };
 
   let body: ReactNode;
-  if (!connected || !address) {
+  if (!address) {
     body = (
       <div className="space-y-3">
         <p className="text-sm text-slate-600">
           This payment is on Tron. Connect TronLink to pay; nothing is sent until you confirm each transaction in it.
         </p>
         {notFound ? (
-          <p role="alert" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+          <Alert as="p" role="alert" tone="warning">
             TronLink was not found in this browser.{" "}
             <a
               href="https://www.tronlink.org/"
@@ -88,11 +74,11 @@ export function TronPayFlow({ data }: { data: PaymentPageData }) {
               Install TronLink
             </a>{" "}
             and reload this page.
-          </p>
+          </Alert>
         ) : null}
-        <button type="button" className={`${primaryButtonClass} sm:w-full`} onClick={onConnect} disabled={connecting || wantConnect}>
-          {connecting || wantConnect ? "Confirm in TronLink…" : "Connect TronLink"}
-        </button>
+        <Button block onClick={connect} disabled={connecting}>
+          {connecting ? "Confirm in TronLink…" : "Connect TronLink"}
+        </Button>
         {connectError ? (
           <p role="alert" className="text-sm text-rose-700">
             {connectError}
@@ -117,9 +103,7 @@ export function TronPayFlow({ data }: { data: PaymentPageData }) {
 
   return (
     <PayCard data={data} paymentTx={runner.paymentTx}>
-      {connected && address ? (
-        <ConnectedWallet address={address} walletName="TronLink" onDisconnect={() => void disconnect()} disabled={busy} />
-      ) : null}
+      {address ? <ConnectedWallet address={address} walletName="TronLink" onDisconnect={() => void disconnect()} disabled={busy} /> : null}
       {body}
     </PayCard>
   );
