@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { crossChainPayResponseSchema, missingFeeSchema } from "@/lib/operations/requests-schemas";
+import { type crossChainPayResponseSchema, missingFeeSchema } from "@/lib/operations/requests-schemas";
 import type { LinkDeposit } from "@/lib/secure-payments/deposit";
 import type { CrossChainSource, PaymentPageData, PaymentPageItem } from "@/lib/secure-payments/page-types";
 
@@ -80,7 +80,10 @@ export const checkoutSchema = z
     payerAddress: z.string().nullable(),
     txHash: z.string().nullable(),
     branding: z.object({ displayName: z.string(), ...brand }).nullable(),
-    merchant: z.object({ name: z.string(), ...brand }).nullable().meta({ description: "Who is paid, as the payer should read it" }),
+    merchant: z
+      .object({ name: z.string(), ...brand })
+      .nullable()
+      .meta({ description: "Who is paid, as the payer should read it" }),
     description: z.string().nullable(),
     lineItems: z.array(z.object({ description: z.string(), quantity: z.number(), unitAmount: z.string(), total: z.string() })),
     payByTransfer: z.boolean().meta({ description: "The payer may pay with a plain transfer to a deposit address" }),

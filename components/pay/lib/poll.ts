@@ -27,3 +27,21 @@ export function pollUntil<T>(
     timer = setTimeout(tick, intervalMs);
   });
 }
+
+/**
+ * Tags calls so that only the latest one's answer is applied: each `next()` (and `invalidate()`)
+ * makes the answers of earlier calls stale. The plan hook uses it when the wallet or source changes mid-request.
+ */
+export function latestOnly() {
+  let current = 0;
+  return {
+    /** Starts a call; the returned function says whether it is still the latest. */
+    next(): () => boolean {
+      const id = ++current;
+      return () => id === current;
+    },
+    invalidate(): void {
+      current++;
+    },
+  };
+}
