@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { SiteHeader } from "@/components/docs/site-header";
+import { cardClass } from "@/components/ui/card";
 
 export const metadata: Metadata = { title: "Page not found", robots: { index: false, follow: false } };
 
@@ -9,7 +10,7 @@ export default function NotFound() {
     <>
       <SiteHeader />
       <main className="mx-auto max-w-xl px-4 py-12 sm:py-20">
-        <section aria-labelledby="not-found-heading" className="rounded-2xl bg-white p-6 shadow-sm ring-1 ring-slate-200 sm:p-8">
+        <section aria-labelledby="not-found-heading" className={cardClass({ padding: "roomy" })}>
           <p className="font-mono text-sm font-semibold text-indigo-600">404</p>
           <h1 id="not-found-heading" className="mt-1 text-2xl font-semibold tracking-tight text-slate-900">
             Page not found

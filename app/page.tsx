@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { CodeBlock } from "@/components/docs/code-block";
 import { SiteHeader } from "@/components/docs/site-header";
+import { cardClass } from "@/components/ui/card";
 
 const FEATURES = [
   { title: "Payment requests", text: "Create a request, hand the payer calldata for any wallet, and learn when it is paid." },
@@ -18,7 +19,6 @@ const README_SECTIONS = [
   "Configuration",
 ];
 
-const card = "rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6";
 const code = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 ring-1 ring-slate-200";
 
 export default function HomePage() {
@@ -55,7 +55,7 @@ export default function HomePage() {
           </div>
         </section>
 
-        <section aria-labelledby="quick-start" className={`${card} grid gap-6 lg:grid-cols-2`}>
+        <section aria-labelledby="quick-start" className={cardClass({ className: "grid gap-6 lg:grid-cols-2" })}>
           <div className="min-w-0 text-sm leading-6 text-slate-600">
             <h2 id="quick-start" className="text-lg font-semibold text-slate-900">
               Quick start
@@ -88,14 +88,14 @@ export default function HomePage() {
 
         <section aria-label="What you can build" className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
           {FEATURES.map((f) => (
-            <div key={f.title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+            <div key={f.title} className={cardClass({ padding: "tight" })}>
               <h2 className="text-base font-semibold text-slate-900">{f.title}</h2>
               <p className="mt-1.5 text-sm leading-6 text-slate-600">{f.text}</p>
             </div>
           ))}
         </section>
 
-        <section aria-labelledby="readme" className={card}>
+        <section aria-labelledby="readme" className={cardClass()}>
           <h2 id="readme" className="text-lg font-semibold text-slate-900">
             In the README
           </h2>

@@ -22,12 +22,18 @@ async function expectNoHorizontalOverflow(page: Page) {
   expect(scrollWidth, `page is ${scrollWidth - clientWidth}px wider than the viewport`).toBeLessThanOrEqual(clientWidth);
 }
 
+/** The icons come from public/: the SVG mark first, then an .ico (and /favicon.ico answers for browsers that ask unprompted). */
 async function expectFavicon(page: Page) {
-  const href = await page.locator('link[rel="icon"]').first().getAttribute("href");
-  expect(href).toMatch(/icon/);
-  const res = await page.request.get(href!);
-  expect(res.status()).toBe(200);
-  expect(res.headers()["content-type"]).toContain("image/svg+xml");
+  const hrefs = await page.locator('link[rel="icon"]').evaluateAll((links) => links.map((l) => l.getAttribute("href")));
+  expect(hrefs).toEqual(["/logo.svg", "/favicon.ico"]);
+  const svg = await page.request.get("/logo.svg");
+  expect(svg.status()).toBe(200);
+  expect(svg.headers()["content-type"]).toContain("image/svg+xml");
+  const ico = await page.request.get("/favicon.ico");
+  expect(ico.status()).toBe(200);
+  expect(ico.headers()["content-type"]).toMatch(/image\/(x-icon|vnd\.microsoft\.icon)/);
+  const apple = await page.locator('link[rel="apple-touch-icon"]').getAttribute("href");
+  expect((await page.request.get(apple!)).headers()["content-type"]).toContain("image/png");
 }
 
 for (const vp of WIDTHS) {

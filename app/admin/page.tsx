@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { AuditList } from "@/components/admin/audit-list";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 import { requireAdmin } from "@/lib/admin/access";
 import { listAdminActions } from "@/lib/admin/audit";
 import { type RecurringNetworkHealth, serviceHealth } from "@/lib/admin/health";

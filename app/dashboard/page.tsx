@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { BarChart } from "@/components/dashboard/bar-chart";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc, groupAmount } from "@/components/payment/format";
+import { formatUtc, groupAmount } from "@/components/shared/format";
 import { requireUser } from "@/lib/http/page-session";
 import { accountOverview, recentPayments } from "@/lib/requests/account-overview";
 

@@ -3,6 +3,7 @@ import { CodeBlock } from "@/components/docs/code-block";
 import { InlineMarkdown } from "@/components/docs/markdown";
 import { MethodBadge, OperationCard } from "@/components/docs/operation-card";
 import { SiteHeader } from "@/components/docs/site-header";
+import { cardClass } from "@/components/ui/card";
 import { CREDENTIAL_HEADERS } from "@/lib/openapi/snippets";
 import pkg from "@/package.json";
 import { docOperations } from "./operations";
@@ -57,7 +58,7 @@ export default function DocsPage() {
           </nav>
         </aside>
         <main className="min-w-0 space-y-6">
-          <section aria-labelledby="docs-title" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+          <section aria-labelledby="docs-title" className={cardClass()}>
             <div className="flex flex-wrap items-center gap-2">
               <h1 id="docs-title" className="text-2xl font-semibold tracking-tight text-slate-900 sm:text-3xl">
                 API reference
@@ -110,7 +111,7 @@ export default function DocsPage() {
             </div>
           </section>
 
-          <details className="rounded-2xl bg-white p-4 shadow-sm ring-1 ring-slate-200 lg:hidden">
+          <details className={cardClass({ padding: "none", className: "p-4 lg:hidden" })}>
             <summary className="cursor-pointer text-sm font-semibold text-slate-900">Endpoints ({operations.length})</summary>
             <nav aria-label="Endpoints (compact)" className="mt-3">
               {endpointList}

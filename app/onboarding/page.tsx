@@ -2,7 +2,8 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { cache } from "react";
 import { OnboardingLoader } from "@/components/onboarding/onboarding-loader";
-import { BrandHeader } from "@/components/payment/brand-header";
+import { BrandHeader } from "@/components/ui/brand-header";
+import { cardClass } from "@/components/ui/card";
 import { getOnboardingPage } from "@/lib/orchestrators/onboarding-page";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +25,7 @@ export async function generateMetadata({ searchParams }: Props): Promise<Metadat
 
 function Notice({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <section role="status" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <section role="status" className={cardClass()}>
       <h1 className="text-lg font-semibold text-slate-900">{title}</h1>
       <p className="mt-2 text-sm text-slate-600">{children}</p>
     </section>
@@ -65,7 +66,7 @@ export default async function OnboardingPage({ searchParams }: Props) {
   return (
     <>
       <BrandHeader brand={brand} subtitle="Invitation" />
-      <section aria-labelledby="invite-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+      <section aria-labelledby="invite-heading" className={cardClass()}>
         <h1 id="invite-heading" className="text-xl font-semibold text-slate-900">
           {data.orchestrator.name} invites you to get paid in stablecoins
         </h1>

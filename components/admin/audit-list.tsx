@@ -1,4 +1,4 @@
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 import type { listAdminActions } from "@/lib/admin/audit";
 
 /** Operator actions, newest first: when, what, on what, by whom. */

@@ -2,6 +2,7 @@
 
 import { useActionState } from "react";
 import type { AdminFormState } from "@/app/admin/actions";
+import { Alert } from "@/components/ui/alert";
 
 /** Issues an orchestrator key to the account; the secret appears once, to hand over securely. */
 export function IssueKeyForm({
@@ -32,17 +33,17 @@ export function IssueKeyForm({
         </button>
       </div>
       {state.error ? (
-        <p role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+        <Alert as="p" role="alert">
           {state.error}
-        </p>
+        </Alert>
       ) : null}
       {state.secret ? (
-        <div role="status" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+        <Alert role="status" tone="warning">
           <p className="font-medium">Hand this key over now: it is shown only once.</p>
           <p className="mt-1 break-all font-mono text-[13px]" data-testid="new-orchestrator-key">
             {state.secret}
           </p>
-        </div>
+        </Alert>
       ) : null}
     </form>
   );

@@ -2,7 +2,7 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOut } from "@/app/sign-in/actions";
 import { NavLinks } from "@/components/dashboard/nav-links";
-import { Mark } from "@/components/docs/site-header";
+import { Logo } from "@/components/ui/logo";
 
 const NAV = [
   { href: "/admin", label: "Health" },
@@ -18,7 +18,7 @@ export function AdminShell({ who, children }: { who: string; children: ReactNode
       <header className="bg-slate-900 text-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
           <Link href="/admin" className="flex items-center gap-2 text-base font-semibold">
-            <Mark />
+            <Logo />
             <span>Duebill operations</span>
           </Link>
           <div className="flex min-w-0 items-center gap-3 text-sm">

@@ -1,6 +1,7 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { SiteHeader } from "@/components/docs/site-header";
+import { Card } from "@/components/ui/card";
 
 /** Frame of /sign-in and /register: the site header and one centred card. */
 export function AuthShell({ title, children, footer }: { title: string; children: ReactNode; footer: ReactNode }) {
@@ -18,10 +19,10 @@ export function AuthShell({ title, children, footer }: { title: string; children
 
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   return (
-    <section aria-label={title} className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <Card aria-label={title}>
       <h2 className="mb-4 text-base font-semibold text-slate-900">{title}</h2>
       {children}
-    </section>
+    </Card>
   );
 }
 

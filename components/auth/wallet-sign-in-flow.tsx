@@ -1,22 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
-
-/** What signing in needs of a wallet: EVM through wagmi/RainbowKit, Tron through the TronLink adapter. */
-export interface SignInWallet {
-  kind: "evm" | "tron";
-  address: string | undefined;
-  name: string | undefined;
-  chainId?: number;
-  connecting: boolean;
-  notFound?: boolean;
-  connectError?: string | null;
-  connect(): void;
-  disconnect(): void;
-  signMessage(message: string): Promise<string>;
-}
+import type { SigningWallet } from "@/components/shared/signing-wallet";
+import { walletErrorMessage } from "@/components/shared/wallet-errors";
+import { Button } from "@/components/ui/button";
 
 async function postJson(path: string, body: unknown) {
   const res = await fetch(path, {
@@ -37,7 +24,7 @@ async function postJson(path: string, body: unknown) {
  * Connect, then sign the `/v1` wallet challenge (SIWE for EVM, TRON message v2 for Tron): the
  * verify call sets the same httpOnly session cookie the API uses, then the page moves on.
  */
-export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next: string }) {
+export function WalletSignInFlow({ wallet, next }: { wallet: SigningWallet; next: string }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
@@ -55,7 +42,7 @@ export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next:
       await postJson("/v1/auth/wallet/verify", { challengeId: challenge.challengeId, nonce: challenge.nonce, message, signature });
       window.location.assign(next);
     } catch (err) {
-      setError(isUserRejection(err) ? REJECTED_MESSAGE : describeError(err));
+      setError(walletErrorMessage(err));
       setBusy(false);
     }
   };
@@ -69,9 +56,9 @@ export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next:
           ) : (
             <p className="text-sm text-slate-600">Connect your wallet, then sign a message to prove it is yours. Signing costs nothing.</p>
           )}
-          <button type="button" className={`${primaryButtonClass} sm:w-full`} disabled={wallet.connecting} onClick={wallet.connect}>
+          <Button block disabled={wallet.connecting} onClick={wallet.connect}>
             {wallet.connecting ? "Connecting…" : wallet.kind === "tron" ? "Connect TronLink" : "Connect wallet"}
-          </button>
+          </Button>
         </>
       ) : (
         <>
@@ -79,18 +66,13 @@ export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next:
             <p className="min-w-0 truncate font-mono text-[13px]" data-testid="sign-in-address" title={wallet.address}>
               {wallet.address}
             </p>
-            <button
-              type="button"
-              onClick={wallet.disconnect}
-              disabled={busy}
-              className={`${secondaryButtonClass} !min-h-9 !w-auto !px-3 !py-1 text-sm`}
-            >
+            <Button variant="secondary" onClick={wallet.disconnect} disabled={busy} className="!min-h-9 !w-auto !px-3 !py-1 text-sm">
               Disconnect
-            </button>
+            </Button>
           </div>
-          <button type="button" className={`${primaryButtonClass} sm:w-full`} disabled={busy} onClick={() => void signIn()}>
+          <Button block disabled={busy} onClick={() => void signIn()}>
             {busy ? "Confirm in your wallet…" : "Sign in with this wallet"}
-          </button>
+          </Button>
         </>
       )}
       {error || wallet.connectError ? (

@@ -2,7 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useState } from "react";
-import { secondaryButtonClass } from "@/components/payment/paid-panel";
+import { Button } from "@/components/ui/button";
 import type { PaymentNetwork } from "@/components/wallet/evm-config";
 
 const loading = () => (
@@ -20,12 +20,12 @@ export function WalletSignIn({ network, next }: { network: PaymentNetwork; next:
   if (kind === "tron") return <TronSignInPanel next={next} />;
   return (
     <div className="grid gap-2 sm:grid-cols-2">
-      <button type="button" className={secondaryButtonClass} onClick={() => setKind("evm")}>
+      <Button variant="secondary" onClick={() => setKind("evm")}>
         EVM wallet
-      </button>
-      <button type="button" className={secondaryButtonClass} onClick={() => setKind("tron")}>
+      </Button>
+      <Button variant="secondary" onClick={() => setKind("tron")}>
         TronLink
-      </button>
+      </Button>
     </div>
   );
 }

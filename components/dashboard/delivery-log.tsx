@@ -1,4 +1,4 @@
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 
 export interface DeliveryView {
   id: string;

@@ -2,27 +2,29 @@
 
 import { useActionState } from "react";
 import type { KeyFormState } from "@/app/dashboard/keys/actions";
+import { Alert } from "@/components/ui/alert";
+import { buttonClass } from "@/components/ui/button";
+import { inputClass } from "@/components/ui/field";
 
 type Action = (prev: KeyFormState, form: FormData) => Promise<KeyFormState>;
-const input =
-  "mt-1 block min-h-10 w-full rounded-lg border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600";
-const button = "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-500 disabled:opacity-60";
+const input = inputClass("sm");
+const button = buttonClass({ variant: "compact" });
 
 function Outcome({ state }: { state: KeyFormState }) {
   if (state.error)
     return (
-      <p role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+      <Alert as="p" role="alert">
         {state.error}
-      </p>
+      </Alert>
     );
   if (state.secret)
     return (
-      <div role="status" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+      <Alert role="status" tone="warning">
         <p className="font-medium">Copy this key now: it is shown only once.</p>
         <p className="mt-1 break-all font-mono text-[13px]" data-testid="new-api-key">
           {state.secret}
         </p>
-      </div>
+      </Alert>
     );
   if (state.created)
     return (

@@ -2,21 +2,12 @@
 
 import { useActionState } from "react";
 import type { LinkFormState } from "@/app/dashboard/links/actions";
-import { primaryButtonClass } from "@/components/payment/paid-panel";
-
-const input =
-  "mt-1 block min-h-11 w-full rounded-xl border-0 bg-white px-3 py-2 text-base text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600 sm:text-sm";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Field as UiField } from "@/components/ui/field";
 
 function Field({ name, label, hint, invalid }: { name: string; label: string; hint?: string; invalid: boolean }) {
-  return (
-    <div>
-      <label htmlFor={`link-${name}`} className="text-sm font-medium text-slate-700">
-        {label}
-      </label>
-      <input id={`link-${name}`} name={name} className={input} aria-invalid={invalid || undefined} />
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
-    </div>
-  );
+  return <UiField id={`link-${name}`} name={name} label={label} hint={hint} aria-invalid={invalid || undefined} />;
 }
 
 /** Make a payment link to the account's active payee destination; the URL is shown to copy once created. */
@@ -35,12 +26,12 @@ export function LinkForm({ action, currency }: { action: (p: LinkFormState, f: F
       <Field name="redirectUrl" label="Redirect after payment (optional)" hint="https://…" invalid={state.field === "redirectUrl"} />
       <div className="space-y-3 sm:col-span-2">
         {state.error ? (
-          <p role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+          <Alert as="p" role="alert">
             {state.error}
-          </p>
+          </Alert>
         ) : null}
         {state.created ? (
-          <div role="status" className="rounded-xl bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-emerald-200">
+          <Alert role="status" tone="success">
             <p className="font-medium">Link created. Send it to your payer:</p>
             <p className="mt-1 flex flex-wrap items-center gap-2">
               <a href={state.created.url} data-testid="created-link" className="break-all font-mono text-[13px] text-indigo-700 underline">
@@ -54,11 +45,11 @@ export function LinkForm({ action, currency }: { action: (p: LinkFormState, f: F
                 Copy
               </button>
             </p>
-          </div>
+          </Alert>
         ) : null}
-        <button type="submit" disabled={pending} className={primaryButtonClass}>
+        <Button type="submit" disabled={pending}>
           {pending ? "Creating…" : "Create payment link"}
-        </button>
+        </Button>
       </div>
     </form>
   );

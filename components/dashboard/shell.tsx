@@ -2,7 +2,8 @@ import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOut } from "@/app/sign-in/actions";
 import { NavLinks } from "@/components/dashboard/nav-links";
-import { Mark } from "@/components/docs/site-header";
+import { Card } from "@/components/ui/card";
+import { Logo } from "@/components/ui/logo";
 
 const NAV = [
   { href: "/dashboard", label: "Overview" },
@@ -21,7 +22,7 @@ export function DashboardShell({ account, who, children }: { account: string; wh
       <header className="border-b border-slate-200 bg-white">
         <div className="mx-auto flex max-w-6xl flex-wrap items-center justify-between gap-3 px-4 py-3 sm:px-6">
           <Link href="/dashboard" className="flex min-w-0 items-center gap-2 text-base font-semibold text-slate-900">
-            <Mark />
+            <Logo />
             <span className="truncate">{account}</span>
           </Link>
           <div className="flex min-w-0 items-center gap-3 text-sm">
@@ -49,12 +50,12 @@ export function DashboardShell({ account, who, children }: { account: string; wh
 
 export function Panel({ title, children, action }: { title: string; children: ReactNode; action?: ReactNode }) {
   return (
-    <section aria-label={title} className="min-w-0 rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200">
+    <Card aria-label={title} padding="tight" className="min-w-0">
       <div className="mb-3 flex items-center justify-between gap-2">
         <h2 className="min-w-0 text-base font-semibold text-slate-900 [overflow-wrap:anywhere]">{title}</h2>
         {action}
       </div>
       {children}
-    </section>
+    </Card>
   );
 }

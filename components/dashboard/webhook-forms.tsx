@@ -2,17 +2,19 @@
 
 import { useActionState } from "react";
 import type { WebhookFormState } from "@/app/dashboard/webhooks/actions";
+import { Alert } from "@/components/ui/alert";
+import { buttonClass } from "@/components/ui/button";
+import { inputClass } from "@/components/ui/field";
 
 type Action = (prev: WebhookFormState, form: FormData) => Promise<WebhookFormState>;
-const input =
-  "mt-1 block min-h-10 w-full rounded-lg border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600";
-const button = "rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-500 disabled:opacity-60";
+const input = inputClass("sm");
+const button = buttonClass({ variant: "compact" });
 
-function Alert({ text }: { text: string }) {
+function ErrorAlert({ text }: { text: string }) {
   return (
-    <p role="alert" className="rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+    <Alert as="p" role="alert">
       {text}
-    </p>
+    </Alert>
   );
 }
 
@@ -47,14 +49,14 @@ export function WebhookForm({ action, clientIds }: { action: Action; clientIds: 
         Register webhook
       </button>
       {clientIds.length === 0 ? <p className="text-sm text-slate-600">Create a client ID first (Keys).</p> : null}
-      {state.error ? <Alert text={state.error} /> : null}
+      {state.error ? <ErrorAlert text={state.error} /> : null}
       {state.secret ? (
-        <div role="status" className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+        <Alert role="status" tone="warning">
           <p className="font-medium">Signing secret for {state.url}: copy it now, it is shown only once.</p>
           <p className="mt-1 break-all font-mono text-[13px]" data-testid="webhook-secret">
             {state.secret}
           </p>
-        </div>
+        </Alert>
       ) : null}
     </form>
   );
@@ -77,7 +79,7 @@ export function TestWebhookForm({ action, eventTypes }: { action: Action; eventT
         Send test
       </button>
       <div className="basis-full" aria-live="polite">
-        {state.error ? <Alert text={state.error} /> : null}
+        {state.error ? <ErrorAlert text={state.error} /> : null}
         {state.url && !state.error ? <p className="text-sm text-emerald-800">{state.url}; the log below shows each attempt.</p> : null}
       </div>
     </form>

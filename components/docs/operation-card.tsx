@@ -1,3 +1,4 @@
+import { cardClass } from "@/components/ui/card";
 import { CodeBlock } from "./code-block";
 import { InlineMarkdown, Markdown } from "./markdown";
 
@@ -112,7 +113,7 @@ export function OperationCard({ operation: op }: { operation: DocOperation }) {
       aria-labelledby={`${op.operationId}-title`}
       data-operation={op.operationId}
       data-has-body={op.requestExample ? "true" : "false"}
-      className="scroll-mt-20 rounded-2xl bg-white shadow-sm ring-1 ring-slate-200"
+      className={cardClass({ padding: "none", className: "scroll-mt-20" })}
     >
       <div className="grid gap-6 p-5 sm:p-6 xl:grid-cols-[minmax(0,5fr)_minmax(0,6fr)]">
         <div className="min-w-0">

@@ -1,15 +1,5 @@
 import Link from "next/link";
-
-/** Duebill's mark (the same drawing as app/icon.svg). */
-export function Mark({ className = "size-7" }: { className?: string }) {
-  return (
-    <svg aria-hidden="true" viewBox="0 0 32 32" className={className}>
-      <rect width="32" height="32" rx="8" fill="#4f46e5" />
-      <path d="M10 8.5h5.5a7.5 7.5 0 0 1 0 15H10z" fill="none" stroke="#fff" strokeWidth="3" strokeLinejoin="round" />
-      <path d="M14.5 16h3" stroke="#c7d2fe" strokeWidth="3" strokeLinecap="round" />
-    </svg>
-  );
-}
+import { Logo } from "@/components/ui/logo";
 
 /** Header of the public pages (home, docs, not found). */
 export function SiteHeader({ current, wide }: { current?: "home" | "docs"; wide?: boolean }) {
@@ -18,7 +8,7 @@ export function SiteHeader({ current, wide }: { current?: "home" | "docs"; wide?
     <header className="sticky top-0 z-10 border-b border-slate-200 bg-white/90 backdrop-blur">
       <div className={`mx-auto flex ${wide ? "max-w-7xl" : "max-w-6xl"} items-center justify-between gap-3 px-4 py-3 sm:px-6`}>
         <Link href="/" className="flex items-center gap-2 text-base font-semibold tracking-tight text-slate-900">
-          <Mark />
+          <Logo />
           Duebill
         </Link>
         <nav aria-label="Site" className="flex items-center gap-1">

@@ -1,8 +1,11 @@
 "use client";
 
 import { type ReactNode, useState } from "react";
-import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
-import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
+import type { SigningWallet } from "@/components/shared/signing-wallet";
+import { walletErrorMessage } from "@/components/shared/wallet-errors";
+import { Alert } from "@/components/ui/alert";
+import { Button } from "@/components/ui/button";
+import { Card as UiCard } from "@/components/ui/card";
 import type { OnboardingPageData } from "@/lib/orchestrators/onboarding-page";
 
 const STEPS = ["Connect wallet", "Sign in", "Payout destination", "Screening", "Confirm"] as const;
@@ -41,27 +44,12 @@ function Steps({ current }: { current: number }) {
   );
 }
 
-/** What the flow needs of a wallet: EVM through wagmi/RainbowKit, Tron through the TronLink adapter. */
-export interface OnboardingWallet {
-  kind: "evm" | "tron";
-  address: string | undefined;
-  name: string | undefined;
-  /** Connecting is in progress (a modal or the extension's pop-up is open). */
-  connecting: boolean;
-  /** The wallet is not installed (TronLink). */
-  notFound?: boolean;
-  connectError?: string | null;
-  connect(): void;
-  disconnect(): void;
-  signMessage(message: string): Promise<string>;
-}
-
 /**
  * Connect → sign in (the /v1 wallet challenge, signed in the wallet) → payout destination →
  * screening → confirm. Every step is a real API call the page makes as the signed-in platform;
  * finishing twice is harmless (the server creates one client ID per intent).
  */
-export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wallet: OnboardingWallet }) {
+export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wallet: SigningWallet }) {
   const { address } = wallet;
   const isConnected = address !== undefined;
   const currencies = data.currencies.filter((c) => c.kind === wallet.kind);
@@ -84,7 +72,7 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
     try {
       await fn();
     } catch (err) {
-      setError(isUserRejection(err) ? REJECTED_MESSAGE : describeError(err));
+      setError(walletErrorMessage(err));
     } finally {
       setBusy(false);
     }
@@ -152,13 +140,13 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
           Connect the wallet that will receive your payouts. You sign a message to prove it is yours; nothing is sent.
         </p>
         {wallet.notFound ? (
-          <p role="alert" className="mt-3 rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200">
+          <Alert as="p" role="alert" tone="warning" className="mt-3">
             TronLink was not found in this browser. Install it and reload this page, or choose an EVM wallet.
-          </p>
+          </Alert>
         ) : null}
-        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={wallet.connect} disabled={wallet.connecting}>
+        <Button block className="mt-4" onClick={wallet.connect} disabled={wallet.connecting}>
           {wallet.connecting ? "Confirm in your wallet…" : wallet.kind === "tron" ? "Connect TronLink" : "Connect wallet"}
-        </button>
+        </Button>
         {wallet.connectError ? (
           <p role="alert" className="mt-3 text-sm text-rose-700">
             {wallet.connectError}
@@ -172,9 +160,9 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
         <p className="text-sm text-slate-600">
           Sign a one-time message in your wallet to sign in. It costs nothing and sends no transaction.
         </p>
-        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={() => void signIn()} disabled={busy}>
+        <Button block className="mt-4" onClick={() => void signIn()} disabled={busy}>
           {busy ? "Confirm in your wallet…" : "Sign in with wallet"}
-        </button>
+        </Button>
       </>
     );
   } else if (step === 2) {
@@ -199,14 +187,9 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
           Payouts go to the connected wallet:
           <span className="mt-0.5 block break-all font-mono text-[13px] text-slate-900">{address}</span>
         </p>
-        <button
-          type="button"
-          className={`${primaryButtonClass} mt-4 sm:w-full`}
-          onClick={() => void saveDestination()}
-          disabled={busy || !currency}
-        >
+        <Button block className="mt-4" onClick={() => void saveDestination()} disabled={busy || !currency}>
           {busy ? "Saving…" : "Use this destination"}
-        </button>
+        </Button>
       </>
     );
   } else if (step === 3) {
@@ -224,9 +207,9 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
             </>
           )}
         </p>
-        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={() => setKytDone(true)}>
+        <Button block className="mt-4" onClick={() => setKytDone(true)}>
           Continue
-        </button>
+        </Button>
       </>
     ) : (
       <fieldset>
@@ -252,9 +235,9 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
             </label>
           ))}
         </div>
-        <button type="button" className={`${primaryButtonClass} mt-4 sm:w-full`} onClick={() => setKytDone(true)}>
+        <Button block className="mt-4" onClick={() => setKytDone(true)}>
           Continue
-        </button>
+        </Button>
       </fieldset>
     );
   } else {
@@ -270,12 +253,12 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
           {data.domains.length > 0 ? <Row label="Allowed sites">{data.domains.join(", ")}</Row> : null}
         </dl>
         <div className="mt-4 flex flex-col gap-2 sm:flex-row">
-          <button type="button" className={`${primaryButtonClass} sm:flex-1`} onClick={() => void confirm()} disabled={busy}>
+          <Button className="sm:flex-1" onClick={() => void confirm()} disabled={busy}>
             {busy ? "Linking…" : `Confirm and link to ${data.orchestrator.name}`}
-          </button>
-          <button type="button" className={secondaryButtonClass} onClick={() => setKytDone(false)} disabled={busy}>
+          </Button>
+          <Button variant="secondary" onClick={() => setKytDone(false)} disabled={busy}>
             Back
-          </button>
+          </Button>
         </div>
       </>
     );
@@ -317,16 +300,12 @@ export function OnboardingFlow({ data, wallet }: { data: OnboardingPageData; wal
 
 function Card({ title, live, children }: { title: string; live?: boolean; children: ReactNode }) {
   return (
-    <section
-      aria-labelledby="onboarding-step"
-      aria-live={live ? "polite" : undefined}
-      className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6"
-    >
+    <UiCard aria-labelledby="onboarding-step" aria-live={live ? "polite" : undefined}>
       <h2 id="onboarding-step" className="mb-4 text-lg font-semibold text-slate-900">
         {title}
       </h2>
       {children}
-    </section>
+    </UiCard>
   );
 }
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { checkoutSchema } from "@/lib/operations/checkout-schemas";
 import { amountSummarySchema, multicallViewSchema } from "@/lib/operations/multicall-schemas";
 import { crossChainPayResponseSchema, missingFeeSchema, payMetadataSchema, txSchema } from "@/lib/operations/requests-schemas";
 import { feePlanSchema } from "@/lib/operations/secure-payments-schemas";
@@ -62,9 +63,7 @@ const common = {
         "partially_paid; GET /pay asks for the missing fee alone); null otherwise",
     }),
   missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
-  checkout: z.record(z.string(), z.unknown()).meta({
-    description: "Duebill extension: the hosted checkout's view (merchant, line items, network details, totals with fees, status)",
-  }),
+  checkout: checkoutSchema,
 };
 
 export const publicLinkSchema = z

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
+import { linkDepositSchema } from "@/lib/operations/checkout-schemas";
 import { missingFeeSchema } from "@/lib/operations/requests-schemas";
 import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/operations/secure-payment-view-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
@@ -193,17 +194,7 @@ export const linkDepositOp = defineOperation({
   responses: {
     200: {
       description: "Where and what to send",
-      schema: z.object({
-        address: z.string(),
-        network: z.object({ id: z.string(), name: z.string(), chainId: z.number() }),
-        token: z.object({ symbol: z.string(), address: z.string(), decimals: z.number() }),
-        amount: z.string(),
-        amountUnits: z.string(),
-        received: z.string(),
-        remaining: z.string(),
-        uri: z.string(),
-        qrSvg: z.string(),
-      }),
+      schema: linkDepositSchema,
     },
     ...errorResponses(404, 409, 429, 503),
   },

@@ -16,6 +16,8 @@ import { env, reloadEnv } from "@/lib/env";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import { prefixedId } from "@/lib/ids";
 import { sweepExpiry } from "@/lib/jobs/expire";
+import { checkoutSchema } from "@/lib/operations/checkout-schemas";
+import { publicLinkSchema } from "@/lib/operations/secure-payment-view-schemas";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -56,6 +58,15 @@ const link = (json: unknown, headers: Record<string, string> = { "x-client-id": 
   call(createLink, "/v2/secure-payments", { method: "POST", headers, json });
 const bySession = (requestId: string, token = session) =>
   call(getSecurePayment, `/v2/secure-payments?requestId=${requestId}`, { headers: { authorization: `Bearer ${token}` } });
+
+/**
+ * The public view matches the operation's documented schema, and its `checkout` has exactly the
+ * fields the schema names (the hosted page's client types are inferred from it).
+ */
+function expectDocumentedView(body: unknown) {
+  expect(publicLinkSchema.safeParse(body).error).toBeUndefined();
+  expect(checkoutSchema.strict().safeParse((body as { checkout: unknown }).checkout).error).toBeUndefined();
+}
 
 const payFromPage = (token: string, key: `0x${string}` = devnet.accounts.payer.privateKey) => payLinkOnDevnet(devnet, pub, token, key);
 
@@ -107,6 +118,8 @@ describe("secure payment links", () => {
       currency: { symbol: "USDC" },
       reference: "ORDER-7",
     });
+    expectDocumentedView(view.body);
+    expectDocumentedView(rich.body);
     const before = await bySession(requestId);
     expect(before.body).toMatchObject({
       status: "pending",
@@ -266,6 +279,9 @@ describe("secure payment links", () => {
       isNativeCurrency: [false, false],
     });
     expect(view.body.destinations).toHaveLength(2);
+    expect(view.body.checkout).toMatchObject({ status: "completed", paymentType: "batch" });
+    expect(view.body.checkout.completedAt).not.toBeNull();
+    expectDocumentedView(view.body);
     expect((await bySession(created.body.requestIds[1])).body).toMatchObject({ status: "completed", paymentType: "batch" });
   });
 
@@ -339,6 +355,7 @@ describe("secure payment links", () => {
     const view = await call(pageView, `/v2/secure-payments/${single.body.token}`, { params: { token: single.body.token } });
     expect(view.body.network).toBe("tron");
     expect(view.body.checkout.network).toMatchObject({ id: "tron", kind: "tron" });
+    expectDocumentedView(view.body);
   });
 
   it("screens the payee of an outgoing link at creation", async () => {

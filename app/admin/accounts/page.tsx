@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 import { requireAdmin } from "@/lib/admin/access";
 import { listAccounts } from "@/lib/admin/accounts";
 

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { ApiKeyForm, ClientIdForm } from "@/components/dashboard/key-forms";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 import { listOwnApiKeys } from "@/lib/accounts/api-keys";
 import { listOwnClientIds } from "@/lib/accounts/client-ids";
 import { requireUser } from "@/lib/http/page-session";

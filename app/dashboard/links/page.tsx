@@ -1,8 +1,8 @@
 import type { Metadata } from "next";
 import { LinkForm } from "@/components/dashboard/link-form";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc } from "@/components/payment/format";
-import { StatusBadge } from "@/components/payment/status-badge";
+import { formatUtc } from "@/components/shared/format";
+import { StatusBadge } from "@/components/ui/status-badge";
 import { getActiveDestination } from "@/lib/destinations/destinations";
 import { requireUser } from "@/lib/http/page-session";
 import { listAccountLinks } from "@/lib/secure-payments/account-links";

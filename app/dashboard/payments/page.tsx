@@ -1,7 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc, groupAmount } from "@/components/payment/format";
+import { formatUtc, groupAmount } from "@/components/shared/format";
+import { Alert } from "@/components/ui/alert";
+import { inputClass } from "@/components/ui/field";
 import { explorerLink } from "@/lib/chain/stored";
 import { toFormState } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";
@@ -13,8 +15,7 @@ export const metadata: Metadata = { title: "Payments", robots: { index: false } 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 const FILTERS = ["walletAddress", "reference", "requestId", "txHash", "paymentCurrency", "network", "fromDate", "toDate"] as const;
 const PAGE = 20;
-const input =
-  "mt-1 block min-h-10 w-full rounded-lg border-0 bg-white px-2.5 py-1.5 text-sm text-slate-900 ring-1 ring-inset ring-slate-300 focus:ring-2 focus:ring-indigo-600";
+const input = inputClass("sm");
 
 export default async function PaymentsPage({ searchParams }: Props) {
   const me = await requireUser("/dashboard/payments");
@@ -55,9 +56,9 @@ export default async function PaymentsPage({ searchParams }: Props) {
           </div>
         </form>
         {error ? (
-          <p role="alert" className="mt-3 rounded-xl bg-rose-50 p-3 text-sm text-rose-800 ring-1 ring-rose-200">
+          <Alert as="p" role="alert" className="mt-3">
             {error}
-          </p>
+          </Alert>
         ) : null}
       </Panel>
       {result ? (

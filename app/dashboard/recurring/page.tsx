@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { RecurringButtons } from "@/components/dashboard/recurring-buttons";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc, groupAmount, shortenAddress } from "@/components/payment/format";
+import { formatUtc, groupAmount, shortenAddress } from "@/components/shared/format";
 import { tokenOf } from "@/lib/chain/stored";
 import { requireUser } from "@/lib/http/page-session";
 import { formatAmount } from "@/lib/money";

@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { DestinationForm, FeeForm } from "@/components/dashboard/settings-forms";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { tokenCurrencies } from "@/lib/currencies/registry";

@@ -2,7 +2,7 @@ import type { Metadata } from "next";
 import { DeliveryLog } from "@/components/dashboard/delivery-log";
 import { Panel } from "@/components/dashboard/shell";
 import { TestWebhookForm, WebhookForm } from "@/components/dashboard/webhook-forms";
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 import { listOwnClientIds } from "@/lib/accounts/client-ids";
 import { requireUser } from "@/lib/http/page-session";
 import { testWebhookOp } from "@/lib/operations/webhooks";

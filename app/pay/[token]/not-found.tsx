@@ -1,10 +1,11 @@
 import type { Metadata } from "next";
+import { Card } from "@/components/ui/card";
 
 export const metadata: Metadata = { title: "Payment link not found", robots: { index: false, follow: false } };
 
 export default function PaymentLinkNotFound() {
   return (
-    <section aria-labelledby="not-found-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
+    <Card aria-labelledby="not-found-heading">
       <h1 id="not-found-heading" className="text-xl font-semibold text-slate-900">
         Payment link not found
       </h1>
@@ -12,6 +13,6 @@ export default function PaymentLinkNotFound() {
         Check that you opened the complete link. If it was copied by hand, a character may be missing. Otherwise, ask the sender for a new
         link.
       </p>
-    </section>
+    </Card>
   );
 }

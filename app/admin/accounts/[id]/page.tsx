@@ -3,7 +3,7 @@ import Link from "next/link";
 import { notFound } from "next/navigation";
 import { IssueKeyForm } from "@/components/admin/issue-key-form";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc } from "@/components/payment/format";
+import { formatUtc } from "@/components/shared/format";
 import { RATE_TIERS } from "@/lib/accounts/issue-credentials";
 import { requireAdmin } from "@/lib/admin/access";
 import { accountForAdmin } from "@/lib/admin/accounts";

@@ -4,7 +4,7 @@ import { notFound } from "next/navigation";
 import { redeliverAction } from "@/app/dashboard/webhooks/actions";
 import { DeliveryLog } from "@/components/dashboard/delivery-log";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc, groupAmount } from "@/components/payment/format";
+import { formatUtc, groupAmount } from "@/components/shared/format";
 import { explorerLink } from "@/lib/chain/stored";
 import { AppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";

@@ -1,0 +1,161 @@
+"use client";
+
+import { useRouter } from "next/navigation";
+import { useEffect, useState } from "react";
+import { useLinkSettled } from "@/components/pay/hooks/use-link-settled";
+import { fetchDeposit } from "@/components/pay/lib/api";
+import { depositProgress, qrDataUri } from "@/components/pay/lib/deposit";
+import { Address } from "@/components/ui/address";
+import { Alert } from "@/components/ui/alert";
+import { Button, ButtonLink } from "@/components/ui/button";
+import type { Checkout, LinkDepositAnswer } from "@/lib/operations/checkout-schemas";
+import { PaidPanel } from "./paid-panel";
+
+const POLL_MS = 3_000;
+
+function CopyButton({ text, label }: { text: string; label: string }) {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      aria-label={`Copy ${label}`}
+      onClick={() => {
+        void navigator.clipboard?.writeText(text).then(() => {
+          setCopied(true);
+          setTimeout(() => setCopied(false), 1_500);
+        });
+      }}
+      className="shrink-0 rounded-md px-2 py-1 text-sm font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+    >
+      {copied ? "Copied" : "Copy"}
+    </button>
+  );
+}
+
+/** The request's deposit address: QR code (EIP-681), exact amount, address, and live progress until the link is paid. */
+export function DepositPanel({ data }: { data: Checkout }) {
+  const router = useRouter();
+  const [deposit, setDeposit] = useState<LinkDepositAnswer | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [attempt, setAttempt] = useState(0);
+  const settled = useLinkSettled(data.token, deposit !== null);
+
+  // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the "Try again" trigger, on purpose
+  useEffect(() => {
+    if (settled) {
+      router.refresh();
+      return;
+    }
+    const controller = new AbortController();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const load = async () => {
+      try {
+        setDeposit(await fetchDeposit(data.token, controller.signal));
+        setError(null);
+        timer = setTimeout(load, POLL_MS);
+      } catch (err) {
+        if (controller.signal.aborted) return;
+        setError(err instanceof Error ? err.message : "Could not get the deposit address.");
+      }
+    };
+    void load();
+    return () => {
+      controller.abort();
+      clearTimeout(timer);
+    };
+  }, [data.token, attempt, settled, router]);
+
+  if (settled?.status === "completed") {
+    return (
+      <div role="status" aria-live="polite" className="mt-4">
+        <PaidPanel
+          payerAddress={settled.payerAddress}
+          txHash={settled.txHash}
+          explorerPrefix={settled.network.explorerTxUrl}
+          completedAt={settled.completedAt}
+          redirectUrl={settled.redirectUrl}
+          redirectLabel={settled.redirectLabel}
+        />
+      </div>
+    );
+  }
+  if (error && !deposit) {
+    return (
+      <Alert role="alert" className="mt-4">
+        <p>{error}</p>
+        <Button variant="secondary" onClick={() => setAttempt((n) => n + 1)} className="mt-3">
+          Try again
+        </Button>
+      </Alert>
+    );
+  }
+  if (!deposit) {
+    return (
+      <p role="status" className="mt-4 text-sm text-slate-600">
+        Preparing this payment&apos;s deposit address… (a few seconds: it is created on {data.network.name})
+      </p>
+    );
+  }
+  const state = depositProgress(deposit, data.merchant?.name ?? "the recipient");
+  const qr = qrDataUri(deposit.qrSvg);
+  return (
+    <div className="mt-4 space-y-4" data-testid="deposit-panel">
+      <div className="flex flex-col items-center gap-4 sm:flex-row sm:items-start">
+        {/* biome-ignore lint/performance/noImgElement: an inline SVG data URI, nothing for next/image to optimise */}
+        <img
+          src={qr}
+          width={176}
+          height={176}
+          alt={`QR code: send ${deposit.amount} ${deposit.token.symbol} on ${deposit.network.name} to ${deposit.address}`}
+          className="size-44 shrink-0 rounded-lg ring-1 ring-slate-200"
+        />
+        <dl className="w-full min-w-0 space-y-3 text-sm">
+          <div>
+            <dt className="font-medium text-slate-500">Send exactly</dt>
+            <dd className="mt-0.5 flex items-center justify-between gap-2">
+              <span className="text-lg font-semibold text-slate-900" data-testid="deposit-amount">
+                {deposit.amount} {deposit.token.symbol}
+              </span>
+              <CopyButton text={deposit.amount} label="amount" />
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-500">On</dt>
+            <dd className="mt-0.5 text-slate-900">
+              {deposit.network.name} <span className="text-slate-500">(chain ID {deposit.network.chainId})</span>
+            </dd>
+          </div>
+          <div>
+            <dt className="font-medium text-slate-500">To this payment&apos;s address</dt>
+            <dd className="mt-0.5 flex items-start justify-between gap-2">
+              <span className="min-w-0 text-slate-900" data-testid="deposit-address">
+                <Address value={deposit.address} />
+              </span>
+              <CopyButton text={deposit.address} label="address" />
+            </dd>
+          </div>
+        </dl>
+      </div>
+      <Alert as="p" tone="warning">
+        Send only {deposit.token.symbol} ({deposit.token.address.slice(0, 6)}…{deposit.token.address.slice(-4)}) on {deposit.network.name}.
+        This address belongs to this payment only; it forwards what it receives to the merchant with the payment&apos;s reference.
+      </Alert>
+      <ButtonLink
+        variant="secondary"
+        block
+        href={deposit.uri}
+        aria-label={`Open in a wallet app: send ${deposit.amount} ${deposit.token.symbol}`}
+      >
+        Open in a wallet app
+      </ButtonLink>
+      <p
+        role="status"
+        aria-live="polite"
+        data-testid="deposit-status"
+        className={`text-sm ${state.tone === "done" ? "font-medium text-emerald-800" : state.tone === "part" ? "text-amber-900" : "text-slate-600"}`}
+      >
+        {state.text}
+      </p>
+    </div>
+  );
+}

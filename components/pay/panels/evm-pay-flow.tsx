@@ -1,0 +1,140 @@
+"use client";
+
+import { useConnectModal } from "@rainbow-me/rainbowkit";
+import { type ReactNode, useMemo, useState } from "react";
+import type { Address, Hex } from "viem";
+import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
+import { waitForTransactionReceipt } from "wagmi/actions";
+import { usePaymentPlan } from "@/components/pay/hooks/use-payment-plan";
+import { type TxSender, usePlanRunner } from "@/components/pay/hooks/use-plan-runner";
+import { recordSubmission } from "@/components/pay/lib/api";
+import { groupAmount } from "@/components/shared/format";
+import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/shared/wallet-errors";
+import { buttonClass } from "@/components/ui/button";
+import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
+import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
+import { ConnectedWallet, PayCard } from "./pay-card";
+import { PlanPanel, stepLabels } from "./plan-panel";
+
+/** Connect → right network → plan → approve/pay, for EVM links. Lives inside EvmProviders. */
+export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nativeSymbol: string }) {
+  // Pay from another chain (cross-chain): the chosen source chain and token; null pays on the link's network.
+  const [source, setSource] = useState<{ source: CrossChainSource; token: string } | null>(null);
+  const target = source ? source.source.network.chainId : data.network.chainId;
+  const targetName = source ? source.source.network.name : data.network.name;
+  const planSource = useMemo(() => (source ? { chain: source.source.chain, token: source.token } : null), [source]);
+  const { address, chainId, isConnected, connector } = useAccount();
+  const { openConnectModal, connectModalOpen } = useConnectModal();
+  const { switchChain, isPending: switching, error: switchError } = useSwitchChain();
+  const { disconnect } = useDisconnect();
+  const config = useConfig();
+  const { sendTransactionAsync } = useSendTransaction();
+  const runner = usePlanRunner();
+  const onTarget = isConnected && chainId === target;
+  const plan = usePaymentPlan(data.token, address, onTarget, planSource);
+  const busy = runner.phase === "running" || runner.phase === "payment_submitted" || runner.phase === "payment_confirmed";
+
+  const sender = useMemo<TxSender>(
+    () => ({
+      send: (tx) => sendTransactionAsync({ to: tx.to as Address, data: tx.data, value: BigInt(tx.value.hex), chainId: target }),
+      wait: async (hash) => {
+        const receipt = await waitForTransactionReceipt(config, { hash: hash as Hex, chainId: target });
+        if (receipt.status !== "success") throw new Error("The transaction failed on chain (it was reverted).");
+      },
+      paymentSubmitted: (hash) => void recordSubmission(data.token, hash, address),
+    }),
+    [sendTransactionAsync, config, target, data.token, address],
+  );
+
+  const crossChainOf = (p: typeof plan.plan) =>
+    source && p?.crossChain
+      ? {
+          labels: {
+            approve: `Approve ${p.crossChain.sourceToken} on ${targetName}`,
+            pay: `Send ${groupAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} from ${targetName}`,
+          },
+          need: `${groupAmount(p.crossChain.sourceAmount)} ${p.crossChain.sourceToken} on ${targetName}`,
+        }
+      : undefined;
+
+  const onPay = async (retry: boolean) => {
+    const current = retry ? await plan.reload() : plan.plan;
+    if (current?.metadata.hasEnoughBalance) await runner.run(current, crossChainOf(current)?.labels ?? stepLabels(data), sender);
+  };
+
+  let body: ReactNode;
+  if (!isConnected || !address) {
+    body = (
+      <div className="space-y-3">
+        <p className="text-sm text-slate-600">
+          Connect the wallet you want to pay from. Nothing is sent until you confirm each transaction in your wallet.
+        </p>
+        <button
+          type="button"
+          className={buttonClass({ block: true })}
+          onClick={openConnectModal}
+          disabled={!openConnectModal || connectModalOpen}
+        >
+          Connect wallet
+        </button>
+      </div>
+    );
+  } else if (!onTarget) {
+    body = (
+      <div className="space-y-3">
+        <p className="text-sm text-slate-700">
+          Your wallet is on another network. {source ? "You chose to pay from" : "This payment is on"} <strong>{targetName}</strong>.
+        </p>
+        <button
+          type="button"
+          className={buttonClass({ block: true })}
+          disabled={switching}
+          onClick={() => switchChain({ chainId: target })}
+        >
+          {switching ? "Confirm in your wallet…" : `Switch to ${targetName}`}
+        </button>
+        {switchError ? (
+          <p role="alert" className="text-sm text-rose-700">
+            {isUserRejection(switchError) ? REJECTED_MESSAGE : describeError(switchError)}
+          </p>
+        ) : null}
+      </div>
+    );
+  } else {
+    body = (
+      <PlanPanel
+        data={data}
+        plan={plan.plan}
+        planLoading={plan.loading}
+        planError={plan.error}
+        onReloadPlan={() => void plan.reload()}
+        runner={runner}
+        onPay={(retry) => void onPay(retry)}
+        nativeSymbol={source ? "ETH" : nativeSymbol}
+        crossChain={crossChainOf(plan.plan)}
+      />
+    );
+  }
+
+  return (
+    <PayCard data={data} paymentTx={runner.paymentTx}>
+      {isConnected && address ? (
+        <ConnectedWallet address={address} walletName={connector?.name} onDisconnect={() => disconnect()} disabled={busy} />
+      ) : null}
+      {source ? (
+        <CrossChainSummary
+          data={data}
+          sourceName={targetName}
+          token={source.token}
+          plan={plan.plan?.crossChain}
+          disabled={busy}
+          onCancel={() => setSource(null)}
+        />
+      ) : null}
+      {body}
+      {!source && data.crossChainSources.length > 0 && runner.phase === "idle" ? (
+        <CrossChainPicker sources={data.crossChainSources} onPick={(s, token) => setSource({ source: s, token })} />
+      ) : null}
+    </PayCard>
+  );
+}
