@@ -1,5 +1,13 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { crossChainPlan, fetchPageData, fetchPlan, OFFLINE_MESSAGE, PageApiError, pageApi, recordSubmission } from "@/components/pay/lib/api";
+import {
+  crossChainPlan,
+  fetchPageData,
+  fetchPlan,
+  OFFLINE_MESSAGE,
+  PageApiError,
+  pageApi,
+  recordSubmission,
+} from "@/components/pay/lib/api";
 import type { CrossChainPayAnswer } from "@/lib/operations/checkout-schemas";
 
 /** The page's fetch, replaced: each call is recorded and answered from `reply`. */
