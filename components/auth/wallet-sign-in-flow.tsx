@@ -1,15 +1,15 @@
 "use client";
 
+import { signIn as nextAuthSignIn } from "next-auth/react";
 import { useState } from "react";
 import { primaryButtonClass, secondaryButtonClass } from "@/components/payment/paid-panel";
 import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/payment/wallet-errors";
 
-/** What signing in needs of a wallet: EVM through wagmi/RainbowKit, Tron through the TronLink adapter. */
+/** What signing in needs of a wallet (Tron through the TronLink adapter; EVM signs in through RainbowKit's SIWE, evm-sign-in-panel). */
 export interface SignInWallet {
-  kind: "evm" | "tron";
+  kind: "tron";
   address: string | undefined;
   name: string | undefined;
-  chainId?: number;
   connecting: boolean;
   notFound?: boolean;
   connectError?: string | null;
@@ -34,8 +34,8 @@ async function postJson(path: string, body: unknown) {
 }
 
 /**
- * Connect, then sign the `/v1` wallet challenge (SIWE for EVM, TRON message v2 for Tron): the
- * verify call sets the same httpOnly session cookie the API uses, then the page moves on.
+ * Connect, then sign the `/v1` wallet challenge (TRON message v2) and sign in with it through
+ * next-auth's "tron" provider (the same verifyChallenge as /v1/auth/wallet/verify), then move on.
  */
 export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next: string }) {
   const [busy, setBusy] = useState(false);
@@ -46,13 +46,17 @@ export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next:
     setBusy(true);
     setError(null);
     try {
-      const challenge = await postJson("/v1/auth/wallet/challenge", {
-        address: wallet.address,
-        ...(wallet.kind === "evm" && wallet.chainId ? { chainId: wallet.chainId } : {}),
-      });
+      const challenge = await postJson("/v1/auth/wallet/challenge", { address: wallet.address });
       const message = String(challenge.message);
       const signature = await wallet.signMessage(message);
-      await postJson("/v1/auth/wallet/verify", { challengeId: challenge.challengeId, nonce: challenge.nonce, message, signature });
+      const res = await nextAuthSignIn("tron", {
+        redirect: false,
+        challengeId: String(challenge.challengeId),
+        nonce: String(challenge.nonce),
+        message,
+        signature,
+      });
+      if (!res?.ok) throw new Error(res?.error ?? "Sign-in failed");
       window.location.assign(next);
     } catch (err) {
       setError(isUserRejection(err) ? REJECTED_MESSAGE : describeError(err));
@@ -70,7 +74,7 @@ export function WalletSignInFlow({ wallet, next }: { wallet: SignInWallet; next:
             <p className="text-sm text-slate-600">Connect your wallet, then sign a message to prove it is yours. Signing costs nothing.</p>
           )}
           <button type="button" className={`${primaryButtonClass} sm:w-full`} disabled={wallet.connecting} onClick={wallet.connect}>
-            {wallet.connecting ? "Connecting…" : wallet.kind === "tron" ? "Connect TronLink" : "Connect wallet"}
+            {wallet.connecting ? "Connecting…" : "Connect TronLink"}
           </button>
         </>
       ) : (
