@@ -25,13 +25,21 @@ export interface PageUser {
 /** next-auth's session cookie (the `__Secure-` one when APP_URL is https). */
 const NEXT_AUTH_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
 
+const NO_RESPONSE = { getHeader: () => undefined, setHeader: () => undefined, setCookie: () => undefined };
+
 /** The Session row of this request: next-auth's session first, else the /v1 cookie. */
 async function pageSession(): Promise<SessionPrincipal | null> {
   const jar = await cookies();
   // next-auth runs only when its cookie is there (nothing to check for an anonymous request).
   if (NEXT_AUTH_COOKIES.some((name) => jar.get(name))) {
     exportNextAuthUrl();
-    const viaNextAuth = (await getServerSession(authOptions())) as PageSession | null;
+    // getServerSession's (req, res, options) form, fed from next/headers: the page has no response to
+    // write (the row, not the cookie, carries the session's time), and the request is read once.
+    const req = {
+      headers: Object.fromEntries(await headers()),
+      cookies: Object.fromEntries(NEXT_AUTH_COOKIES.flatMap((name) => (jar.get(name) ? [[name, jar.get(name)!.value]] : []))),
+    };
+    const viaNextAuth = (await getServerSession(req as never, NO_RESPONSE as never, authOptions())) as PageSession | null;
     if (viaNextAuth?.principal) return viaNextAuth.principal;
   }
   const token = jar.get(SESSION_COOKIE)?.value;
