@@ -40,6 +40,7 @@ test("a wallet sign-in keeps its session cookie for the session's 24 h, not 15 m
   // RainbowKit's SIWE for next-auth: the page sign-in also sets the /v1 cookie of the same Session row.
   await page.getByRole("dialog").getByRole("button", { name: "Sign message" }).click();
   await page.waitForURL(/\/dashboard/);
+  expect(wallet.calls.some((c) => c.method === "personal_sign")).toBe(true);
   const cookie = (await page.context().cookies()).find((c) => c.name === "session_token");
   expect(cookie, "the session cookie").toBeDefined();
   expect(cookie?.httpOnly).toBe(true);
