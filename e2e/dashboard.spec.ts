@@ -1,12 +1,15 @@
 /**
- * Signing in to the dashboard and using it as a platform would: email/password (the demo
- * account), a wallet through RainbowKit (the EIP-6963 test wallet signs the /v1 SIWE challenge),
+ * Signing in to the dashboard and using it as a platform would, through next-auth: email/password
+ * (the demo account), a wallet through RainbowKit's SIWE for next-auth (the EIP-6963 test wallet
+ * signs), TronLink (the Tron test wallet signs TRON message v2),
  * making a payment link and seeing it paid, and signing out (the session is revoked on the server).
  */
 import { createWalletClient, http } from "viem";
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { hexToTron, tronToHex } from "@/lib/chain/address";
 import { activateDestination } from "./support/api";
 import { expect, test } from "./support/fixtures";
+import { exposeTronSigner, installTronStub } from "./support/tron-stub";
 
 const DEMO = { email: "demo@duebill.local", password: "duebill-demo" };
 
@@ -96,7 +99,12 @@ for (const vp of [
   });
 }
 
-test("sign in with a browser wallet through RainbowKit: the test wallet signs the SIWE challenge", async ({ page, wallet, shot }) => {
+test("sign in with a browser wallet through RainbowKit's SIWE for next-auth: the test wallet signs; dashboard; sign out", async ({
+  page,
+  wallet,
+  state,
+  shot,
+}) => {
   await page.goto("/sign-in");
   const card = page.getByRole("region", { name: "With a wallet" });
   await card.getByRole("button", { name: "EVM wallet" }).click();
@@ -105,12 +113,54 @@ test("sign in with a browser wallet through RainbowKit: the test wallet signs th
     .getByRole("dialog")
     .getByRole("button", { name: /Duebill Test Wallet/ })
     .click();
-  await expect(page.getByTestId("sign-in-address")).toHaveText(wallet.address);
+  // RainbowKit's connect-and-sign: connected, the modal asks for the SIWE signature (nonce: next-auth's CSRF token).
+  const dialog = page.getByRole("dialog");
+  await expect(dialog).toContainText("Verify your account");
   await shot("dashboard-desktop-05-wallet-connected");
-  await card.getByRole("button", { name: "Sign in with this wallet" }).click();
+  await dialog.getByRole("button", { name: "Sign message" }).click();
   await expect(page).toHaveURL(/\/dashboard$/);
-  expect(wallet.calls.some((c) => c.method === "personal_sign")).toBe(true);
+  const signed = wallet.calls.find((c) => c.method === "personal_sign");
+  expect(signed).toBeDefined();
   await expect(page.getByRole("banner")).toContainText(wallet.address.toLowerCase().slice(0, 10));
+  const jwt = (await page.context().cookies()).find((c) => c.name === "next-auth.session-token");
+  expect(jwt?.httpOnly).toBe(true);
+  const session = (await page.evaluate(() => fetch("/api/auth/session").then((r) => r.json()))) as { principal?: { sessionKind: string } };
+  expect(session.principal?.sessionKind).toBe("wallet");
+
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  // The row is revoked: the same JWT, sent again, is no page session any more.
+  await page.context().addCookies([{ name: "next-auth.session-token", value: jwt!.value, url: state.baseUrl }]);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fdashboard$/);
+});
+
+test("sign in with TronLink (the Tron test wallet signs TRON message v2) through next-auth; dashboard; sign out", async ({
+  page,
+  shot,
+}) => {
+  const key = generatePrivateKey();
+  const address = hexToTron(privateKeyToAccount(key).address);
+  await exposeTronSigner(page, key);
+  await installTronStub(page, { address, hexAddress: `41${tronToHex(address).slice(2)}` });
+  await page.goto("/sign-in?next=%2Fdashboard%2Fpayments");
+  const card = page.getByRole("region", { name: "With a wallet" });
+  await card.getByRole("button", { name: "TronLink" }).click();
+  await card.getByRole("button", { name: "Connect TronLink" }).click();
+  await expect(page.getByTestId("sign-in-address")).toHaveText(address);
+  const signed = page.waitForRequest((r) => r.url().endsWith("/api/auth/callback/tron") && r.method() === "POST");
+  await card.getByRole("button", { name: "Sign in with this wallet" }).click();
+  expect((await signed).postData()).toContain("signature=0x");
+  await expect(page).toHaveURL(/\/dashboard\/payments$/);
+  // (The stub's call log starts over on the new page: the server's own answer is the proof.)
+  const session = (await page.evaluate(() => fetch("/api/auth/session").then((r) => r.json()))) as { principal?: { sessionKind: string } };
+  expect(session.principal?.sessionKind).toBe("wallet");
+  await expect(page.getByRole("banner")).toContainText(address.slice(0, 10));
+  await shot("dashboard-desktop-06-tron-signed-in");
+  await page.getByRole("button", { name: "Sign out" }).click();
+  await expect(page).toHaveURL(/\/sign-in$/);
+  await page.goto("/dashboard");
+  await expect(page).toHaveURL(/\/sign-in\?next=%2Fdashboard$/);
 });
 
 test("API keys and client IDs: created (the key shown once), revoked; a revoked key gets 401 from the API", async ({

@@ -111,3 +111,11 @@ export function env(): Env {
 export function reloadEnv(): void {
   cached = undefined;
 }
+
+/**
+ * next-auth 4 reads its own origin from process.env.NEXTAUTH_URL only (lib/auth/next-auth.ts):
+ * it is APP_URL, so page sign-in needs no variable of its own. Called before next-auth runs.
+ */
+export function exportNextAuthUrl(): void {
+  process.env.NEXTAUTH_URL = env().APP_URL;
+}

@@ -2,9 +2,9 @@
 
 import { redirect } from "next/navigation";
 import { revokeSession } from "@/lib/auth/sessions";
-import { login, register } from "@/lib/auth/sign-in/email";
-import { AppError, toFormState } from "@/lib/errors";
-import { clearSessionCookie, currentUser, limitAnonymousAction, safeNext, setSessionCookie } from "@/lib/http/page-session";
+import { register } from "@/lib/auth/sign-in/email";
+import { toFormState } from "@/lib/errors";
+import { clearSessionCookie, currentUser, limitAnonymousAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { credentialsBodySchema } from "@/lib/operations/auth";
 
@@ -17,21 +17,25 @@ export interface FormState {
 
 const fields = (form: FormData) => ({ email: String(form.get("email") ?? ""), password: String(form.get("password") ?? "") });
 
-/** Email/password sign-in: the same lib call, validation and lockout as POST /v1/auth/login. */
+/**
+ * The sign-in form's first step: the same validation as POST /v1/auth/login, answered in the same
+ * words. The sign-in itself is next-auth's "password" provider (lib/auth/next-auth.ts: login(),
+ * lockout, per-IP limit), called by the form next (components/auth/password-form.tsx).
+ */
 export async function signInWithPassword(_prev: FormState, form: FormData): Promise<FormState> {
   const input = fields(form);
   try {
-    await limitAnonymousAction();
-    const body = parseWith(credentialsBodySchema, input);
-    const session = await login(body.email, body.password);
-    await setSessionCookie(session);
+    parseWith(credentialsBodySchema, input);
   } catch (err) {
     return { ...toFormState(err), email: input.email };
   }
-  redirect(safeNext(String(form.get("next") ?? "")));
+  return { error: null, email: input.email };
 }
 
-/** Registration as POST /v1/auth/register, then signed in with the same email and password. */
+/**
+ * Registration as POST /v1/auth/register (same validation, same per-IP limit); the form then signs
+ * in with the same email and password through next-auth (components/auth/password-form.tsx).
+ */
 export async function registerWithPassword(_prev: FormState, form: FormData): Promise<FormState> {
   const input = fields(form);
   try {
@@ -40,22 +44,13 @@ export async function registerWithPassword(_prev: FormState, form: FormData): Pr
     // Registration answers alike for new and existing emails (it tells no one which exist); signing
     // in with the password just chosen then works for a new account, or for the owner of an existing one.
     await register(body.email, body.password);
-    const session = await login(body.email, body.password).catch((err: unknown) => {
-      if (err instanceof AppError && err.code === "unauthorized")
-        throw new AppError(
-          "unauthorized",
-          "Could not sign you in with this email and password. If you already have an account, sign in instead.",
-        );
-      throw err;
-    });
-    await setSessionCookie(session);
   } catch (err) {
     return { ...toFormState(err), email: input.email };
   }
-  redirect("/dashboard");
+  return { error: null, email: input.email };
 }
 
-/** Sign-out revokes the session on the server (as POST /v1/auth/logout), then drops the cookie. */
+/** Sign-out revokes the session row on the server (as POST /v1/auth/logout), then drops the page's cookies. */
 export async function signOut(): Promise<void> {
   const user = await currentUser();
   if (user) await revokeSession(user.session.sessionId);

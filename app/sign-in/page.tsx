@@ -5,6 +5,7 @@ import { PasswordForm } from "@/components/auth/password-form";
 import { WalletSignIn } from "@/components/auth/wallet-sign-in";
 import { networkRuntime } from "@/lib/chain/config";
 import { primaryLocalNetwork } from "@/lib/chain/stored";
+import { env } from "@/lib/env";
 import { currentUser, safeNext } from "@/lib/http/page-session";
 import { signInWithPassword } from "./actions";
 
@@ -18,6 +19,12 @@ function walletNetwork() {
   const rt = primaryLocalNetwork() ?? networkRuntime("base");
   const local = rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null;
   return { chainId: rt.network.chainId, name: rt.network.name, testnet: rt.network.testnet, rpcUrl: local };
+}
+
+/** The SIWE domain and URI: APP_URL's, as a /v1 challenge's (lib/auth/sign-in/wallet.ts). */
+function siweOrigin() {
+  const app = new URL(env().APP_URL);
+  return { domain: app.host, uri: app.origin };
 }
 
 type Props = { searchParams: Promise<{ next?: string | string[] }> };
@@ -42,7 +49,7 @@ export default async function SignInPage({ searchParams }: Props) {
         <PasswordForm action={signInWithPassword} submit="Sign in" next={next} autoComplete="current-password" />
       </AuthCard>
       <AuthCard title="With a wallet">
-        <WalletSignIn network={walletNetwork()} next={next} />
+        <WalletSignIn network={walletNetwork()} origin={siweOrigin()} next={next} />
       </AuthCard>
     </AuthShell>
   );

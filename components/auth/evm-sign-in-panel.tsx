@@ -1,38 +1,38 @@
 "use client";
 
 import { useConnectModal } from "@rainbow-me/rainbowkit";
-import { useAccount, useDisconnect, useSignMessage } from "wagmi";
+import { useSession } from "next-auth/react";
+import { useEffect } from "react";
 import type { PaymentNetwork } from "@/components/wallet/evm-config";
-import { EvmProviders } from "@/components/wallet/evm-providers";
-import { WalletSignInFlow } from "./wallet-sign-in-flow";
+import { Button } from "@/components/ui/button";
+import { type SiweOrigin, SiweProviders } from "./siwe-providers";
 
-function EvmSignIn({ network, next }: { network: PaymentNetwork; next: string }) {
-  const { address, connector } = useAccount();
+/** RainbowKit's connect-and-sign: the modal connects, then asks for the SIWE signature; signed in, the page moves on. */
+function EvmSignIn({ next }: { next: string }) {
   const { openConnectModal, connectModalOpen } = useConnectModal();
-  const { disconnect } = useDisconnect();
-  const { signMessageAsync } = useSignMessage();
+  const { status } = useSession();
+  useEffect(() => {
+    if (status === "authenticated") window.location.assign(next);
+  }, [status, next]);
   return (
-    <WalletSignInFlow
-      next={next}
-      wallet={{
-        kind: "evm",
-        address,
-        name: connector?.name,
-        chainId: network.chainId,
-        connecting: connectModalOpen || !openConnectModal,
-        connect: () => openConnectModal?.(),
-        disconnect: () => disconnect(),
-        signMessage: (message) => signMessageAsync({ message }),
-      }}
-    />
+    <div className="space-y-3">
+      <p className="text-sm text-slate-600">Connect your wallet, then sign a message to prove it is yours. Signing costs nothing.</p>
+      <Button
+        block
+        disabled={connectModalOpen || !openConnectModal || status !== "unauthenticated"}
+        onClick={() => openConnectModal?.()}
+      >
+        {status === "authenticated" ? "Signed in…" : connectModalOpen || !openConnectModal ? "Connecting…" : "Connect wallet"}
+      </Button>
+    </div>
   );
 }
 
-/** Entry of the EVM wallet bundle for sign-in (RainbowKit + wagmi): loaded only when chosen. */
-export function EvmSignInPanel({ network, next }: { network: PaymentNetwork; next: string }) {
+/** Entry of the EVM wallet bundle for sign-in (RainbowKit + wagmi + SIWE for next-auth): loaded only when chosen. */
+export function EvmSignInPanel({ network, origin, next }: { network: PaymentNetwork; origin: SiweOrigin; next: string }) {
   return (
-    <EvmProviders network={network} cookie={null}>
-      <EvmSignIn network={network} next={next} />
-    </EvmProviders>
+    <SiweProviders network={network} origin={origin}>
+      <EvmSignIn next={next} />
+    </SiweProviders>
   );
 }

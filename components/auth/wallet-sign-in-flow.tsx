@@ -1,5 +1,6 @@
 "use client";
 
+import { signIn as nextAuthSignIn } from "next-auth/react";
 import { useState } from "react";
 import type { SigningWallet } from "@/components/shared/signing-wallet";
 import { walletErrorMessage } from "@/components/shared/wallet-errors";
@@ -21,8 +22,8 @@ async function postJson(path: string, body: unknown) {
 }
 
 /**
- * Connect, then sign the `/v1` wallet challenge (SIWE for EVM, TRON message v2 for Tron): the
- * verify call sets the same httpOnly session cookie the API uses, then the page moves on.
+ * Connect, then sign the `/v1` wallet challenge (TRON message v2) and sign in with it through
+ * next-auth's "tron" provider (the same verifyChallenge as /v1/auth/wallet/verify), then move on.
  */
 export function WalletSignInFlow({ wallet, next }: { wallet: SigningWallet; next: string }) {
   const [busy, setBusy] = useState(false);
@@ -33,13 +34,17 @@ export function WalletSignInFlow({ wallet, next }: { wallet: SigningWallet; next
     setBusy(true);
     setError(null);
     try {
-      const challenge = await postJson("/v1/auth/wallet/challenge", {
-        address: wallet.address,
-        ...(wallet.kind === "evm" && wallet.chainId ? { chainId: wallet.chainId } : {}),
-      });
+      const challenge = await postJson("/v1/auth/wallet/challenge", { address: wallet.address });
       const message = String(challenge.message);
       const signature = await wallet.signMessage(message);
-      await postJson("/v1/auth/wallet/verify", { challengeId: challenge.challengeId, nonce: challenge.nonce, message, signature });
+      const res = await nextAuthSignIn("tron", {
+        redirect: false,
+        challengeId: String(challenge.challengeId),
+        nonce: String(challenge.nonce),
+        message,
+        signature,
+      });
+      if (!res?.ok) throw new Error(res?.error ?? "Sign-in failed");
       window.location.assign(next);
     } catch (err) {
       setError(walletErrorMessage(err));

@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { useState } from "react";
 import { Button } from "@/components/ui/button";
 import type { PaymentNetwork } from "@/components/wallet/evm-config";
+import type { SiweOrigin } from "./siwe-providers";
 
 const loading = () => (
   <p role="status" className="text-sm text-slate-600">
@@ -14,9 +15,9 @@ const loading = () => (
 const EvmSignInPanel = dynamic(() => import("./evm-sign-in-panel").then((m) => m.EvmSignInPanel), { ssr: false, loading });
 const TronSignInPanel = dynamic(() => import("./tron-sign-in-panel").then((m) => m.TronSignInPanel), { ssr: false, loading });
 
-export function WalletSignIn({ network, next }: { network: PaymentNetwork; next: string }) {
+export function WalletSignIn({ network, origin, next }: { network: PaymentNetwork; origin: SiweOrigin; next: string }) {
   const [kind, setKind] = useState<"evm" | "tron" | null>(null);
-  if (kind === "evm") return <EvmSignInPanel network={network} next={next} />;
+  if (kind === "evm") return <EvmSignInPanel network={network} origin={origin} next={next} />;
   if (kind === "tron") return <TronSignInPanel next={next} />;
   return (
     <div className="grid gap-2 sm:grid-cols-2">

@@ -39,13 +39,14 @@ const TOUCH_EVERY_MS = 30 * 1000;
 export async function createSession(
   user: { id: string; accountId: string },
   kind: SessionKind,
-): Promise<{ token: string; expiresAt: Date; cookieExpiresAt: Date }> {
+): Promise<{ sessionId: string; token: string; expiresAt: Date; cookieExpiresAt: Date }> {
   const token = randomToken(32);
+  const sessionId = prefixedId("ses_");
   const created = now();
   const expiresAt = new Date(created.getTime() + (kind === "wallet" ? WALLET_MAX_MS : EMAIL_MAX_MS));
   await db().session.create({
     data: {
-      id: prefixedId("ses_"),
+      id: sessionId,
       tokenHash: hashSecret(token),
       userId: user.id,
       accountId: user.accountId,
@@ -55,7 +56,12 @@ export async function createSession(
       expiresAt,
     },
   });
-  return { token, expiresAt: kind === "wallet" ? new Date(created.getTime() + WALLET_IDLE_MS) : expiresAt, cookieExpiresAt: expiresAt };
+  return {
+    sessionId,
+    token,
+    expiresAt: kind === "wallet" ? new Date(created.getTime() + WALLET_IDLE_MS) : expiresAt,
+    cookieExpiresAt: expiresAt,
+  };
 }
 
 const invalid = () => new AppError("unauthorized", "Invalid or expired session");
@@ -64,6 +70,32 @@ export async function verifySessionToken(token: string, viaCookie = false): Prom
   if (token.length < 20 || token.length > 200) throw invalid();
   // Looked up by the hash of the presented token: timing reveals nothing about stored tokens.
   const row = await db().session.findUnique({ where: { tokenHash: hashSecret(token) } });
+  return checkSessionRow(row, viaCookie);
+}
+
+/**
+ * A page session (next-auth's JWT carries only the Session row's id, lib/auth/next-auth.ts): the
+ * same row and the same rules as the token, checked on every request. `viaCookie`: the JWT is a cookie.
+ */
+export async function verifySessionId(sessionId: string): Promise<SessionPrincipal> {
+  if (!/^ses_[A-Za-z0-9_-]{1,100}$/.test(sessionId)) throw invalid();
+  const row = await db().session.findUnique({ where: { id: sessionId } });
+  return checkSessionRow(row, true);
+}
+
+/** The one rule set: revoked, past its absolute end, or (wallet) idle 15 minutes → refused; else touched. */
+async function checkSessionRow(
+  row: {
+    id: string;
+    accountId: string;
+    userId: string;
+    kind: SessionKind;
+    revokedAt: Date | null;
+    expiresAt: Date;
+    lastSeenAt: Date;
+  } | null,
+  viaCookie: boolean,
+): Promise<SessionPrincipal> {
   const t = nowMs();
   if (!row || row.revokedAt || row.expiresAt.getTime() <= t) throw invalid();
   if (row.kind === "wallet" && t - row.lastSeenAt.getTime() >= WALLET_IDLE_MS) throw invalid();

@@ -9,6 +9,7 @@
 export type RouteMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE" | "OPTIONS";
 
 export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
+  "/api/auth/{...nextauth}": ["GET", "POST"],
   "/api/bench/empty": ["GET"],
   "/api/bench/insert": ["POST"],
   "/api/bench/limited": ["GET"],
@@ -120,7 +121,9 @@ export function matchApiRoute(pathname: string): MatchedRoute | null {
   if (!segs) return null;
   let best: (typeof COMPILED)[number] | undefined;
   for (const route of COMPILED) {
-    if (route.segments.length !== segs.length) continue;
+    // A catch-all `{...name}` (last) takes one segment or more.
+    const catchAll = route.segments.at(-1)?.startsWith("{...") === true;
+    if (catchAll ? segs.length < route.segments.length : route.segments.length !== segs.length) continue;
     if (!route.segments.every((s, i) => s.startsWith("{") || s === segs[i])) continue;
     if (!best || moreSpecific(route.segments, best.segments)) best = route;
   }

@@ -1,15 +1,19 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
+import { getServerSession } from "next-auth";
+import { authOptions, type PageSession } from "@/lib/auth/next-auth";
 import { SESSION_COOKIE, type SessionPrincipal, verifySessionToken } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
+import { env, exportNextAuthUrl } from "@/lib/env";
 import { AppError } from "@/lib/errors";
 import { enforceRateLimit } from "@/lib/http/rate-limit/enforce";
 
 /**
- * Pages and server actions use the `/v1` session itself: the httpOnly `session_token` cookie,
- * checked against the Session table on every request (15 minutes idle for wallet sessions,
- * 30 days for email ones, revoked by sign-out or by an admin). One session store, one set of
+ * Pages, layouts and server actions read the session here, and only here: next-auth's
+ * getServerSession (lib/auth/next-auth.ts), whose JWT names a row of the Session table that is
+ * checked on every request (15 minutes idle for wallet sessions, 30 days for email ones, revoked
+ * by sign-out or by an admin). The /v1 `session_token` cookie of a row (set by the API's own
+ * sign-in, e.g. onboarding) is accepted too, under the same rules: one session store, one set of
  * rules for the API and the pages.
  */
 export interface PageUser {
@@ -18,16 +22,39 @@ export interface PageUser {
   account: { id: string; name: string };
 }
 
-export async function currentUser(): Promise<PageUser | null> {
-  const token = (await cookies()).get(SESSION_COOKIE)?.value;
+/** next-auth's session cookie (the `__Secure-` one when APP_URL is https). */
+const NEXT_AUTH_COOKIES = ["next-auth.session-token", "__Secure-next-auth.session-token"];
+
+const NO_RESPONSE = { getHeader: () => undefined, setHeader: () => undefined, setCookie: () => undefined };
+
+/** The Session row of this request: next-auth's session first, else the /v1 cookie. */
+async function pageSession(): Promise<SessionPrincipal | null> {
+  const jar = await cookies();
+  // next-auth runs only when its cookie is there (nothing to check for an anonymous request).
+  if (NEXT_AUTH_COOKIES.some((name) => jar.get(name))) {
+    exportNextAuthUrl();
+    // getServerSession's (req, res, options) form, fed from next/headers: the page has no response to
+    // write (the row, not the cookie, carries the session's time), and the request is read once.
+    const req = {
+      headers: Object.fromEntries(await headers()),
+      cookies: Object.fromEntries(NEXT_AUTH_COOKIES.flatMap((name) => (jar.get(name) ? [[name, jar.get(name)!.value]] : []))),
+    };
+    const viaNextAuth = (await getServerSession(req as never, NO_RESPONSE as never, authOptions())) as PageSession | null;
+    if (viaNextAuth?.principal) return viaNextAuth.principal;
+  }
+  const token = jar.get(SESSION_COOKIE)?.value;
   if (!token) return null;
-  let session: SessionPrincipal;
   try {
-    session = await verifySessionToken(token, true);
+    return await verifySessionToken(token, true);
   } catch (err) {
     if (err instanceof AppError && err.code === "unauthorized") return null;
     throw err;
   }
+}
+
+export async function currentUser(): Promise<PageUser | null> {
+  const session = await pageSession();
+  if (!session) return null;
   const user = await db().user.findUnique({
     where: { id: session.userId },
     select: { id: true, email: true, walletAddress: true, account: { select: { id: true, name: true } } },
@@ -61,8 +88,11 @@ export async function setSessionCookie(session: { token: string; cookieExpiresAt
   });
 }
 
+/** Drops both cookies of a page session: next-auth's JWT (either name it may have) and the /v1 token. */
 export async function clearSessionCookie(): Promise<void> {
-  (await cookies()).delete(SESSION_COOKIE);
+  const jar = await cookies();
+  jar.delete(SESSION_COOKIE);
+  for (const name of NEXT_AUTH_COOKIES) if (jar.get(name)) jar.delete(name);
 }
 
 /** Only same-site relative paths: `next` comes from the URL. */

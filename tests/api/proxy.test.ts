@@ -48,6 +48,10 @@ describe("the route table", () => {
   it("picks the route Next picks: a literal segment beats a parameter", () => {
     expect(matchApiRoute("/v2/request/payment-intents/abc")?.template).toBe("/v2/request/payment-intents/{paymentIntentId}");
     expect(matchApiRoute("/v2/request/abc/pay")?.template).toBe("/v2/request/{requestId}/pay");
+    // next-auth's catch-all takes one segment or more, and only under its own prefix.
+    expect(matchApiRoute("/api/auth/csrf")?.template).toBe("/api/auth/{...nextauth}");
+    expect(matchApiRoute("/api/auth/callback/credentials")?.template).toBe("/api/auth/{...nextauth}");
+    expect(matchApiRoute("/api/auth")).toBeNull();
     expect(matchApiRoute("/v2/secure-payments/batch-payouts")?.template).toBe("/v2/secure-payments/batch-payouts");
     expect(matchApiRoute("/v2/secure-payments/tok_1")?.template).toBe("/v2/secure-payments/{token}");
     expect(matchApiRoute("/v2/currencies/USD/conversion-routes")?.allow.sort()).toEqual(["GET", "HEAD", "OPTIONS"]);

@@ -1,6 +1,6 @@
 import { getAddress, verifyMessage } from "viem";
 import { createSiweMessage, parseSiweMessage } from "viem/siwe";
-import { safeEqual } from "@/lib/auth/secrets";
+import { hashSecret, safeEqual } from "@/lib/auth/secrets";
 import { createSession } from "@/lib/auth/sessions";
 import { recoverTronSigner } from "@/lib/auth/sign-in/tron-message";
 import { asEvmAddress, asHex, isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
@@ -18,7 +18,8 @@ import { prefixedId, randomToken, ulid } from "@/lib/ids";
  * must equal it byte for byte, so a changed domain, URI, chain ID, nonce or address fails.
  */
 export const CHALLENGE_TTL_MS = 5 * 60 * 1000;
-const STATEMENT = "Sign in to Duebill.";
+/** The statement of every sign-in message (a SIWE page sign-in must carry it too). */
+export const STATEMENT = "Sign in to Duebill.";
 
 type Kind = "evm" | "tron";
 
@@ -126,6 +127,53 @@ export async function verifyChallenge(input: { challengeId: string; nonce: strin
   const user = await findOrCreateWalletUser(walletAddress);
   const session = await createSession(user, "wallet");
   return { ...session, user: { id: user.id, accountId: user.accountId, walletAddress: challenge.address } };
+}
+
+/**
+ * Sign-in with Ethereum through next-auth (RainbowKit's SIWE adapter): the browser writes the
+ * message itself, with next-auth's CSRF token as its nonce (the adapter's getNonce), so there is no
+ * prior POST /challenge. The message is checked against the same rules a /v1 challenge is made
+ * with (our domain, URI and statement, a nonce bound to this browser, issued within the last
+ * CHALLENGE_TTL_MS), stored as that challenge — keyed by the message's hash, so it is single use —
+ * and then verified by verifyChallenge itself: same signature check, same single use, same session.
+ */
+export async function verifySiweSignIn(input: { message: string; signature: string; csrfToken: string }) {
+  const app = new URL(env().APP_URL);
+  let m: ReturnType<typeof parseSiweMessage>;
+  try {
+    m = parseSiweMessage(input.message);
+  } catch {
+    throw rejected("not a sign-in message");
+  }
+  if (!m.address || !m.chainId || !m.nonce || !m.issuedAt) throw rejected("not a sign-in message");
+  if (m.domain !== app.host) throw rejected("domain mismatch");
+  if (m.uri !== app.origin) throw rejected("URI mismatch");
+  if (m.statement !== STATEMENT) throw rejected("statement mismatch");
+  if (!input.csrfToken || !safeEqual(m.nonce, input.csrfToken)) throw rejected("nonce mismatch");
+  const t = nowMs();
+  const issued = m.issuedAt.getTime();
+  // A minute of clock skew either way; never older than a /v1 challenge may be.
+  if (issued > t + 60_000 || issued <= t - CHALLENGE_TTL_MS) throw rejected("challenge expired");
+  const expiresAt = new Date(Math.min(issued + CHALLENGE_TTL_MS, m.expirationTime?.getTime() ?? Number.POSITIVE_INFINITY));
+  const challengeId = `siwe_${hashSecret(input.message)}`;
+  try {
+    await db().walletChallenge.create({
+      data: {
+        id: challengeId,
+        address: getAddress(m.address),
+        chainKind: "evm",
+        chainId: m.chainId,
+        nonce: m.nonce,
+        message: input.message,
+        expiresAt,
+        createdAt: new Date(t),
+      },
+    });
+  } catch (err) {
+    if ((err as { code?: string }).code === "P2002") throw rejected("challenge already used");
+    throw err;
+  }
+  return verifyChallenge({ challengeId, nonce: m.nonce, message: input.message, signature: input.signature });
 }
 
 /** Two first sign-ins of one wallet may race: the loser of the unique index reads the winner's user. */
