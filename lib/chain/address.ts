@@ -1,5 +1,7 @@
 import { createBase58check } from "@scure/base";
 import { getAddress, isAddress, sha256 } from "viem";
+import type { NetworkId } from "@/lib/chain/networks";
+import { invalidField } from "@/lib/errors";
 
 /** Tron's base58check: sha256d checksum over 0x41 ‖ 20-byte account. */
 const base58check = createBase58check((data) => sha256(data, "bytes"));
@@ -11,6 +13,24 @@ export function isEvmAddress(value: string): boolean {
 
 export function toChecksumAddress(value: string): `0x${string}` {
   return getAddress(value);
+}
+
+/**
+ * Validates an address given in `field` for a network and returns its canonical form (EIP-55 on
+ * EVM, base58 as is on Tron); the 400 names the field and what is wrong with it.
+ */
+export function parseAddressFor(network: NetworkId, value: string, field: string): string {
+  if (network === "tron") {
+    if (!isTronAddress(value)) throw invalidField(field, `must be a Tron base58 address (T...) for network ${network}`);
+    return value;
+  }
+  if (!isEvmAddress(value)) {
+    const hint = isTronAddress(value)
+      ? `a Tron address cannot receive on ${network}`
+      : "must be a 0x-prefixed 20-byte address with a valid checksum";
+    throw invalidField(field, hint);
+  }
+  return toChecksumAddress(value);
 }
 
 /** Decodes a Tron base58 address (`T...`) to its 21 bytes (0x41 ‖ 20 bytes), or null. */

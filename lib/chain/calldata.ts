@@ -1,4 +1,4 @@
-import { encodeFunctionData, erc20Abi, maxUint256 } from "viem";
+import { encodeFunctionData, erc20Abi, maxUint256, prepareEncodeFunctionData } from "viem";
 import { batchConversionPaymentsAbi, erc20ConversionProxyAbi, erc20FeeProxyAbi } from "@/lib/chain/abis";
 import { asEvmAddress, tronToHex } from "@/lib/chain/address";
 
@@ -23,6 +23,15 @@ const ZERO_ADDRESS = "0x0000000000000000000000000000000000000000" as const;
 
 type Chain = "evm" | "tron";
 
+/**
+ * Each function's ABI item and selector, resolved once when the module loads: encodeFunctionData
+ * given a prepared function skips the ABI lookup and the selector's keccak on every call (same bytes).
+ */
+const APPROVE = prepareEncodeFunctionData({ abi: erc20Abi, functionName: "approve" });
+const FEE_PROXY_PAY = prepareEncodeFunctionData({ abi: erc20FeeProxyAbi, functionName: "transferFromWithReferenceAndFee" });
+const CONVERSION_PAY = prepareEncodeFunctionData({ abi: erc20ConversionProxyAbi, functionName: "transferFromWithReferenceAndFee" });
+const BATCH_PAY = prepareEncodeFunctionData({ abi: batchConversionPaymentsAbi, functionName: "batchPayments" });
+
 /** An address as the contract sees it: EVM hex as is, Tron base58 as its 20-byte hex. */
 function abiAddress(chain: Chain, address: string): `0x${string}` {
   return chain === "tron" ? tronToHex(address) : asEvmAddress(address);
@@ -30,8 +39,7 @@ function abiAddress(chain: Chain, address: string): `0x${string}` {
 
 export function approveTx(chain: Chain, token: string, spender: string, amount: bigint): UnsignedTx {
   const data = encodeFunctionData({
-    abi: erc20Abi,
-    functionName: "approve",
+    ...APPROVE,
     args: [abiAddress(chain, spender), amount > maxUint256 ? maxUint256 : amount],
   });
   return { to: token, data, value: ZERO_VALUE };
@@ -50,8 +58,7 @@ export interface FeeProxyPayment {
 /** ERC20FeeProxy.transferFromWithReferenceAndFee (0xc219a14d). */
 export function feeProxyPayTx(chain: Chain, p: FeeProxyPayment): UnsignedTx {
   const data = encodeFunctionData({
-    abi: erc20FeeProxyAbi,
-    functionName: "transferFromWithReferenceAndFee",
+    ...FEE_PROXY_PAY,
     args: [
       abiAddress(chain, p.token),
       abiAddress(chain, p.to),
@@ -82,8 +89,7 @@ export interface ConversionProxyPayment {
 /** Erc20ConversionProxy.transferFromWithReferenceAndFee (0x3af2c012); EVM only. */
 export function conversionPayTx(p: ConversionProxyPayment): UnsignedTx {
   const data = encodeFunctionData({
-    abi: erc20ConversionProxyAbi,
-    functionName: "transferFromWithReferenceAndFee",
+    ...CONVERSION_PAY,
     args: [
       asEvmAddress(p.to),
       p.requestAmount,
@@ -112,8 +118,7 @@ export interface BatchItem {
 /** BatchConversionPayments.batchPayments (0x92cddb91) with one ERC-20 no-conversion group. */
 export function batchPayTx(batchContract: string, items: readonly BatchItem[], feeAddress: string | null): UnsignedTx {
   const data = encodeFunctionData({
-    abi: batchConversionPaymentsAbi,
-    functionName: "batchPayments",
+    ...BATCH_PAY,
     args: [
       [
         {

@@ -113,6 +113,16 @@ export function networkRuntime(id: NetworkId): NetworkRuntime {
   return cached.get(id)!;
 }
 
+/**
+ * A network by ID, or its runtime already resolved. A payment's terms resolve the runtime once
+ * (lib/payments/terms.ts) and hand it down; callers that only know the ID pass the ID.
+ */
+export type NetworkRef = NetworkId | NetworkRuntime;
+
+export function runtimeOf(ref: NetworkRef): NetworkRuntime {
+  return typeof ref === "string" ? networkRuntime(ref) : ref;
+}
+
 export function allNetworkRuntimes(): NetworkRuntime[] {
   cached ??= build();
   return [...cached.values()];

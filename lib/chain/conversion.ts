@@ -1,8 +1,7 @@
 import { keccak256, toHex, zeroAddress } from "viem";
 import { asEvmAddress } from "@/lib/chain/address";
-import { networkRuntime } from "@/lib/chain/config";
+import { type NetworkRef, runtimeOf } from "@/lib/chain/config";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
-import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
 import { CONVERSION_PAYMENT_SYMBOLS, type Token } from "@/lib/chain/tokens";
 import { AppError } from "@/lib/errors";
@@ -41,16 +40,16 @@ export function fiatHash(code: string): `0x${string}` {
 export const USD_HASH = fiatHash("USD");
 
 /** The network's conversion contracts, when configured (never on Tron; off on a devnet without them). */
-export function conversionContracts(network: NetworkId): { proxy: string; path: string } | null {
-  const rt = networkRuntime(network);
+export function conversionContracts(network: NetworkRef): { proxy: string; path: string } | null {
+  const rt = runtimeOf(network);
   if (rt.network.kind !== "evm") return null;
   const { erc20ConversionProxy: proxy, chainlinkConversionPath: path } = rt.contracts;
   return proxy && path ? { proxy, path } : null;
 }
 
-/** Whether a token may be the target of a conversion payment by configuration alone (no chain read). */
-export function conversionTokenConfigured(token: Token): boolean {
-  return !token.paymentAliasOf && CONVERSION_PAYMENT_SYMBOLS.includes(token.symbol) && conversionContracts(token.network) !== null;
+/** Whether a token may be the target of a conversion payment by configuration alone (no chain read); `network`: the token's. */
+export function conversionTokenConfigured(token: Token, network: NetworkRef = token.network): boolean {
+  return !token.paymentAliasOf && CONVERSION_PAYMENT_SYMBOLS.includes(token.symbol) && conversionContracts(network) !== null;
 }
 
 function upstream(err: unknown): never {
@@ -66,10 +65,11 @@ function upstream(err: unknown): never {
  * network has no conversion contracts. Throws upstream_unavailable when the RPC fails; `undefined`
  * when the network has no RPC to ask (callers fall back to the configuration).
  */
-export async function conversionPath(network: NetworkId, fromHash: string, token: Token): Promise<`0x${string}`[] | null | undefined> {
-  const contracts = conversionContracts(network);
+export async function conversionPath(network: NetworkRef, fromHash: string, token: Token): Promise<`0x${string}`[] | null | undefined> {
+  const rt = runtimeOf(network);
+  const contracts = conversionContracts(rt);
   if (!contracts) return null;
-  const client = publicClientFor(network);
+  const client = publicClientFor(rt);
   if (!client) return undefined;
   const pathContract = asEvmAddress(contracts.path);
   const from = asEvmAddress(fromHash);
@@ -102,10 +102,11 @@ export interface ConversionRate {
 }
 
 /** Reads the path's rate at the latest block (or at `blockNumber`). */
-export async function readConversionRate(network: NetworkId, path: readonly string[], blockNumber?: bigint): Promise<ConversionRate> {
-  const contracts = conversionContracts(network);
-  const client = publicClientFor(network);
-  if (!contracts || !client) throw new AppError("upstream_unavailable", `No RPC or conversion contracts configured for ${network}`);
+export async function readConversionRate(network: NetworkRef, path: readonly string[], blockNumber?: bigint): Promise<ConversionRate> {
+  const rt = runtimeOf(network);
+  const contracts = conversionContracts(rt);
+  const client = publicClientFor(rt);
+  if (!contracts || !client) throw new AppError("upstream_unavailable", `No RPC or conversion contracts configured for ${rt.network.id}`);
   const addresses = path.map(asEvmAddress);
   try {
     const block = await client.getBlock(blockNumber === undefined ? { blockTag: "latest" } : { blockNumber });

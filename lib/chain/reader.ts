@@ -1,8 +1,7 @@
 import { createPublicClient, erc20Abi, http, type PublicClient } from "viem";
 import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { asEvmAddress } from "@/lib/chain/address";
-import { networkRuntime } from "@/lib/chain/config";
-import type { NetworkId } from "@/lib/chain/networks";
+import { type NetworkRef, runtimeOf } from "@/lib/chain/config";
 import { AppError } from "@/lib/errors";
 
 /**
@@ -19,10 +18,10 @@ export interface ChainReader {
 
 const clients = new Map<string, PublicClient>();
 
-export function publicClientFor(network: NetworkId): PublicClient | null {
-  const rt = networkRuntime(network);
+export function publicClientFor(network: NetworkRef): PublicClient | null {
+  const rt = runtimeOf(network);
   if (!rt.rpcUrl || rt.network.kind !== "evm") return null;
-  const key = `${network}:${rt.rpcUrl}`;
+  const key = `${rt.network.id}:${rt.rpcUrl}`;
   let client = clients.get(key);
   if (!client) {
     client = createPublicClient({ transport: http(rt.rpcUrl, { timeout: 10_000, retryCount: 1 }) }) as PublicClient;
@@ -38,7 +37,7 @@ function upstream(err: unknown): never {
   );
 }
 
-export function chainReaderFor(network: NetworkId): ChainReader | null {
+export function chainReaderFor(network: NetworkRef): ChainReader | null {
   const client = publicClientFor(network);
   if (!client) return null;
   return {

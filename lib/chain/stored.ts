@@ -1,5 +1,6 @@
 import { allNetworkRuntimes, type NetworkRuntime, networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, NETWORKS, type NetworkId } from "@/lib/chain/networks";
+import type { Token } from "@/lib/chain/tokens";
 import { AppError } from "@/lib/errors";
 
 /** Reading back what the database stores about a payment: its network, token and explorer link. */
@@ -10,13 +11,27 @@ export function networkOf(row: { network: string }): NetworkId {
 
 /** The token of a stored `SYMBOL-network` currency ID (network IDs may hold a hyphen: USDC-arbitrum-one). */
 export function tokenOf(row: { network: string; paymentCurrency: string }) {
+  return storedTermsOf(row).token;
+}
+
+/**
+ * A stored request's network, its runtime and its token, resolved once (for a pay plan to hand
+ * down): the stored network ID and `SYMBOL-network` currency ID read back against the configuration.
+ */
+export function storedTermsOf(row: { network: string; paymentCurrency: string }): {
+  network: NetworkId;
+  runtime: NetworkRuntime;
+  token: Token;
+} {
+  const network = networkOf(row);
+  const runtime = networkRuntime(network);
   const suffix = `-${row.network}`;
   const symbol = row.paymentCurrency.endsWith(suffix)
     ? row.paymentCurrency.slice(0, -suffix.length)
     : row.paymentCurrency.slice(0, row.paymentCurrency.lastIndexOf("-"));
-  const token = networkRuntime(networkOf(row)).tokens.find((t) => t.symbol === symbol);
+  const token = runtime.tokens.find((t) => t.symbol === symbol);
   if (!token) throw new AppError("internal_error", `Stored request has unknown currency ${row.paymentCurrency}`);
-  return token;
+  return { network, runtime, token };
 }
 
 export function explorerUrl(network: string, txHash: string): string {

@@ -1,5 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
-import { isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
+import { isEvmAddress, isTronAddress, parseAddressFor, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -9,7 +9,6 @@ import { consumeProof, proofTarget } from "@/lib/destinations/proof";
 import { receivingCurrency, receivingCurrencyAt } from "@/lib/destinations/receiving";
 import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { PayeeDestination } from "@/lib/generated/prisma/client";
-import { parseAddressFor } from "@/lib/payments/terms";
 
 /**
  * Payee destinations: where an account receives. One active destination per account: a new

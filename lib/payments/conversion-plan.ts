@@ -1,4 +1,5 @@
 import { conversionPayTx } from "@/lib/chain/calldata";
+import type { NetworkRuntime } from "@/lib/chain/config";
 import {
   type ConversionRate,
   conversionContracts,
@@ -10,14 +11,14 @@ import {
   humanRate,
   readConversionRate,
 } from "@/lib/chain/conversion";
-import type { NetworkId } from "@/lib/chain/networks";
 import type { Token } from "@/lib/chain/tokens";
 import { AppError, invalidField } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
 import { approvalsFor, assemble, GAS_PER_PAYMENT, type PaymentPlan } from "@/lib/payments/plan";
 
 export interface ConversionPayment {
-  network: NetworkId;
+  /** The network's runtime (conversion contracts, RPC), resolved once by the caller's terms. */
+  runtime: NetworkRuntime;
   token: Token;
   /** Fiat invoice code (EUR, GBP, CNY, JPY). */
   invoiceCurrency: string;
@@ -43,14 +44,15 @@ export function withSlippage(total: bigint): bigint {
  * feed is older than maxRateTimespan the calldata is still returned, with a warning that it would revert.
  */
 export async function planConversionPayment(p: ConversionPayment, wallet: string | undefined): Promise<PaymentPlan> {
-  const contracts = conversionContracts(p.network);
-  if (!contracts) throw invalidField("paymentCurrency", `${p.network} has no conversion proxy configured`);
-  const path = await conversionPath(p.network, fiatHash(p.invoiceCurrency), p.token);
+  const network = p.runtime.network.id;
+  const contracts = conversionContracts(p.runtime);
+  if (!contracts) throw invalidField("paymentCurrency", `${network} has no conversion proxy configured`);
+  const path = await conversionPath(p.runtime, fiatHash(p.invoiceCurrency), p.token);
   if (path === undefined)
-    throw new AppError("upstream_unavailable", `Conversion payments on ${p.network} need a configured RPC to read the rate`);
+    throw new AppError("upstream_unavailable", `Conversion payments on ${network} need a configured RPC to read the rate`);
   if (path === null)
-    throw invalidField("paymentCurrency", `no ${p.invoiceCurrency} price feed path to ${p.token.symbol} on ${p.network} any more`);
-  const rate: ConversionRate = await readConversionRate(p.network, path);
+    throw invalidField("paymentCurrency", `no ${p.invoiceCurrency} price feed path to ${p.token.symbol} on ${network} any more`);
+  const rate: ConversionRate = await readConversionRate(p.runtime, path);
   const maxRateTimespan = p.maxRateTimespan ?? DEFAULT_MAX_RATE_TIMESPAN;
   const amount = convert(p.requestAmount, rate);
   const fee = convert(p.feeAmount, rate);
@@ -60,7 +62,7 @@ export async function planConversionPayment(p: ConversionPayment, wallet: string
   const rateText = humanRate(rate, FIAT_PATH_DECIMALS, p.token.decimals);
 
   const funding = await approvalsFor({
-    network: p.network,
+    runtime: p.runtime,
     token: p.token.address,
     spender: contracts.proxy,
     total: maxToSpend,

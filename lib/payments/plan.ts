@@ -1,7 +1,7 @@
 import { approveTx, type BatchItem, batchPayTx, feeProxyPayTx, type UnsignedTx } from "@/lib/chain/calldata";
-import { networkRuntime } from "@/lib/chain/config";
+import type { NetworkRuntime } from "@/lib/chain/config";
 import { NETWORKS, type NetworkId } from "@/lib/chain/networks";
-import { chainReaderFor } from "@/lib/chain/reader";
+import { type ChainReader, chainReaderFor } from "@/lib/chain/reader";
 import { AppError } from "@/lib/errors";
 
 export interface PayMetadata {
@@ -66,7 +66,8 @@ const GAS_PER_APPROVAL = 60_000n;
 export const GAS_PER_PAYMENT = 120_000n;
 
 interface Funding {
-  network: NetworkId;
+  /** The network's runtime, resolved once by the caller's terms. */
+  runtime: NetworkRuntime;
   token: string;
   /** Contract that pulls the tokens (fee proxy or batch contract). */
   spender: string;
@@ -99,7 +100,7 @@ export function approvalsToReach(
  * read (Tron here), an approval is always included.
  */
 export async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
-  return fundingFor(f.network, f.wallet, [f]);
+  return fundingFor(f.runtime, f.wallet, [f]);
 }
 
 /**
@@ -108,12 +109,12 @@ export async function approvalsFor(f: Funding): Promise<{ approvals: UnsignedTx[
  * and whether the wallet holds, per token, the sum every spender pulls of it, and the gas of all.
  */
 export async function fundingFor(
-  network: NetworkId,
+  runtime: NetworkRuntime,
   wallet: string | undefined,
-  pulls: readonly Omit<Funding, "network" | "wallet">[],
+  pulls: readonly Omit<Funding, "runtime" | "wallet">[],
+  reader: ChainReader | null = wallet ? chainReaderFor(runtime) : null,
 ): Promise<{ approvals: UnsignedTx[]; hasEnoughBalance: boolean; hasEnoughGas: boolean }> {
-  const chain = network === "tron" ? "tron" : "evm";
-  const reader = wallet ? chainReaderFor(network) : null;
+  const chain = runtime.network.kind;
   if (!reader || !wallet)
     return { approvals: pulls.map((f) => approveTx(chain, f.token, f.spender, f.total)), hasEnoughBalance: true, hasEnoughGas: true };
   const tokens = [...new Set(pulls.map((f) => f.token))];
@@ -151,7 +152,8 @@ export function assemble(
 }
 
 export interface SinglePayment {
-  network: NetworkId;
+  /** The network's runtime (fee proxy, chain kind, RPC), resolved once by the caller's terms. */
+  runtime: NetworkRuntime;
   tokenAddress: string;
   payee: string;
   amount: bigint;
@@ -186,11 +188,11 @@ export function feeLegTx(
 
 /** Same-chain payment through the network's ERC20FeeProxy (plus a fee-only transfer per further fee leg). */
 export async function planSinglePayment(p: SinglePayment, wallet: string | undefined): Promise<PaymentPlan> {
-  const rt = networkRuntime(p.network);
+  const rt = p.runtime;
   const proxy = rt.contracts.erc20FeeProxy;
   const extra = p.extraFeeLegs ?? [];
   const funding = await approvalsFor({
-    network: p.network,
+    runtime: rt,
     token: p.tokenAddress,
     spender: proxy,
     total: p.amount + p.feeAmount + extra.reduce((a, l) => a + l.amount, 0n),
@@ -234,16 +236,15 @@ export interface BatchFeeLeg {
  * token's total (plus the contract's batch fee), then one batchPayments call pays everyone.
  */
 export async function planBatchPayment(
-  network: NetworkId,
+  rt: NetworkRuntime,
   items: readonly (BatchItem & { approveResetRequired: boolean })[],
   feeAddress: string | null,
   wallet: string | undefined,
   extraFeeLegs: readonly BatchFeeLeg[] = [],
 ): Promise<BatchPlan> {
-  const rt = networkRuntime(network);
-  assertNotTronBatch(network, items.length);
+  assertNotTronBatch(rt.network.id, items.length);
   const batchContract = rt.contracts.batchPayments;
-  const reader = chainReaderFor(network);
+  const reader = chainReaderFor(rt);
   const batchFeeBps = reader ? await reader.batchFeeBps(batchContract) : 0n;
   const totals = new Map<string, { total: bigint; reset: boolean }>();
   for (const i of items) {
@@ -257,23 +258,28 @@ export async function planBatchPayment(
     const prev = legTotals.get(l.token) ?? { total: 0n, reset: l.approveResetRequired };
     legTotals.set(l.token, { total: prev.total + l.amount, reset: prev.reset });
   }
-  const { approvals, hasEnoughBalance, hasEnoughGas } = await fundingFor(network, wallet, [
-    // The batch's gas counted once, with its first token.
-    ...[...totals].map(([token, { total, reset }], i) => ({
-      token,
-      spender: batchContract,
-      total: total + (total * batchFeeBps) / 10_000n,
-      approveResetRequired: reset,
-      paymentGas: i === 0 ? GAS_PER_PAYMENT * BigInt(items.length) : 0n,
-    })),
-    ...[...legTotals].map(([token, { total, reset }]) => ({
-      token,
-      spender: proxy,
-      total,
-      approveResetRequired: reset,
-      paymentGas: GAS_PER_PAYMENT * BigInt(extraFeeLegs.length),
-    })),
-  ]);
+  const { approvals, hasEnoughBalance, hasEnoughGas } = await fundingFor(
+    rt,
+    wallet,
+    [
+      // The batch's gas counted once, with its first token.
+      ...[...totals].map(([token, { total, reset }], i) => ({
+        token,
+        spender: batchContract,
+        total: total + (total * batchFeeBps) / 10_000n,
+        approveResetRequired: reset,
+        paymentGas: i === 0 ? GAS_PER_PAYMENT * BigInt(items.length) : 0n,
+      })),
+      ...[...legTotals].map(([token, { total, reset }]) => ({
+        token,
+        spender: proxy,
+        total,
+        approveResetRequired: reset,
+        paymentGas: GAS_PER_PAYMENT * BigInt(extraFeeLegs.length),
+      })),
+    ],
+    wallet ? reader : null,
+  );
   const batch = batchPayTx(batchContract, items, feeAddress);
   const feeLegs = extraFeeLegs.map((l) =>
     feeLegTx(rt.network.kind, proxy, { tokenAddress: l.token, payee: l.to, paymentReference: l.paymentReference }, l),

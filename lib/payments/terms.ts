@@ -1,5 +1,5 @@
-import { isEvmAddress, isTronAddress, toChecksumAddress } from "@/lib/chain/address";
-import { networkRuntime } from "@/lib/chain/config";
+import { parseAddressFor } from "@/lib/chain/address";
+import { type NetworkRuntime, networkRuntime } from "@/lib/chain/config";
 import { conversionContracts, conversionTokenConfigured, FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import type { NetworkId } from "@/lib/chain/networks";
 import type { Token } from "@/lib/chain/tokens";
@@ -8,12 +8,16 @@ import { invalidField } from "@/lib/errors";
 import { applyFeePercentage, parseAmount, parseFeePercentage, rescale } from "@/lib/money";
 
 /**
- * What a request or payout owes, resolved from the integrator's input: network and token
- * from `paymentCurrency`, the amount in token base units, the payee and fee validated for
- * that network. Every rejection names the field at fault.
+ * What a request or payout owes, resolved once from the integrator's input: network (its runtime
+ * configuration: contracts, RPC, token addresses) and token from `paymentCurrency`, the amount in
+ * token base units, the payee, the fee and the payer validated for that network. Every rejection
+ * names the field at fault. Persistence (requests/create-request) and the pay plans (payments/plan)
+ * take what they need from this object: nothing below resolves the network again.
  */
 export interface PaymentTerms {
   network: NetworkId;
+  /** The network's runtime configuration, resolved here once. */
+  runtime: NetworkRuntime;
   chain: "evm" | "tron";
   invoiceCurrency: string;
   paymentCurrency: string;
@@ -24,6 +28,8 @@ export interface PaymentTerms {
   feePercentage: string | null;
   feeAddress: string | null;
   feeAmount: bigint;
+  /** The payer's wallet when the input names one (TermsOptions.payer), validated for the network last. */
+  payer?: string;
   /**
    * A fiat invoice paid through Erc20ConversionProxy: expectedAmount and feeAmount are in the invoice
    * currency at the conversion path's 8 decimals; the token amount is fixed at pay time from the rate.
@@ -40,26 +46,13 @@ export interface TermsInput {
   feeAddress?: string;
 }
 
-/** Validates an address for a network and returns its canonical form (EIP-55 on EVM). */
-export function parseAddressFor(network: NetworkId, value: string, field: string): string {
-  if (network === "tron") {
-    if (!isTronAddress(value)) throw invalidField(field, `must be a Tron base58 address (T...) for network ${network}`);
-    return value;
-  }
-  if (!isEvmAddress(value)) {
-    const hint = isTronAddress(value)
-      ? `a Tron address cannot receive on ${network}`
-      : "must be a 0x-prefixed 20-byte address with a valid checksum";
-    throw invalidField(field, hint);
-  }
-  return toChecksumAddress(value);
-}
-
 const at = (prefix: string, field: string) => (prefix ? `${prefix}.${field}` : field);
 
 export interface TermsOptions {
   /** Accept fiat invoices other than USD, paid through the network's conversion proxy (requests only). */
   conversion?: boolean;
+  /** A payer wallet to validate with the terms (after every other field), and the field it came in. */
+  payer?: { address: string; field: string };
 }
 
 export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions = {}): PaymentTerms {
@@ -67,7 +60,8 @@ export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions 
   if (!payment) throw invalidField(at(prefix, "paymentCurrency"), `Unknown currency "${input.paymentCurrency}"`);
   if (payment.kind !== "token") throw invalidField(at(prefix, "paymentCurrency"), "must be a token currency ID such as USDC-base");
   const network = payment.token.network;
-  const token = networkRuntime(network).tokens.find((t) => t.symbol === payment.token.symbol) ?? payment.token;
+  const runtime = networkRuntime(network);
+  const token = runtime.tokens.find((t) => t.symbol === payment.token.symbol) ?? payment.token;
 
   const invoice = findCurrency(input.invoiceCurrency);
   if (!invoice) throw invalidField(at(prefix, "invoiceCurrency"), `Unknown currency "${input.invoiceCurrency}"`);
@@ -89,10 +83,10 @@ export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions 
     expectedAmount = rescale(parseAmount(input.amount, invoice.fiat.decimals, at(prefix, "amount")), invoice.fiat.decimals, token.decimals);
   } else if (opts.conversion && invoice.fiat.code !== "USD") {
     // Paid through Erc20ConversionProxy with a Chainlink path: the request amount is fiat with 8 decimals.
-    if (!conversionTokenConfigured(token))
+    if (!conversionTokenConfigured(token, runtime))
       throw invalidField(
         at(prefix, "paymentCurrency"),
-        conversionContracts(network)
+        conversionContracts(runtime)
           ? `${payment.id} cannot pay ${invoice.id} invoices: conversion payments take USDC, USDT, DAI or FAU`
           : `${payment.id} cannot pay ${invoice.id} invoices: ${network} has no conversion proxy configured`,
       );
@@ -124,9 +118,11 @@ export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions 
   }
   if (input.feeAddress !== undefined) feeAddress = parseAddressFor(network, input.feeAddress, at(prefix, "feeAddress"));
   if (feeAmount > 0n && !feeAddress) throw invalidField(at(prefix, "feeAddress"), "is required with a non-zero feePercentage");
+  const payer = opts.payer && parseAddressFor(network, opts.payer.address, opts.payer.field);
 
   return {
     network,
+    runtime,
     chain: network === "tron" ? "tron" : "evm",
     invoiceCurrency: invoice.id,
     paymentCurrency: payment.id,
@@ -137,6 +133,7 @@ export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions 
     feePercentage,
     feeAddress,
     feeAmount,
+    payer,
     isConversion,
   };
 }

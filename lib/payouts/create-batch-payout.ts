@@ -1,7 +1,8 @@
 import type { Principal } from "@/lib/auth/principal";
-import { asHex } from "@/lib/chain/address";
+import { asHex, parseAddressFor } from "@/lib/chain/address";
+import type { NetworkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
-import { networkOf, tokenOf } from "@/lib/chain/stored";
+import { storedTermsOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -9,12 +10,14 @@ import { ulid } from "@/lib/ids";
 import { applyFeePercentage, parseFeePercentage } from "@/lib/money";
 import { planBatchPayment, TRON_BATCH_MESSAGE } from "@/lib/payments/plan";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
-import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
+import { resolveTerms } from "@/lib/payments/terms";
 import { requestData } from "@/lib/requests/create-request";
 
 interface Item {
   data: Prisma.PaymentRequestCreateManyInput | null;
   network: NetworkId;
+  /** The item's network runtime, resolved once with its terms; the batch is planned on the first item's. */
+  runtime: NetworkRuntime;
   token: string;
   to: string;
   amount: bigint;
@@ -46,6 +49,7 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
       items.push({
         data,
         network: terms.network,
+        runtime: terms.runtime,
         token: terms.token.address,
         to: terms.payee,
         amount: terms.expectedAmount,
@@ -68,10 +72,11 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
           `requestIds.${i}`,
           `request ${id} is a ${row.invoiceCurrency} invoice: pay it through the conversion proxy on its own`,
         );
-      const token = tokenOf(row);
+      const { network, runtime, token } = storedTermsOf(row);
       items.push({
         data: null,
-        network: networkOf(row),
+        network,
+        runtime,
         token: row.tokenAddress,
         to: row.payee,
         amount: BigInt(row.expectedAmount.toFixed()),
@@ -80,7 +85,7 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
       });
     });
   }
-  const network = items[0]!.network;
+  const { network, runtime } = items[0]!;
   const field = body.requests ? "paymentCurrency" : "";
   items.forEach((item, i) => {
     // The reference's message, with the field at fault named as everywhere else.
@@ -101,7 +106,7 @@ export async function createBatchPayout(principal: Principal, body: CreateBatchP
   if (withFees.some((i) => i.feeAmount > 0n) && !feeAddress) throw invalidField("feeAddress", "is required with a non-zero feePercentage");
   const payer = body.payer === undefined ? undefined : parseAddressFor(network, body.payer, "payer");
 
-  const plan = await planBatchPayment(network, withFees, feeAddress, payer);
+  const plan = await planBatchPayment(runtime, withFees, feeAddress, payer);
   const toCreate = withFees.flatMap((i) =>
     i.data ? [{ ...i.data, payer: payer ?? null, feePercentage: pct?.text ?? null, feeAddress, feeAmount: i.feeAmount.toString() }] : [],
   );

@@ -2,7 +2,7 @@ import type { Principal } from "@/lib/auth/principal";
 import { asHex } from "@/lib/chain/address";
 import { db } from "@/lib/db";
 import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
-import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
+import { resolveTerms } from "@/lib/payments/terms";
 import { createRecurringPayout } from "@/lib/recurring/create";
 import { type CustomerInfo, requestData } from "@/lib/requests/create-request";
 
@@ -34,14 +34,17 @@ async function createOneOffPayout(
   principal: Principal,
   body: CreatePayoutInput,
 ): Promise<{ requestId: string; paymentReference: string } & PaymentPlan> {
-  const terms = resolveTerms(body);
+  // Resolved once (network runtime, token, amounts, fee, payee and payer) and handed down to the row and the plan.
   const walletInput = body.payerWallet ?? body.payerAddress;
-  const walletField = body.payerWallet !== undefined ? "payerWallet" : "payerAddress";
-  const wallet = walletInput === undefined ? undefined : parseAddressFor(terms.network, walletInput, walletField);
-  const data = requestData(principal, "payout", terms, { payer: wallet, reference: body.reference, customerInfo: body.customerInfo });
+  const payer =
+    walletInput === undefined
+      ? undefined
+      : { address: walletInput, field: body.payerWallet !== undefined ? "payerWallet" : "payerAddress" };
+  const terms = resolveTerms(body, "", { payer });
+  const data = requestData(principal, "payout", terms, { payer: terms.payer, reference: body.reference, customerInfo: body.customerInfo });
   const plan = await planSinglePayment(
     {
-      network: terms.network,
+      runtime: terms.runtime,
       tokenAddress: terms.token.address,
       payee: terms.payee,
       amount: terms.expectedAmount,
@@ -50,7 +53,7 @@ async function createOneOffPayout(
       paymentReference: asHex(data.paymentReference),
       approveResetRequired: terms.token.approveResetRequired ?? false,
     },
-    wallet,
+    terms.payer,
   );
   await db().paymentRequest.create({ data });
   return { requestId: data.id, paymentReference: data.paymentReference, ...plan };

@@ -1,15 +1,14 @@
 import { randomBytes } from "node:crypto";
 import type { Principal } from "@/lib/auth/principal";
-import { sameAddress } from "@/lib/chain/address";
-import { networkRuntime } from "@/lib/chain/config";
-import { NETWORKS } from "@/lib/chain/networks";
+import { parseAddressFor, sameAddress } from "@/lib/chain/address";
+import type { NetworkRuntime } from "@/lib/chain/config";
 import { chainReaderFor } from "@/lib/chain/reader";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import { ulid } from "@/lib/ids";
 import { approvalsToReach } from "@/lib/payments/plan";
-import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
+import { resolveTerms } from "@/lib/payments/terms";
 import { permitEnvelope, scheduleIdOf } from "@/lib/recurring/permit";
 import { recurringMissing } from "@/lib/recurring/relayer";
 import { FREQUENCIES, type Frequency, MAX_PAYMENTS, MIN_PAYMENTS, dueTimes as scheduleDueTimes } from "@/lib/recurring/schedule";
@@ -56,20 +55,21 @@ function parseStartDate(value: string): Date {
  * Where a schedule can run: an EVM network with a recurring contract, and a relayer key and an RPC
  * to trigger its payments (400 naming the network and what is missing otherwise).
  */
-export function recurringContractFor(network: keyof typeof NETWORKS): `0x${string}` {
-  if (NETWORKS[network].kind !== "evm")
+export function recurringContractFor(rt: NetworkRuntime): `0x${string}` {
+  const network = rt.network.id;
+  if (rt.network.kind !== "evm")
     throw invalidField(
       "paymentCurrency",
       "Recurring payouts are EVM-only: Tron has no recurring contract (its tokens have no EIP-712 permits); pick an EVM network",
     );
-  const contract = networkRuntime(network).contracts.recurringPayments;
+  const contract = rt.contracts.recurringPayments;
   if (!contract)
     throw invalidField(
       "paymentCurrency",
       `Recurring payouts are not available on ${network}: no recurring contract is configured there (deploy one with npm run contracts:deploy -- --network ${network} --relayer 0x… and set its address)`,
     );
   // Accepted, activated and then never paid is worse than refused: the relayer must be able to run it.
-  const missing = recurringMissing(network);
+  const missing = recurringMissing(rt);
   if (missing.length > 0)
     throw invalidField(
       "paymentCurrency",
@@ -95,7 +95,7 @@ export async function createRecurringPayout(principal: Principal, body: CreateRe
   const frequency = r.frequency as Frequency;
   const start = parseStartDate(r.startDate);
   const terms = resolveTerms(body);
-  const contract = recurringContractFor(terms.network);
+  const contract = recurringContractFor(terms.runtime);
   const payer = parseAddressFor(terms.network, r.payer, "recurrence.payer");
   if (sameAddress(payer, terms.payee)) throw invalidField("recurrence.payer", "must differ from payee");
   if (terms.expectedAmount === 0n) throw invalidField("amount", "must be greater than 0");
@@ -104,7 +104,7 @@ export async function createRecurringPayout(principal: Principal, body: CreateRe
   if (times[times.length - 1]! + DEADLINE_GRACE_S >= 2 ** 32)
     throw invalidField("recurrence.startDate", "the schedule must end before 2106");
   const id = ulid();
-  const chainId = networkRuntime(terms.network).network.chainId;
+  const chainId = terms.runtime.network.chainId;
   const requests = times.map((_, i) => ({
     ...requestData(principal, "payout", terms, { payer, reference: body.reference, customerInfo: body.customerInfo }),
     recurringScheduleId: id,
@@ -143,7 +143,7 @@ export async function createRecurringPayout(principal: Principal, body: CreateRe
   // Read the chain before writing, so an RPC failure leaves nothing behind.
   const existing = await committedByPayer(terms.network, terms.token.address, payer, contract);
   const needed = existing + thisSchedule;
-  const reader = chainReaderFor(terms.network);
+  const reader = chainReaderFor(terms.runtime);
   const current = reader ? await reader.allowance(terms.token.address, payer, contract) : 0n;
   const transactions = approvalsToReach("evm", terms.token.address, contract, current, needed, terms.token.approveResetRequired ?? false);
 

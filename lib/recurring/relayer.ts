@@ -1,6 +1,6 @@
 import { formatEther, type Hex } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
-import { networkRuntime } from "@/lib/chain/config";
+import { type NetworkRef, runtimeOf } from "@/lib/chain/config";
 import { NETWORK_IDS, NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
 import { type Env, env } from "@/lib/env";
@@ -32,8 +32,9 @@ export function relayerAccount(network: NetworkId): PrivateKeyAccount | null {
  * What keeps the executor from running on a network, in an operator's words (empty when it can
  * run): an EVM network needs a recurring contract, a relayer key and an RPC URL.
  */
-export function recurringMissing(network: NetworkId): string[] {
-  const rt = networkRuntime(network);
+export function recurringMissing(ref: NetworkRef): string[] {
+  const rt = runtimeOf(ref);
+  const network = rt.network.id;
   if (rt.network.kind !== "evm") return ["an EVM network (recurring payouts are EVM-only)"];
   const missing: string[] = [];
   if (!rt.contracts.recurringPayments) missing.push("a recurring contract (contracts.recurringPayments)");

@@ -1,11 +1,12 @@
 import type { Principal } from "@/lib/auth/principal";
+import { parseAddressFor } from "@/lib/chain/address";
 import { conversionPath, fiatHash } from "@/lib/chain/conversion";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { RequestKind } from "@/lib/generated/prisma/enums";
 import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "@/lib/payments/reference";
-import { type PaymentTerms, parseAddressFor, resolveTerms } from "@/lib/payments/terms";
+import { type PaymentTerms, resolveTerms } from "@/lib/payments/terms";
 
 export interface RequestExtras {
   payer?: string;
@@ -97,7 +98,7 @@ export async function createRequest(
   const terms = resolveTerms(body, "", { conversion: true });
   if (terms.isConversion) {
     // The configuration allows it; the chain must have a feed path too (checked when an RPC is configured).
-    const path = await conversionPath(terms.network, fiatHash(terms.invoiceCurrency), terms.token);
+    const path = await conversionPath(terms.runtime, fiatHash(terms.invoiceCurrency), terms.token);
     if (path === null)
       throw invalidField(
         "paymentCurrency",

@@ -1,12 +1,11 @@
-import { asHex } from "@/lib/chain/address";
+import { asHex, parseAddressFor } from "@/lib/chain/address";
 import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
-import { networkOf, tokenOf } from "@/lib/chain/stored";
+import { storedTermsOf } from "@/lib/chain/stored";
 import { AppError, invalidField } from "@/lib/errors";
 import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money";
 import { planConversionPayment } from "@/lib/payments/conversion-plan";
 import { feeProgressOf, payableOf } from "@/lib/payments/fee-legs";
 import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
-import { parseAddressFor } from "@/lib/payments/terms";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
 import {
   assertCrossChainPayable,
@@ -35,8 +34,8 @@ export interface PayOptions {
 async function remainingTerms(accountId: string, requestId: string, opts: PayOptions) {
   const row = await getRequestOrThrow(accountId, requestId);
   if (row.status === "paid") throw new AppError("conflict", "Request has already been paid");
-  const network = networkOf(row);
-  const token = tokenOf(row);
+  // Resolved once (network runtime and token) and handed down to the plan.
+  const { network, runtime, token } = storedTermsOf(row);
   const expected = BigInt(row.expectedAmount.toFixed());
   const payable = payableOf(row, (await feeProgressOf([row])).get(row.id)!);
   let { feeAmount, feeAddress, extraFeeLegs } = payable;
@@ -53,6 +52,7 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
   return {
     row,
     network,
+    runtime,
     token,
     amount: payable.amount,
     feeAmount,
@@ -84,7 +84,7 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
   if (t.row.isConversion)
     return planConversionPayment(
       {
-        network: t.network,
+        runtime: t.runtime,
         token: t.token,
         invoiceCurrency: t.row.invoiceCurrency,
         paymentCurrency: t.row.paymentCurrency,
@@ -98,7 +98,7 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
     );
   return planSinglePayment(
     {
-      network: t.network,
+      runtime: t.runtime,
       tokenAddress: t.row.tokenAddress,
       payee: t.row.payee,
       amount: t.amount,

@@ -1,4 +1,5 @@
 import type { Principal } from "@/lib/auth/principal";
+import { parseAddressFor } from "@/lib/chain/address";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
 import type { Token } from "@/lib/chain/tokens";
 import { nowMs } from "@/lib/clock";
@@ -16,7 +17,7 @@ import { formatAmount, parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
 import { storedFeeLegs } from "@/lib/payments/fee-legs";
 import { assertNotTronBatch } from "@/lib/payments/plan";
-import { parseAddressFor, resolveTerms } from "@/lib/payments/terms";
+import { resolveTerms } from "@/lib/payments/terms";
 import { ownerOf, requestData } from "@/lib/requests/create-request";
 
 /**

@@ -1,5 +1,5 @@
 import type { UnsignedTx } from "@/lib/chain/calldata";
-import { networkRuntime } from "@/lib/chain/config";
+import { type NetworkRuntime, networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { notFound } from "@/lib/errors";
@@ -119,9 +119,12 @@ export async function getMulticallForAccount(accountId: string, token: string) {
 type Plan = { transactions: UnsignedTx[]; metadata: PayMetadata };
 
 /** The reference's multicall pay plan around the batch plan of the parent's executable children. */
-export function multicallPayAnswer(m: LoadedMulticall, plan: Plan) {
+export function multicallPayAnswer(
+  m: LoadedMulticall,
+  plan: Plan,
+  rt: NetworkRuntime | null = isNetworkId(m.parent.network) ? networkRuntime(m.parent.network) : null,
+) {
   const executable = m.children.filter((c) => childBlockReason(c) === null);
-  const rt = isNetworkId(m.parent.network) ? networkRuntime(m.parent.network) : null;
   const children = executable.map((c) => {
     const request = c.requests[0]!.request;
     return {

@@ -1,5 +1,6 @@
 import { parseUnits } from "viem";
-import { asHex, isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
+import { asHex, isEvmAddress, isTronAddress, parseAddressFor, sameAddress } from "@/lib/chain/address";
+import { type NetworkRuntime, networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { chainReaderFor } from "@/lib/chain/reader";
 import { findTokenCurrency } from "@/lib/currencies/registry";
@@ -7,7 +8,6 @@ import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { AccessPolicy } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { planBatchPayment, planSinglePayment } from "@/lib/payments/plan";
-import { parseAddressFor } from "@/lib/payments/terms";
 import { assertCrossChainPayable, crossChainTermsOf, payCrossChain } from "@/lib/requests/pay-crosschain";
 import { dueOf } from "@/lib/secure-payments/due";
 import { multicallPayAnswer, multicallView } from "@/lib/secure-payments/multicall-view";
@@ -62,16 +62,22 @@ async function paymentOptionsFor(link: Loaded, page: PaymentPageData, wallet: st
 export async function planLinkPayment(token: string, walletInput: string, crossChain?: CrossChainChoice) {
   const link = await loadLink(token);
   if (!link || !isNetworkId(link.sp.network)) throw notFound("Secure payment not found");
-  const plan = await planFor(link, walletInput, crossChain);
-  if (link.multicall) return multicallPayAnswer(link.multicall, plan as PaymentPagePlan);
+  // The link's network resolved once, for the plan's calldata and the multicall answer's chain ID.
+  const runtime = networkRuntime(link.sp.network);
+  const plan = await planFor(link, runtime, walletInput, crossChain);
+  if (link.multicall) return multicallPayAnswer(link.multicall, plan as PaymentPagePlan, runtime);
   return referencePayAnswer(link.sp, plan);
 }
 
-async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChainChoice): Promise<PaymentPagePlan | CrossChainLinkPlan> {
+async function planFor(
+  link: Loaded,
+  runtime: NetworkRuntime,
+  walletInput: string,
+  crossChain?: CrossChainChoice,
+): Promise<PaymentPagePlan | CrossChainLinkPlan> {
   const { sp, requests, status } = link;
   if (status !== "pending") throw new AppError("conflict", `This payment link is ${status.replace("_", " ")}`);
-  const network = sp.network;
-  if (!isNetworkId(network)) throw notFound("Secure payment not found");
+  const network = runtime.network.id;
   if ((crossChain?.chain === undefined) !== (crossChain?.token === undefined))
     throw invalidField(
       crossChain?.chain === undefined ? "chain" : "token",
@@ -108,7 +114,7 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
     const r = p.request;
     return planSinglePayment(
       {
-        network,
+        runtime,
         tokenAddress: r.tokenAddress,
         payee: r.payee,
         amount: p.amount,
@@ -123,7 +129,7 @@ async function planFor(link: Loaded, walletInput: string, crossChain?: CrossChai
   }
   // The batch contract sends every fee to one address (due.ts); other fee legs follow as fee-only transfers.
   const plan = await planBatchPayment(
-    network,
+    runtime,
     due.map((p) => ({
       token: p.request.tokenAddress,
       to: p.request.payee,
