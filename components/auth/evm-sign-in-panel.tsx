@@ -3,8 +3,8 @@
 import { useConnectModal } from "@rainbow-me/rainbowkit";
 import { useSession } from "next-auth/react";
 import { useEffect } from "react";
-import type { PaymentNetwork } from "@/components/wallet/evm-config";
 import { Button } from "@/components/ui/button";
+import type { PaymentNetwork } from "@/components/wallet/evm-config";
 import { type SiweOrigin, SiweProviders } from "./siwe-providers";
 
 /** RainbowKit's connect-and-sign: the modal connects, then asks for the SIWE signature; signed in, the page moves on. */
@@ -17,11 +17,7 @@ function EvmSignIn({ next }: { next: string }) {
   return (
     <div className="space-y-3">
       <p className="text-sm text-slate-600">Connect your wallet, then sign a message to prove it is yours. Signing costs nothing.</p>
-      <Button
-        block
-        disabled={connectModalOpen || !openConnectModal || status !== "unauthenticated"}
-        onClick={() => openConnectModal?.()}
-      >
+      <Button block disabled={connectModalOpen || !openConnectModal || status !== "unauthenticated"} onClick={() => openConnectModal?.()}>
         {status === "authenticated" ? "Signed in…" : connectModalOpen || !openConnectModal ? "Connecting…" : "Connect wallet"}
       </Button>
     </div>
