@@ -6,7 +6,7 @@ import { matchApiRoute } from "@/lib/http/api-routes";
  * no schemas): it stays small.
  *
  * Every request: `x-duebill-socket-ip` (the client IP the rate limiter trusts) survives only
- * when scripts/server.mjs stamped it, proven by the per-process secret it puts in
+ * when scripts/runtime/server.mjs stamped it, proven by the per-process secret it puts in
  * `x-duebill-socket-ip-proof` and in DUEBILL_SOCKET_IP_PROOF; under any other server (`next
  * start`, `next dev`) a client-sent value is dropped, so a client cannot pick its own rate-limit
  * bucket there. A client-sent preflight-route header is dropped too.
@@ -18,7 +18,7 @@ import { matchApiRoute } from "@/lib/http/api-routes";
  * Next's empty body). A plain OPTIONS answers 204 with Allow; a CORS preflight (Origin and
  * Access-Control-Request-Method) is marked with the route's template and rewritten (next.config.ts)
  * to /api/cors-preflight, which knows the client IDs' allowed origins (lib/http/cors.ts). Methods Next cannot route at all (TRACE, CONNECT) fail
- * inside Next before this runs: the production server (scripts/server.mjs) answers those itself.
+ * inside Next before this runs: the production server (scripts/runtime/server.mjs) answers those itself.
  *
  * Pages: a malformed percent-escape in the path answers a 400 page instead of Next's plain-text
  * 500.

@@ -143,7 +143,7 @@ export interface EnvProblem {
 const tcpPort = z.coerce.number().int().min(0).max(65_535);
 
 /**
- * Variables only the launchers read (scripts/run.ts, scripts/server.mjs, the devnet): checked at
+ * Variables only the launchers read (scripts/runtime/run.ts, scripts/runtime/server.mjs, the devnet): checked at
  * boot with the rest, so a typo there stops the boot too instead of surfacing later.
  */
 const launcherSchema = z.object({

@@ -4,9 +4,9 @@
  * route, against a baseline measured in the same run. Rounds alternate between routes so
  * drift hits all of them alike; the median round counts.
  *
- * `npm run bench -- recurring` runs only the recurring executor case (scripts/bench-recurring.ts):
+ * `npm run bench -- recurring` runs only the recurring executor case (scripts/bench/recurring.ts):
  * no build and no server, and it updates only the `recurring` entry of bench-results/latest.json.
- * `npm run bench -- dashboard` runs only the dashboard pages at 100 000 payments (scripts/bench-dashboard.ts,
+ * `npm run bench -- dashboard` runs only the dashboard pages at 100 000 payments (scripts/bench/dashboard.ts,
  * its own database: BENCH_DASHBOARD_DATABASE_URL, default duebill_bench_dashboard); it builds only
  * when there is no build and updates only the `dashboard` entry.
  *
@@ -18,12 +18,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import http from "node:http";
 import path from "node:path";
 import pg from "pg";
-import { dashboardDbUrl, measureDashboard, printDashboard } from "./bench-dashboard";
-import { measureDetectionLatency } from "./bench-latency";
-import { measureRecurring, printRecurring } from "./bench-recurring";
-import { measureWebhookThroughput } from "./bench-webhooks";
+import { dashboardDbUrl, measureDashboard, printDashboard } from "./dashboard";
+import { measureDetectionLatency } from "./latency";
+import { measureRecurring, printRecurring } from "./recurring";
+import { measureWebhookThroughput } from "./webhooks";
 
-const root = path.resolve(__dirname, "..");
+const root = path.resolve(__dirname, "../..");
 const dbUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_bench";
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 5);
@@ -216,7 +216,7 @@ async function main(): Promise<void> {
     CHECKPOINT_DISABLE: "1",
     BENCH_ROUTES: "true",
     LOG_LEVEL: "warn",
-    // The production server refuses to start without one (scripts/server.mjs); a fixed value for a local bench.
+    // The production server refuses to start without one (scripts/runtime/server.mjs); a fixed value for a local bench.
     APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
     // The limiter stays on (its cost is part of every route) but must not refuse the load itself.
     RATE_LIMIT_MULTIPLIER: "1000",
@@ -227,7 +227,7 @@ async function main(): Promise<void> {
   const next = path.join(root, "node_modules/next/dist/bin/next");
   if (!existsSync(path.join(root, ".next/BUILD_ID")) || process.env.BENCH_REBUILD === "true") run(process.execPath, [next, "build"], env);
   process.env.DATABASE_URL = dbUrl;
-  const { seedDemo } = await import("./seed");
+  const { seedDemo } = await import("../ops/seed");
   const { disconnectDb } = await import("@/lib/db");
   const demo = await seedDemo();
   await disconnectDb();
@@ -260,7 +260,7 @@ async function main(): Promise<void> {
 
   const server: ChildProcess = spawn(
     process.execPath,
-    [path.join(root, "scripts/server.mjs"), "--port", String(PORT), "--hostname", "127.0.0.1"],
+    [path.join(root, "scripts/runtime/server.mjs"), "--port", String(PORT), "--hostname", "127.0.0.1"],
     {
       cwd: root,
       env,
@@ -423,7 +423,7 @@ async function dashboardOnly(): Promise<void> {
     CHECKPOINT_DISABLE: "1",
     BENCH_ROUTES: "true",
     LOG_LEVEL: "warn",
-    // The production server refuses to start without one (scripts/server.mjs); a fixed value for a local bench.
+    // The production server refuses to start without one (scripts/runtime/server.mjs); a fixed value for a local bench.
     APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
     RATE_LIMIT_MULTIPLIER: "1000",
   };

@@ -1,5 +1,5 @@
 /**
- * `tsx scripts/bundle-size.ts [route]` (default: /pay/[token] and /onboarding) after `next build`: the JavaScript a route's first load
+ * `tsx scripts/bench/bundle-size.ts [route]` (default: /pay/[token] and /onboarding) after `next build`: the JavaScript a route's first load
  * needs, gzipped (level 9) file by file, from the build's own manifests — plus the chunks its
  * `next/dynamic` imports load right after, which the first-load figure does not include.
  *
@@ -17,7 +17,7 @@ import path from "node:path";
 import { runInNewContext } from "node:vm";
 import { gzipSync } from "node:zlib";
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "../..");
 const NEXT = path.join(ROOT, ".next");
 /** The hosted pages a payer or an invited platform opens (default), or the route given. */
 const routes = process.argv[2] ? [process.argv[2]] : ["/pay/[token]", "/onboarding"];

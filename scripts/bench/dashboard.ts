@@ -9,7 +9,7 @@
  * and migrated by the caller): requests and payments are written by INSERT … SELECT over
  * generate_series, spread over 60 days, 7 networks and their currencies, 1 request in 10 paid in
  * two parts, 2 % still pending; then VACUUM ANALYZE (the steady state of a table autovacuum keeps).
- * Starts the production build (scripts/server.mjs) against it; the rounds alternate between the
+ * Starts the production build (scripts/runtime/server.mjs) against it; the rounds alternate between the
  * four cases so drift hits all of them alike. Also counts, from pg_stat, the rows Postgres read in
  * Payment and PaymentRequest per render of each large-account page.
  */
@@ -248,7 +248,7 @@ export async function measureDashboard(opts: {
 
     server.p = spawn(
       process.execPath,
-      [path.join(opts.root, "scripts/server.mjs"), "--port", String(opts.port), "--hostname", "127.0.0.1"],
+      [path.join(opts.root, "scripts/runtime/server.mjs"), "--port", String(opts.port), "--hostname", "127.0.0.1"],
       { cwd: opts.root, env: { ...opts.env, DATABASE_URL: dashboardDbUrl }, stdio: ["ignore", "ignore", "inherit"] },
     );
     await waitReady(opts.port);

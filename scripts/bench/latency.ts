@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createPublicClient, createWalletClient, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { startDevnet } from "./devnet";
+import { startDevnet } from "../devnet";
 
 interface LatencyOptions {
   root: string;

@@ -127,7 +127,7 @@ describe("proxy", () => {
   describe("x-duebill-socket-ip", () => {
     const kept = (res: Response) => forwarded(res, "x-duebill-socket-ip");
 
-    it("is dropped without scripts/server.mjs's proof, on API paths and pages alike", () => {
+    it("is dropped without scripts/runtime/server.mjs's proof, on API paths and pages alike", () => {
       for (const url of ["/v2/currencies", "/dashboard"]) {
         expect(kept(proxy(req(url, { headers: { "x-duebill-socket-ip": "192.0.2.1" } }))), url).toBeNull();
         // a guessed proof is no proof while the server set none

@@ -143,7 +143,7 @@ describe("payment.confirmed delivery", () => {
       await payOnDevnet(a.clientId);
       const root = path.resolve(__dirname, "../..");
       // node itself runs the worker (tsx as a loader, not a wrapper process), so SIGKILL hits the worker.
-      worker = spawn(process.execPath, ["--import", "tsx", "scripts/worker.ts"], {
+      worker = spawn(process.execPath, ["--import", "tsx", "scripts/runtime/worker.ts"], {
         cwd: root,
         env: { ...process.env, DATABASE_URL: testDatabaseUrl(), WEBHOOK_ALLOW_PRIVATE: "true", CHAIN_CONFIG: "{}", LOG_LEVEL: "error" },
         stdio: "ignore",

@@ -3,7 +3,7 @@
  * load. pglite-socket's multiplexer interleaves the extended-protocol messages of concurrent
  * connections, which answered 404s and 500s (08P01 "bind message supplies 2 parameters, but
  * prepared statement requires 3") for objects that exist. The app therefore talks to it over one
- * connection (scripts/embedded-db.ts `env`), and every interactive transaction is a unit of work
+ * connection (scripts/runtime/embedded-db.ts `env`), and every interactive transaction is a unit of work
  * (lib/db.ts) so one connection never waits on itself. 8 × 300 parallel GETs, with writes and
  * transactions mixed in: every answer right.
  */
@@ -18,7 +18,7 @@ import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { POST as createRequest } from "@/app/v2/request/route";
 import { db, disconnectDb } from "@/lib/db";
 import { reloadEnv } from "@/lib/env";
-import { type EmbeddedDb, startEmbeddedDb } from "@/scripts/embedded-db";
+import { type EmbeddedDb, startEmbeddedDb } from "@/scripts/runtime/embedded-db";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 

@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { adoptRunningApp, RUNTIME_FILE, removeRuntimeFile, writeRuntimeFile } from "@/scripts/runtime-file";
+import { adoptRunningApp, RUNTIME_FILE, removeRuntimeFile, writeRuntimeFile } from "@/scripts/runtime/runtime-file";
 
-/** The CLIs find a running app (`.data/runtime.json`, written by scripts/run.ts) for what their environment leaves unset. */
+/** The CLIs find a running app (`.data/runtime.json`, written by scripts/runtime/run.ts) for what their environment leaves unset. */
 const backup = existsSync(RUNTIME_FILE) ? readFileSync(RUNTIME_FILE, "utf8") : null;
 afterEach(() => {
   rmSync(RUNTIME_FILE, { force: true });

@@ -1,4 +1,4 @@
-// The offline schema-engine stand-in (scripts/schema-engine) driven through the real Prisma CLI,
+// The offline schema-engine stand-in (scripts/db/schema-engine) driven through the real Prisma CLI,
 // against a throwaway database and a small schema in a temp folder (independent of the app's schema).
 import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const root = path.resolve(__dirname, "../..");
 const prismaCli = path.join(root, "node_modules/prisma/build/index.js");
-const engine = path.join(root, "scripts/schema-engine/engine.mjs");
+const engine = path.join(root, "scripts/db/schema-engine/engine.mjs");
 const serverUrl = new URL(process.env.SCHEMA_ENGINE_TEST_SERVER_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres");
 const dbName = `duebill_engine_test_${randomBytes(4).toString("hex")}`;
 const dbUrl = (() => {

@@ -2,8 +2,8 @@ import { spawnSync } from "node:child_process";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 
-/** `npm start` serves through scripts/server.mjs: it must refuse to start without a usable APP_SECRET, before loading Next. */
-const SERVER = path.resolve(import.meta.dirname, "../../scripts/server.mjs");
+/** `npm start` serves through scripts/runtime/server.mjs: it must refuse to start without a usable APP_SECRET, before loading Next. */
+const SERVER = path.resolve(import.meta.dirname, "../../scripts/runtime/server.mjs");
 const start = (secret: string | undefined) => {
   const env: NodeJS.ProcessEnv = { PATH: process.env.PATH, NODE_ENV: "production", PORT: "0" };
   if (secret !== undefined) env.APP_SECRET = secret;

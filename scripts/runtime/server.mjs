@@ -8,14 +8,14 @@
  * uses it when no trusted proxy is configured (TRUSTED_PROXY_HOPS=0), and the X-Forwarded-For
  * entry the nearest trusted proxy appended otherwise.
  *
- * Usage: node scripts/server.mjs [--port 3000] [--hostname 0.0.0.0]
+ * Usage: node scripts/runtime/server.mjs [--port 3000] [--hostname 0.0.0.0]
  */
 import { randomBytes } from "node:crypto";
 import http from "node:http";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 && process.argv[i + 1] ? process.argv[i + 1] : fallback;
@@ -123,7 +123,7 @@ const stop = () => {
   setTimeout(() => process.exit(0), 5_000).unref();
 };
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, stop);
-// Started by `npm start` (scripts/run.ts, over an IPC channel): if that process dies without stopping
+// Started by `npm start` (scripts/runtime/run.ts, over an IPC channel): if that process dies without stopping
 // this one (SIGKILL, OOM), stop too rather than keep the port and the inline worker as an orphan.
 if (process.connected) {
   process.on("disconnect", stop);

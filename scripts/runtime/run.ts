@@ -1,21 +1,21 @@
 /**
  * `npm run dev` / `npm start`. With DATABASE_URL set it migrates that database and starts
- * Next. Without it, it starts the embedded database (scripts/embedded-db.ts), migrates it,
+ * Next. Without it, it starts the embedded database (scripts/runtime/embedded-db.ts), migrates it,
  * seeds the demo account, prints its credentials, and starts Next against it.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { environmentProblems, formatEnvProblems } from "@/lib/env";
-import { type Devnet, devAccount, startDevnet } from "./devnet";
-import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "./devnet/bridge";
-import { type BridgeRelayer, relayerFor } from "./devnet/bridge-relayer";
-import { describeDevnet } from "./devnet/describe";
+import { type Devnet, devAccount, startDevnet } from "../devnet";
+import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "../devnet/bridge";
+import { type BridgeRelayer, relayerFor } from "../devnet/bridge-relayer";
+import { describeDevnet } from "../devnet/describe";
 import { type EmbeddedDb, startEmbeddedDb } from "./embedded-db";
 import { removeRuntimeFile, writeRuntimeFile } from "./runtime-file";
 
 const mode = process.argv[2] === "start" ? "start" : "dev";
-const root = path.resolve(__dirname, "..");
+const root = path.resolve(__dirname, "../..");
 const port = process.env.PORT ?? "3000";
 const children: ChildProcess[] = [];
 let embedded: EmbeddedDb | undefined;
@@ -119,7 +119,7 @@ async function main(): Promise<void> {
   await run([prisma, "migrate", "deploy"], env);
   if (isEmbedded) {
     const out = await run(
-      [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/seed.ts", "--json", ...(devnet ? ["--demo-payments"] : [])],
+      [path.join(root, "node_modules", "tsx", "dist", "cli.mjs"), "scripts/ops/seed.ts", "--json", ...(devnet ? ["--demo-payments"] : [])],
       env,
       true,
     );
@@ -142,8 +142,8 @@ async function main(): Promise<void> {
     console.log("[duebill] no production build yet: running `next build` first");
     await run([next, "build"], env);
   }
-  // Production serves through scripts/server.mjs (Next's handler with the socket's peer address, see there).
-  const args = mode === "start" ? [path.join(root, "scripts", "server.mjs"), "--port", port] : [next, "dev", "--port", port];
+  // Production serves through scripts/runtime/server.mjs (Next's handler with the socket's peer address, see there).
+  const args = mode === "start" ? [path.join(root, "scripts", "runtime", "server.mjs"), "--port", port] : [next, "dev", "--port", port];
   const child = spawn(process.execPath, args, {
     cwd: root,
     env: mode === "start" ? { ...env, NODE_ENV: "production" } : env,

@@ -9,7 +9,7 @@
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
 
-const ROOT = path.resolve(__dirname, "..");
+const ROOT = path.resolve(__dirname, "../..");
 export const RUNTIME_FILE = path.join(ROOT, ".data", "runtime.json");
 
 export interface RuntimeInfo {

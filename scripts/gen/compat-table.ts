@@ -1,7 +1,7 @@
 /**
  * The README's compatibility table: every operation of the reference's OpenAPI
  * (spec/reference-openapi.v2.json, a copy of the shared spec, or REFERENCE_OPENAPI) against Duebill's registry
- * (lib/operations). `npx tsx scripts/compat-table.ts` prints it; tests/api/compat-table.test.ts
+ * (lib/operations). `npx tsx scripts/gen/compat-table.ts` prints it; tests/api/compat-table.test.ts
  * fails when the README's copy is stale.
  */
 import { readFileSync } from "node:fs";
@@ -11,7 +11,7 @@ import { OPERATIONS } from "@/lib/operations/index";
 const METHODS = ["get", "post", "put", "patch", "delete"] as const;
 
 export function referenceSpecPath(): string {
-  return process.env.REFERENCE_OPENAPI ?? path.resolve(__dirname, "../spec/reference-openapi.v2.json");
+  return process.env.REFERENCE_OPENAPI ?? path.resolve(__dirname, "../../spec/reference-openapi.v2.json");
 }
 
 export function compatibilityTable(spec: { paths: Record<string, Record<string, { summary?: string }>> }): string {

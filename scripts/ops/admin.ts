@@ -23,7 +23,7 @@ import { bindClientIdDestination } from "@/lib/destinations/destinations";
 import { AppError } from "@/lib/errors";
 import { setFeeConfig } from "@/lib/fees/fee-config";
 import type { RateTier } from "@/lib/generated/prisma/enums";
-import { adoptRunningApp } from "./runtime-file";
+import { adoptRunningApp } from "../runtime/runtime-file";
 
 const USAGE = `Usage: npm run admin -- <command> [options] [--json]
 

@@ -12,8 +12,8 @@ import { networkRuntime } from "@/lib/chain/config";
 import { db, disconnectDb } from "@/lib/db";
 import { destinationIdOf } from "@/lib/destinations/erc7828";
 import { env } from "@/lib/env";
-import { makeDemoPayments } from "./devnet/demo-payments";
-import { adoptRunningApp } from "./runtime-file";
+import { makeDemoPayments } from "../devnet/demo-payments";
+import { adoptRunningApp } from "../runtime/runtime-file";
 
 const { accountId: ACCOUNT_ID, apiKeyId: API_KEY_ID, backendClientId: BACKEND_CLIENT_ID, browserClientId: BROWSER_CLIENT_ID } = DEMO;
 
