@@ -24,14 +24,16 @@ const port = Number(arg("port", process.env.PORT ?? "3000"));
 // Not $HOSTNAME: container runtimes set it to the machine name, which need not be bound locally.
 const hostname = arg("hostname", "0.0.0.0");
 
-// Production encrypts webhook secrets with APP_SECRET: without one (or a short one) every webhook call
-// would fail, so refuse to start instead. The message says what to set.
-const secret = process.env.APP_SECRET;
-if (!secret || secret.length < 32) {
-  console.error(
-    `[duebill] refusing to start: APP_SECRET is ${secret ? `only ${secret.length} characters` : "not set"}. ` +
-      "Production needs at least 32 random characters (it encrypts webhook secrets at rest), e.g. APP_SECRET=$(openssl rand -base64 48). Keep it stable across restarts.",
-  );
+// The boot check of `npm start` (lib/env.ts environmentProblems, with its one APP_SECRET rule), here
+// too for whoever starts this file directly (the e2e and bench harnesses): a missing or malformed
+// variable stops the server before Next loads, with one message naming each. This file is plain
+// JavaScript run by bare node, so it loads the TypeScript module through tsx's scoped tsImport
+// (no loader registered for Next's own modules).
+const { tsImport } = await import("tsx/esm/api");
+const { environmentProblems, formatEnvProblems } = await tsImport("../../lib/env.ts", import.meta.url);
+const problems = environmentProblems({ ...process.env, NODE_ENV: "production" }, { production: true });
+if (problems.length > 0) {
+  console.error(`[duebill] refusing to start: ${formatEnvProblems(problems)}`);
   process.exit(1);
 }
 

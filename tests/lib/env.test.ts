@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CHECKED_VARIABLES, environmentProblems, formatEnvProblems } from "@/lib/env";
+import { APP_SECRET_MIN_LENGTH, appSecretProblem, CHECKED_VARIABLES, environmentProblems, formatEnvProblems } from "@/lib/env";
 
 /** The boot check of `npm start` / `npm run dev` / `npm run worker` (the system test runs it through npm start). */
 describe("environmentProblems: every missing or malformed variable, one entry each", () => {
@@ -59,6 +59,19 @@ describe("environmentProblems: every missing or malformed variable, one entry ea
     expect(p?.message).toContain("openssl rand -base64 48");
   });
 
+  it("the APP_SECRET rule: at least 32 characters when set, required in production only; the boot check applies it", () => {
+    expect(APP_SECRET_MIN_LENGTH).toBe(32);
+    expect(appSecretProblem(undefined, false)).toBeUndefined();
+    expect(appSecretProblem(undefined, true)).toMatch(/^is not set: production needs at least 32 random characters/);
+    expect(appSecretProblem("s".repeat(31), false)).toMatch(/^must be at least 32 characters, not 31/);
+    expect(appSecretProblem("s".repeat(31), true)).toMatch(/^must be at least 32 characters, not 31/);
+    expect(appSecretProblem("", true)).toMatch(/^must be at least 32 characters, not 0/);
+    expect(appSecretProblem("s".repeat(32), true)).toBeUndefined();
+    expect(environmentProblems({ APP_SECRET: "s".repeat(31) }, { production: false })).toEqual([
+      { name: "APP_SECRET", message: appSecretProblem("s".repeat(31), false) },
+    ]);
+  });
+
   it("checks every variable README's Configuration table lists for the app, and the table lists every checked one", () => {
     const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
     const section = readme.slice(readme.indexOf("## Configuration"), readme.indexOf("\n## ", readme.indexOf("## Configuration") + 5));
@@ -71,14 +84,8 @@ describe("environmentProblems: every missing or malformed variable, one entry ea
       if (perNetwork) expect(section, name).toContain(`\`_${perNetwork[1]}\``);
       else expect(documented.has(name), `${name} is missing from README "Configuration"`).toBe(true);
     }
-    // Read elsewhere than lib/env: the browser bundle, the demo seed, the test and bench harnesses.
-    const notBootChecked = new Set([
-      "NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID",
-      "DEMO_SEED",
-      "TEST_DATABASE_URL",
-      "BENCH_DATABASE_URL",
-      "BENCH_DASHBOARD_DATABASE_URL",
-    ]);
+    // Read by the test and bench harnesses only (scripts/, tests/), not by the app.
+    const notBootChecked = new Set(["TEST_DATABASE_URL", "BENCH_DATABASE_URL", "BENCH_DASHBOARD_DATABASE_URL"]);
     for (const name of documented) if (!notBootChecked.has(name)) expect(CHECKED_VARIABLES, name).toContain(name);
   });
 });
