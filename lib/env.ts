@@ -3,7 +3,7 @@ import { z } from "zod";
 
 /**
  * The only reader of process.env in lib/, app/, components/, proxy.ts and instrumentation.ts
- * (tests/lib/process-env.test.ts fails on any other; its two exceptions are Next's compile-time
+ * (tests/env/process-env.test.ts fails on any other; its two exceptions are Next's compile-time
  * reads, see there). Parsed lazily on first use so `next build` and tools that import lib modules
  * do not need a configured environment.
  */

@@ -1,7 +1,7 @@
 /**
  * The README's compatibility table: every operation of the reference's OpenAPI
  * (spec/reference-openapi.v2.json, a copy of the shared spec, or REFERENCE_OPENAPI) against Duebill's registry
- * (lib/operations). `npx tsx scripts/gen/compat-table.ts` prints it; tests/api/compat-table.test.ts
+ * (lib/operations). `npx tsx scripts/gen/compat-table.ts` prints it; tests/operations/compat-table.test.ts
  * fails when the README's copy is stale.
  */
 import { readFileSync } from "node:fs";

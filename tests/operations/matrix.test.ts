@@ -280,7 +280,7 @@ type Slot = { where: "path" | "query" | "body"; name: string };
 
 /**
  * Linking names another platform's client ID on purpose: the platform hands its client ID to its
- * orchestrator (interface "Orchestrator client ID linking"); tests/api/orchestrators.test.ts covers
+ * orchestrator (interface "Orchestrator client ID linking"); tests/orchestrators/orchestrators.test.ts covers
  * who may link, and that another orchestrator's link answers 404.
  */
 const BY_DESIGN = new Set(["linkClientId body.clientId"]);

@@ -1,5 +1,5 @@
 /**
- * The recurring executor's property (tests/lib/recurring-executor.test.ts), smaller and on the
+ * The recurring executor's property (tests/recurring/recurring-executor.test.ts), smaller and on the
  * REAL chain: anvil with DuebillRecurringPayments + ERC20FeeProxy, the real EvmRecurringChain and
  * the devnet relayer. Schedules are created and activated through the API (POST /v2/payouts with
  * `recurrence`, the payer approves and signs the envelope it was given, POST
