@@ -1,13 +1,14 @@
 import { type NextRequest, NextResponse } from "next/server";
+import { socketIpProof } from "@/lib/env";
 import { matchApiRoute } from "@/lib/http/api-routes";
 
 /**
- * Runs before every request but static assets. It imports only the route table (no database,
- * no schemas): it stays small.
+ * Runs before every request but static assets. It imports only the route table and lib/env (no
+ * database, no operation schemas): it stays small.
  *
  * Every request: `x-duebill-socket-ip` (the client IP the rate limiter trusts) survives only
- * when scripts/server.mjs stamped it, proven by the per-process secret it puts in
- * `x-duebill-socket-ip-proof` and in DUEBILL_SOCKET_IP_PROOF; under any other server (`next
+ * when scripts/runtime/server.mjs stamped it, proven by the per-process secret it puts in
+ * `x-duebill-socket-ip-proof` and in DUEBILL_SOCKET_IP_PROOF (lib/env.ts socketIpProof); under any other server (`next
  * start`, `next dev`) a client-sent value is dropped, so a client cannot pick its own rate-limit
  * bucket there. A client-sent preflight-route header is dropped too.
  *
@@ -18,7 +19,7 @@ import { matchApiRoute } from "@/lib/http/api-routes";
  * Next's empty body). A plain OPTIONS answers 204 with Allow; a CORS preflight (Origin and
  * Access-Control-Request-Method) is marked with the route's template and rewritten (next.config.ts)
  * to /api/cors-preflight, which knows the client IDs' allowed origins (lib/http/cors.ts). Methods Next cannot route at all (TRACE, CONNECT) fail
- * inside Next before this runs: the production server (scripts/server.mjs) answers those itself.
+ * inside Next before this runs: the production server (scripts/runtime/server.mjs) answers those itself.
  *
  * Pages: a malformed percent-escape in the path answers a 400 page instead of Next's plain-text
  * 500.
@@ -103,7 +104,7 @@ function decodable(path: string): boolean {
 
 export function proxy(req: NextRequest): NextResponse {
   const headers = new Headers(req.headers);
-  const proof = process.env.DUEBILL_SOCKET_IP_PROOF;
+  const proof = socketIpProof();
   const presented = headers.get(SOCKET_IP_PROOF);
   if (!proof || !presented || !sameSecret(presented, proof)) headers.delete(SOCKET_IP);
   headers.delete(SOCKET_IP_PROOF);

@@ -2,7 +2,7 @@
  * The edges of the HTTP surface against the production build (issue #24, item 8): what the
  * framework would answer on its own is the API's JSON error (with the API's CSP) under /v1, /v2
  * and /api, a page path Next cannot decode gets a 400 page instead of a plain-text 500, and the
- * client IP the rate limiter trusts is never one a client wrote, under scripts/server.mjs (the
+ * client IP the rate limiter trusts is never one a client wrote, under scripts/runtime/server.mjs (the
  * stack of global-setup) and under bare `next start` alike.
  */
 import { type ChildProcess, spawn } from "node:child_process";
@@ -151,7 +151,7 @@ async function freshClientId(): Promise<string> {
 const remaining = (r: Raw) => Number(r.headers["ratelimit-remaining"]);
 
 test.describe("the client IP the rate limiter counts by", () => {
-  test("under scripts/server.mjs is the socket's: another local address gets its own counter", async () => {
+  test("under scripts/runtime/server.mjs is the socket's: another local address gets its own counter", async () => {
     // Three rounds, each with a new client ID: 3 calls from 127.0.0.1 (each forging another
     // address), then one from 127.0.0.2. Its own counter answers limit-1; one shared counter
     // (the stamp lost, or the forged header believed) would answer less.

@@ -17,7 +17,7 @@
  *   test is about lives outside `.next`: the clone has no `.data/` (git-ignored, the bug this test
  *   was written for: runtime.json was written into a folder nothing created), no database
  *   tables (npm start must migrate from nothing), no runtime file, only the committed scripts
- *   (scripts/run.ts, scripts/server.mjs, package.json's `start`) and the committed migrations.
+ *   (scripts/runtime/run.ts, scripts/runtime/server.mjs, package.json's `start`) and the committed migrations.
  *   In CI the working tree is HEAD, so the copied build is the clone's build; with uncommitted
  *   changes to app code the copy can differ from HEAD's sources (the test still exercises HEAD's
  *   boot path, which is what it is for).

@@ -2,7 +2,7 @@
  * Issue 24 (auth), in Debian's Chromium against the production build:
  * - a wallet sign-in's cookie lives as long as the session may (24 h), not 15 minutes: before the
  *   fix the browser dropped it at sign-in + 15 minutes however active the session was (the idle
- *   rule itself slides on the server: tests/api/auth.test.ts);
+ *   rule itself slides on the server: tests/auth/auth.test.ts);
  * - /register answers an email that already has an account like a new one, and the form then says
  *   to sign in instead, without telling whether the account exists.
  * The wallet is the suite's injected EIP-6963 test wallet (standing in for a browser wallet).

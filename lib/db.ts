@@ -29,7 +29,7 @@ const unitOfWork = new AsyncLocalStorage<PrismaClient>();
  * The pool as code sees it: an interactive `$transaction(cb)` is a unit of work too, so every
  * db() call made inside `cb` (however deep, even one that forgot to use `tx`) runs in that
  * transaction instead of taking a second connection. Besides consistency, this is what lets
- * the embedded database run on one connection (scripts/embedded-db.ts) without a transaction
+ * the embedded database run on one connection (scripts/runtime/embedded-db.ts) without a transaction
  * waiting forever on a query of its own.
  */
 function sharedClient(): PrismaClient {

@@ -1,14 +1,27 @@
 /**
- * The only reader of process.env. Parsed lazily on first use so `next build` and tools that
- * import lib modules do not need a configured environment.
+ * The only reader of process.env in lib/, app/, components/, proxy.ts and instrumentation.ts
+ * (tests/env/process-env.test.ts fails on any other; its two exceptions are Next's compile-time
+ * reads, see there). Parsed lazily on first use so `next build` and tools that import lib modules
+ * do not need a configured environment. The variables, with their descriptions: lib/env/variables.ts.
  */
 import { existsSync, readFileSync } from "node:fs";
-import type { z } from "zod";
+import { z } from "zod";
 import { envSchema, launcherSchema } from "./env/variables";
 
 export { DOCUMENTED_SCHEMAS, otherVariablesSchema, type VariableDoc } from "./env/variables";
 
-export type Env = z.infer<typeof envSchema>;
+/**
+ * Set for the app by its own launchers, never by an operator (so not configuration, and not in
+ * CHECKED_VARIABLES), but read through env() like the rest.
+ */
+const internalSchema = z.object({
+  /** Per-process secret scripts/runtime/server.mjs sets before Next loads; proxy.ts trusts x-duebill-socket-ip only beside it. */
+  DUEBILL_SOCKET_IP_PROOF: z.string().optional(),
+});
+
+const appSchema = envSchema.extend(internalSchema.shape);
+
+export type Env = z.infer<typeof appSchema>;
 
 /** An environment to check (process.env, or a copy with overrides). */
 export type EnvSource = Readonly<Record<string, string | undefined>>;
@@ -22,17 +35,32 @@ export interface EnvProblem {
 /** Every variable the boot check reads (docs/operations/configuration.md lists each). */
 export const CHECKED_VARIABLES: readonly string[] = [...Object.keys(envSchema.shape), ...Object.keys(launcherSchema.shape)];
 
+export const APP_SECRET_MIN_LENGTH = 32;
+
+/**
+ * The APP_SECRET rule, its one copy: when set, at least APP_SECRET_MIN_LENGTH characters; in
+ * production, set. What is wrong (never the value), or undefined. The boot check
+ * (environmentProblems: `npm start`, `npm run dev`, `npm run worker`, and scripts/runtime/server.mjs
+ * through it), env() and the webhook secret box (lib/webhooks/secret-box.ts) all call it.
+ */
+export function appSecretProblem(value: string | undefined, production: boolean): string | undefined {
+  const howTo = "e.g. APP_SECRET=$(openssl rand -base64 48); keep it stable across restarts";
+  if (value === undefined)
+    return production
+      ? `is not set: production needs at least ${APP_SECRET_MIN_LENGTH} random characters (it encrypts webhook secrets at rest), ${howTo}`
+      : undefined;
+  if (value.length < APP_SECRET_MIN_LENGTH)
+    return `must be at least ${APP_SECRET_MIN_LENGTH} characters, not ${value.length} (it encrypts webhook secrets at rest), ${howTo}`;
+  return undefined;
+}
+
 /** Rules between variables; run whatever else is wrong, so one message lists every problem. */
 function crossFieldProblems(source: EnvSource, production: boolean): EnvProblem[] {
   const out: EnvProblem[] = [];
   if (source.KYT_PROVIDER === "chainalysis" && !source.CHAINALYSIS_API_KEY)
     out.push({ name: "CHAINALYSIS_API_KEY", message: "is required when KYT_PROVIDER=chainalysis" });
-  if (production && !source.APP_SECRET)
-    out.push({
-      name: "APP_SECRET",
-      message:
-        "is not set: production needs at least 32 random characters (it encrypts webhook secrets at rest), e.g. APP_SECRET=$(openssl rand -base64 48); keep it stable across restarts",
-    });
+  const appSecret = appSecretProblem(source.APP_SECRET, production);
+  if (appSecret) out.push({ name: "APP_SECRET", message: appSecret });
   if (source.CHAIN_CONFIG) {
     try {
       const v: unknown = JSON.parse(source.CHAIN_CONFIG);
@@ -97,14 +125,25 @@ let cached: Env | undefined;
 
 export function env(): Env {
   if (!cached) {
-    const parsed = envSchema.safeParse(process.env);
+    const parsed = appSchema.safeParse(process.env);
     const issues = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${describeIssue(i)}`);
     if (process.env.KYT_PROVIDER === "chainalysis" && !process.env.CHAINALYSIS_API_KEY)
       issues.push("CHAINALYSIS_API_KEY: is required when KYT_PROVIDER=chainalysis");
+    // Unset is the secret box's to refuse (at use, in production): env() also serves tools that need no secret.
+    const appSecret = appSecretProblem(process.env.APP_SECRET, false);
+    if (appSecret) issues.push(`APP_SECRET: ${appSecret}`);
     if (!parsed.success || issues.length > 0) throw new Error(`Invalid environment configuration: ${issues.join("; ")}`);
     cached = parsed.data;
   }
   return cached;
+}
+
+/**
+ * DUEBILL_SOCKET_IP_PROOF for proxy.ts, read on each call and without the full parse: the proxy
+ * runs before every request and must not fail on an unrelated variable (env() throws on any).
+ */
+export function socketIpProof(): string | undefined {
+  return internalSchema.shape.DUEBILL_SOCKET_IP_PROOF.parse(process.env.DUEBILL_SOCKET_IP_PROOF);
 }
 
 /** Re-reads process.env (tests change it between cases; caches keyed on env() follow). */

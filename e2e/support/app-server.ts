@@ -2,7 +2,7 @@
  * The whole stack the journeys run against, on this machine only: a fresh Postgres database
  * (`duebill_e2e`, migrated), an anvil devnet with the Request Network contracts standing in
  * for Sepolia, the production build served by `next start` on a free port (detection
- * running inline every 500 ms), and the demo account seeded (scripts/seed.ts).
+ * running inline every 500 ms), and the demo account seeded (scripts/ops/seed.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync } from "node:fs";
@@ -71,11 +71,11 @@ export async function createE2eDatabase(url: string): Promise<void> {
 }
 
 /**
- * seedDemo() from scripts/seed.ts, run through tsx in its own process: the generated Prisma
+ * seedDemo() from scripts/ops/seed.ts, run through tsx in its own process: the generated Prisma
  * client is ESM with import.meta, which Playwright's loader does not run.
  */
 function seed(env: NodeJS.ProcessEnv): SeededDemo {
-  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--json"], {
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/ops/seed.ts", "--json"], {
     cwd: ROOT,
     env,
     encoding: "utf8",
@@ -150,8 +150,8 @@ export async function startAppServer(): Promise<AppServer> {
     mkdirSync(logDir, { recursive: true });
     const logFile = path.join(logDir, "app-server.log");
     const log = createWriteStream(logFile);
-    // The production server of `npm start` (scripts/server.mjs), not bare `next start`.
-    child = spawn(process.execPath, [path.join(ROOT, "scripts/server.mjs"), "--port", String(port), "--hostname", "127.0.0.1"], {
+    // The production server of `npm start` (scripts/runtime/server.mjs), not bare `next start`.
+    child = spawn(process.execPath, [path.join(ROOT, "scripts/runtime/server.mjs"), "--port", String(port), "--hostname", "127.0.0.1"], {
       cwd: ROOT,
       env,
       stdio: ["ignore", "pipe", "pipe"],

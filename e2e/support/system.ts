@@ -177,9 +177,9 @@ export function systemEnv(opts: {
   };
 }
 
-/** scripts/seed.ts in its own process (the generated Prisma client is ESM, which Playwright's loader does not run). */
+/** scripts/ops/seed.ts in its own process (the generated Prisma client is ESM, which Playwright's loader does not run). */
 export function seedDemo(env: NodeJS.ProcessEnv): SeededDemo {
-  const r = spawnSync(process.execPath, [TSX, "scripts/seed.ts", "--json"], {
+  const r = spawnSync(process.execPath, [TSX, "scripts/ops/seed.ts", "--json"], {
     cwd: ROOT,
     env: { ...env, NODE_ENV: "test" },
     encoding: "utf8",
@@ -190,7 +190,7 @@ export function seedDemo(env: NodeJS.ProcessEnv): SeededDemo {
 
 /** `npm run admin -- <args> --json`, parsed. */
 export function adminJson<T>(env: NodeJS.ProcessEnv, args: string[]): T {
-  const r = spawnSync(process.execPath, [TSX, "scripts/admin.ts", ...args, "--json"], {
+  const r = spawnSync(process.execPath, [TSX, "scripts/ops/admin.ts", ...args, "--json"], {
     cwd: ROOT,
     env: { ...env, NODE_ENV: "test" },
     encoding: "utf8",
@@ -295,11 +295,11 @@ export function startProcess(name: string, args: string[], env: NodeJS.ProcessEn
 }
 
 /**
- * The production server `npm start` runs: scripts/server.mjs when the checkout has it (Next's
+ * The production server `npm start` runs: scripts/runtime/server.mjs when the checkout has it (Next's
  * handler behind node:http), otherwise `next start`. Bound to 127.0.0.1.
  */
 function serverArgs(port: number): string[] {
-  const server = path.join(ROOT, "scripts/server.mjs");
+  const server = path.join(ROOT, "scripts/runtime/server.mjs");
   if (existsSync(server)) return [server, "--port", String(port), "--hostname", "127.0.0.1"];
   return [path.join(ROOT, "node_modules/next/dist/bin/next"), "start", "--port", String(port), "--hostname", "127.0.0.1"];
 }
@@ -332,9 +332,9 @@ export async function startApp(name: string, port: number, env: NodeJS.ProcessEn
   return { ...proc, baseUrl };
 }
 
-/** `npm run worker` (tsx scripts/worker.ts), as its own process group. */
+/** `npm run worker` (tsx scripts/runtime/worker.ts), as its own process group. */
 export function startWorker(name: string, env: NodeJS.ProcessEnv, log: string): Proc {
-  return startProcess(name, [TSX, "scripts/worker.ts"], env, log);
+  return startProcess(name, [TSX, "scripts/runtime/worker.ts"], env, log);
 }
 
 /** Stops whatever was started, tolerating failures, so one failing stop does not leak the rest. */

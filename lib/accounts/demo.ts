@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { env } from "@/lib/env";
 
 /** The demo account `npm run seed` creates (and `npm run dev` on an embedded database). */
 export const DEMO = {
@@ -16,6 +17,6 @@ export const DEMO = {
 } as const;
 
 /** The demo API key: derived from DEMO_SEED (a fixed development value by default), so every run prints the same working key. */
-export function demoApiKey(seed: string = process.env.DEMO_SEED ?? "duebill-local-demo"): string {
+export function demoApiKey(seed: string = env().DEMO_SEED ?? "duebill-local-demo"): string {
   return `dbk_demo_${createHash("sha256").update(`duebill-demo-key:${seed}`).digest("base64url").slice(0, 32)}`;
 }

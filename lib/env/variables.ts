@@ -98,8 +98,8 @@ export const envSchema = z.object({
   WEBHOOK_INTERVAL_MS: doc(z.coerce.number().int().min(100).max(600_000).default(1_000), {
     description: "pause between webhook delivery sweeps of the worker",
   }),
-  APP_SECRET: doc(z.string().min(32).optional(), {
-    description: "≥ 32 characters; encrypts webhook signing secrets at rest; keep it stable",
+  APP_SECRET: doc(z.string().optional(), {
+    description: "≥ 32 characters (the rule: `appSecretProblem` in lib/env.ts); encrypts webhook signing secrets at rest; keep it stable",
     default: "a fixed public value in development",
     requiredWhen: "production (`npm start` refuses to start without it)",
   }),
@@ -213,12 +213,21 @@ export const envSchema = z.object({
       .default(24 * 7),
     { description: "lifetime of a payment link", default: "`168` (7 days)" },
   ),
+  DEMO_SEED: doc(z.string().min(1).optional(), {
+    description: "derives the demo API key printed by `npm run seed` (and `npm run dev`)",
+    default: "fixed dev value",
+  }),
+  NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: doc(z.string().min(1).optional(), {
+    description:
+      "enables WalletConnect on the hosted page (it then calls out to WalletConnect's servers); the browser bundle reads it at build time (components/wallet/wallet-env.ts), checked here with the rest",
+    default: "unset (injected wallets only)",
+  }),
 });
 
 const tcpPort = z.coerce.number().int().min(0).max(65_535);
 
 /**
- * Variables only the launchers read (scripts/run.ts, scripts/server.mjs, the devnet): checked at
+ * Variables only the launchers read (scripts/runtime/run.ts, scripts/runtime/server.mjs, the devnet): checked at
  * boot with the rest, so a typo there stops the boot too instead of surfacing later.
  */
 export const launcherSchema = z.object({
@@ -240,19 +249,9 @@ export const launcherSchema = z.object({
 });
 
 /**
- * Variables read outside this module and the boot check (the browser bundle, the demo seed, the
- * test and bench harnesses). Listed here so the configuration page documents them too.
+ * Variables read outside this module and the boot check (the test and bench harnesses). Listed here so the configuration page documents them too.
  */
 export const otherVariablesSchema = z.object({
-  NEXT_PUBLIC_WALLETCONNECT_PROJECT_ID: doc(z.string().optional(), {
-    description:
-      "enables WalletConnect on the hosted page (it then calls out to WalletConnect's servers); read at build time by the browser bundle",
-    default: "unset (injected wallets only)",
-  }),
-  DEMO_SEED: doc(z.string().optional(), {
-    description: "derives the demo API key printed by `npm run seed`",
-    default: "fixed dev value",
-  }),
   TEST_DATABASE_URL: doc(z.string().optional(), {
     description: "tests only; must be local",
     default: "`postgresql://postgres@127.0.0.1:5432/duebill_test`",
@@ -277,7 +276,7 @@ export const DOCUMENTED_SCHEMAS = [
   },
   {
     title: "Read elsewhere",
-    intro: "Read by the browser bundle, the demo seed and the test and bench harnesses; not checked at boot.",
+    intro: "Read by the test and bench harnesses; not checked at boot.",
     schema: () => otherVariablesSchema,
   },
 ] as const;

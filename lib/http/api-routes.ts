@@ -2,7 +2,7 @@
  * Every route file under /v1, /v2 and /api with the methods it exports: proxy.ts answers an
  * unknown path with the JSON 404 and a method a route does not serve with the JSON 405 (Next
  * would answer its HTML 404 page and an empty 405), and sends CORS preflights on. It must stay
- * free of imports (the proxy runs on every request and loads only this); tests/api/proxy.test.ts
+ * free of imports (the proxy runs on every request and loads only this); tests/http/proxy.test.ts
  * checks it against the route files on disk, so a new route file fails that test until it is
  * listed here.
  */

@@ -6,7 +6,7 @@ import { stringByFormat, valueByName } from "@/lib/openapi/example-values";
  * requests and shape the responses (via their JSON Schema, as in /v2/openapi.json): a schema's
  * `.meta({ example })` wins, then its default, then a placeholder by format, pattern, property
  * name and type. Request examples are checked against their schema
- * (tests/lib/openapi-examples.test.ts), so the docs never show a body the API would reject.
+ * (tests/operations/openapi-examples.test.ts), so the docs never show a body the API would reject.
  */
 
 type JsonSchema = Record<string, unknown>;

@@ -18,7 +18,7 @@ import * as webhooks from "./webhooks";
 /**
  * Every public operation, derived from the contract modules: an operation exported from one
  * of them is registered, documented in /v2/openapi.json and checked against its route file
- * (tests/api/routes.test.ts) without a second list to keep. Order: module, then declaration.
+ * (tests/operations/routes.test.ts) without a second list to keep. Order: module, then declaration.
  */
 const MODULES = [
   currencies,

@@ -1,7 +1,7 @@
 /**
  * What the recurring executor (executor.ts) needs from a chain, and nothing chain-specific:
  * the EVM implementation talks to contracts/src/DuebillRecurringPayments.sol through the relayer,
- * tests use an in-process simulation (tests/lib/recurring-executor.test.ts).
+ * tests use an in-process simulation (tests/recurring/recurring-executor.test.ts).
  */
 
 /** The schedule fields a chain needs to read or trigger one payment (a RecurringSchedule row). */

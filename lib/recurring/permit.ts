@@ -5,7 +5,7 @@ import { type Address, encodeAbiParameters, type Hex, hashTypedData, keccak256, 
  * one signature authorises the whole schedule — subscriber, token, recipient, per-payment amount
  * and fee, the explicit due times and each payment's reference. Returned to integrators in the
  * reference envelope `recurringPaymentPermit {domain, types, values}`, so a client that signs
- * what it is given works unchanged. tests/chain/recurring-contract.test.ts checks the type
+ * what it is given works unchanged. tests/recurring/recurring-contract.test.ts checks the type
  * string, domain, digest and key against the deployed contract. The one definition: the API, the
  * executor, the devnet scripts and the tests import it from here.
  */

@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
-import { env } from "@/lib/env";
+import { appSecretProblem, env } from "@/lib/env";
 import { log } from "@/lib/log";
 
 /**
@@ -20,13 +20,11 @@ let cached: { source: string; key: Buffer } | undefined;
 
 function key(): Buffer {
   const { APP_SECRET, NODE_ENV } = env();
+  // The one APP_SECRET rule (lib/env.ts): in production an unset secret is refused here too, not only at boot.
+  const problem = appSecretProblem(APP_SECRET, NODE_ENV === "production");
+  if (problem) throw new Error(`APP_SECRET ${problem}`);
   let source = APP_SECRET;
   if (!source) {
-    if (NODE_ENV === "production") {
-      throw new Error(
-        "APP_SECRET is not set: it is required in production to encrypt webhook secrets (use at least 32 random characters).",
-      );
-    }
     if (!warned) {
       warned = true;
       log.warn("APP_SECRET is not set: webhook secrets are encrypted with a fixed development key (never do this in production)");

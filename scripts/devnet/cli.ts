@@ -16,7 +16,7 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { readRuntimeFile } from "../runtime-file";
+import { readRuntimeFile } from "../runtime/runtime-file";
 import { describeDevnet } from "./describe";
 import { startDevnet } from "./index";
 import { listDevnetRates, parseAge, setDevnetRate } from "./rate";

@@ -7,7 +7,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { createPublicClient, createWalletClient, defineChain, http } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { readRuntimeFile } from "../runtime-file";
+import { readRuntimeFile } from "../runtime/runtime-file";
 import { ANVIL_MNEMONIC } from "./anvil";
 import { devnetRpcUrl } from "./time";
 

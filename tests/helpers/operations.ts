@@ -8,8 +8,8 @@ import { OPERATIONS } from "@/lib/operations/index";
 /**
  * Every API route file under app/v1 and app/v2, imported, and each registered operation mapped
  * to the handler that serves it; plus request builders that work from an operation's
- * declaration alone. Suites generated from OPERATIONS (tests/api/matrix.test.ts,
- * tests/api/fuzz.test.ts) use these, so a new operation joins them by being registered.
+ * declaration alone. Suites generated from OPERATIONS (tests/operations/matrix.test.ts,
+ * tests/operations/fuzz.test.ts) use these, so a new operation joins them by being registered.
  */
 const APP = path.resolve(import.meta.dirname, "../../app");
 const METHODS = ["GET", "POST", "PUT", "PATCH", "DELETE"] as const;
@@ -35,7 +35,7 @@ let loaded: Promise<Map<Operation, ApiRoute>> | undefined;
 
 /**
  * Operation → route handler, for every registered operation. Throws when a registered operation
- * has no route file (tests/api/routes.test.ts says which) or a route exports an unwrapped method.
+ * has no route file (tests/operations/routes.test.ts says which) or a route exports an unwrapped method.
  */
 export function operationHandlers(): Promise<Map<Operation, ApiRoute>> {
   loaded ??= (async () => {

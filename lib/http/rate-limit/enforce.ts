@@ -4,7 +4,7 @@ import { AppError } from "@/lib/errors";
 import type { RateTier } from "@/lib/generated/prisma/enums";
 import { checkRateLimit, rateLimitHeaders, rateLimitKey } from "@/lib/http/rate-limit/limiter";
 
-/** Set by scripts/server.mjs from the TCP socket on every request (a client-sent value is overwritten). */
+/** Set by scripts/runtime/server.mjs from the TCP socket on every request (a client-sent value is overwritten). */
 export const SOCKET_IP_HEADER = "x-duebill-socket-ip";
 
 /**

@@ -1,0 +1,121 @@
+/**
+ * `tsx scripts/bench/bundle-size.ts [route]` (default: /pay/[token] and /onboarding) after `next build`: the JavaScript a route's first load
+ * needs, gzipped (level 9) file by file, from the build's own manifests — plus the chunks its
+ * `next/dynamic` imports load right after, which the first-load figure does not include.
+ *
+ * Where Next 16 (Turbopack) records it, per app route:
+ * - `.next/server/app/<route>/page/build-manifest.json` → `rootMainFiles`: runtime + framework,
+ *   loaded by every page (polyfills are `nomodule`, skipped by modern browsers: not counted);
+ * - `.next/server/app/<route>/page_client-reference-manifest.js` → `entryJSFiles`: the client
+ *   chunks of the route's layouts and page (every client component the server tree renders);
+ * - `.next/server/app/<route>/page/react-loadable-manifest.json`: one entry per `next/dynamic`
+ *   import, with the chunks it fetches (the wallet panels of /pay/[token]).
+ * Exit code 1 when the first load is over the budget (BUNDLE_BUDGET_KB, default 300).
+ */
+import { existsSync, readFileSync } from "node:fs";
+import path from "node:path";
+import { runInNewContext } from "node:vm";
+import { gzipSync } from "node:zlib";
+
+const ROOT = path.resolve(__dirname, "../..");
+const NEXT = path.join(ROOT, ".next");
+/** The hosted pages a payer or an invited platform opens (default), or the route given. */
+const routes = process.argv[2] ? [process.argv[2]] : ["/pay/[token]", "/onboarding"];
+const budgetKb = Number(process.env.BUNDLE_BUDGET_KB ?? 300);
+
+interface ClientReferenceManifest {
+  entryJSFiles?: Record<string, string[]>;
+}
+
+function readJson<T>(file: string): T {
+  return JSON.parse(readFileSync(file, "utf8")) as T;
+}
+
+function clientReferenceManifest(pageDir: string, page: string): ClientReferenceManifest {
+  const file = `${pageDir}_client-reference-manifest.js`;
+  // The file assigns globalThis.__RSC_MANIFEST[page]; evaluate it in a sandbox.
+  const sandbox: { globalThis?: unknown; __RSC_MANIFEST?: Record<string, ClientReferenceManifest> } = {};
+  sandbox.globalThis = sandbox;
+  runInNewContext(readFileSync(file, "utf8"), sandbox);
+  const manifest = sandbox.__RSC_MANIFEST?.[page];
+  if (!manifest) throw new Error(`${file} has no manifest for ${page}`);
+  return manifest;
+}
+
+const gzCache = new Map<string, { raw: number; gz: number }>();
+function sizeOf(file: string): { raw: number; gz: number } {
+  let s = gzCache.get(file);
+  if (!s) {
+    const buf = readFileSync(path.join(NEXT, file));
+    s = { raw: buf.length, gz: gzipSync(buf, { level: 9 }).length };
+    gzCache.set(file, s);
+  }
+  return s;
+}
+
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+
+function total(files: Iterable<string>): { raw: number; gz: number } {
+  let raw = 0;
+  let gz = 0;
+  for (const f of files) {
+    const s = sizeOf(f);
+    raw += s.raw;
+    gz += s.gz;
+  }
+  return { raw, gz };
+}
+
+/** Names a lazy chunk group by what it contains, for the report only. */
+function describe(files: string[]): string {
+  const text = files.map((f) => readFileSync(path.join(NEXT, f), "utf8")).join("\n");
+  if (text.includes("Send exactly")) return "Deposit view (pay by transfer, QR code)";
+  if (text.includes("TronLink")) return "Tron wallet panel (TronLink adapter)";
+  if (text.includes("RainbowKit") || text.includes("wagmi")) return "EVM wallet panel (wagmi + RainbowKit + react-query)";
+  return "dynamic import";
+}
+
+function report(route: string): void {
+  const page = `${route.replace(/\/$/, "")}/page`;
+  const pageDir = path.join(NEXT, "server", "app", ...page.split("/").filter(Boolean));
+  const buildManifest = readJson<{ rootMainFiles: string[] }>(path.join(pageDir, "build-manifest.json"));
+  const crm = clientReferenceManifest(pageDir, page);
+  const first = new Set<string>(
+    [...buildManifest.rootMainFiles, ...Object.values(crm.entryJSFiles ?? {}).flat()].filter((f) => f.endsWith(".js")),
+  );
+
+  console.log(`First-load JS of ${route} (gzip -9, per file):`);
+  for (const f of [...first].sort((a, b) => sizeOf(b).gz - sizeOf(a).gz)) {
+    console.log(`  ${kb(sizeOf(f).gz).padStart(9)}  (${kb(sizeOf(f).raw).padStart(9)} raw)  ${f}`);
+  }
+  const firstTotal = total(first);
+  console.log(`  ${kb(firstTotal.gz).padStart(9)}  (${kb(firstTotal.raw).padStart(9)} raw)  TOTAL first load (budget ${budgetKb} KB)`);
+
+  const loadableFile = path.join(pageDir, "react-loadable-manifest.json");
+  if (existsSync(loadableFile)) {
+    const loadable = readJson<Record<string, { files: string[] }>>(loadableFile);
+    console.log("\nLoaded right after, by next/dynamic (not part of first load):");
+    for (const entry of Object.values(loadable)) {
+      const js = entry.files.filter((f) => f.endsWith(".js") && !first.has(f));
+      const t = total(js);
+      console.log(
+        `  ${kb(t.gz).padStart(9)}  (${kb(t.raw).padStart(9)} raw)  ${describe(js)} — ${js.length} files; page total ${kb(firstTotal.gz + t.gz)}`,
+      );
+    }
+  }
+
+  if (firstTotal.gz / 1024 > budgetKb) {
+    console.error(`\nOver budget: ${kb(firstTotal.gz)} > ${budgetKb} KB`);
+    process.exitCode = 1;
+  }
+}
+
+function main(): void {
+  if (!existsSync(path.join(NEXT, "BUILD_ID"))) throw new Error("No build in .next: run `next build` first.");
+  routes.forEach((route, i) => {
+    if (i > 0) console.log("");
+    report(route);
+  });
+}
+
+main();

@@ -1,0 +1,85 @@
+/**
+ * Detection latency, part of `npm run bench`: a devnet, the built app with the in-process
+ * worker sweeping every DETECTION_INTERVAL_MS (1 s), payouts created over HTTP and paid from
+ * a viem wallet; latency = from the payment's receipt to GET /v2/request/{id} showing it paid.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { createPublicClient, createWalletClient, http } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { startDevnet } from "../devnet";
+
+interface LatencyOptions {
+  root: string;
+  next: string;
+  env: NodeJS.ProcessEnv;
+  port: number;
+  apiKey: string;
+  payments: number;
+}
+
+async function api(port: number, path: string, apiKey: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+  const res = await fetch(`http://127.0.0.1:${port}${path}`, {
+    method: body ? "POST" : "GET",
+    headers: { "x-api-key": apiKey, ...(body ? { "content-type": "application/json" } : {}) },
+    body: body ? JSON.stringify(body) : undefined,
+  });
+  return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
+}
+
+export async function measureDetectionLatency(o: LatencyOptions): Promise<{ samplesMs: number[]; medianMs: number; maxMs: number }> {
+  const devnet = await startDevnet({ port: 0 });
+  let server: ChildProcess | undefined;
+  try {
+    const env = { ...o.env, CHAIN_CONFIG: JSON.stringify(devnet.chainConfig()), WORKER_INLINE: "true", DETECTION_INTERVAL_MS: "1000" };
+    server = spawn(process.execPath, [o.next, "start", "--port", String(o.port), "--hostname", "127.0.0.1"], {
+      cwd: o.root,
+      env,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    for (let i = 0; i < 300; i++) {
+      const ok = await fetch(`http://127.0.0.1:${o.port}/api/bench/empty`)
+        .then((r) => r.ok)
+        .catch(() => false);
+      if (ok) break;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    const wallet = createWalletClient({
+      account: privateKeyToAccount(devnet.accounts.payer.privateKey),
+      chain: devnet.chain,
+      transport: http(devnet.rpcUrl),
+    });
+    const pub = createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl) });
+    const samplesMs: number[] = [];
+    for (let i = 0; i < o.payments; i++) {
+      const created = await api(o.port, "/v2/payouts", o.apiKey, {
+        payee: devnet.accounts.payee.address,
+        amount: `${i + 1}`,
+        invoiceCurrency: "USDC-sepolia",
+        paymentCurrency: "USDC-sepolia",
+        payerWallet: devnet.accounts.payer.address,
+      });
+      if (created.status !== 201) throw new Error(`payout failed: ${JSON.stringify(created.json)}`);
+      const txs = created.json.transactions as { to: `0x${string}`; data: `0x${string}` }[];
+      let minedAt = 0;
+      for (const tx of txs) {
+        const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data });
+        await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        minedAt = Date.now();
+      }
+      for (;;) {
+        const s = await api(o.port, `/v2/request/${created.json.requestId}`, o.apiKey);
+        if (s.json.hasBeenPaid === true) break;
+        if (Date.now() - minedAt > 30_000) throw new Error("payment not detected within 30 s");
+        await new Promise((r) => setTimeout(r, 25));
+      }
+      samplesMs.push(Date.now() - minedAt);
+      // Spread payments over the sweep cycle so the samples cover its phases.
+      await new Promise((r) => setTimeout(r, 337));
+    }
+    const sorted = [...samplesMs].sort((a, b) => a - b);
+    return { samplesMs, medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, maxMs: sorted.at(-1) ?? Number.NaN };
+  } finally {
+    server?.kill("SIGTERM");
+    await devnet.stop();
+  }
+}

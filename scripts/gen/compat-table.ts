@@ -1,0 +1,67 @@
+/**
+ * The compatibility table of docs/api/compatibility.md: every operation of the reference's OpenAPI
+ * (spec/reference-openapi.v2.json, or REFERENCE_OPENAPI) against Duebill's registry
+ * (lib/operations). `npx tsx scripts/gen/compat-table.ts` prints it, `--write` puts it between the
+ * page's compat-table markers; tests/operations/compat-table.test.ts fails when the page's copy is stale.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
+import { OPERATIONS } from "@/lib/operations/index";
+
+const METHODS = ["get", "post", "put", "patch", "delete"] as const;
+
+const START = "<!-- compat-table:start -->";
+const END = "<!-- compat-table:end -->";
+
+export function referenceSpecPath(): string {
+  return process.env.REFERENCE_OPENAPI ?? path.resolve(__dirname, "../../spec/reference-openapi.v2.json");
+}
+
+/** The page that holds the table. */
+export function compatibilityPagePath(): string {
+  return path.resolve(__dirname, "../../docs/api/compatibility.md");
+}
+
+export function compatibilityTable(spec: { paths: Record<string, Record<string, { summary?: string }>> }): string {
+  const served = new Map(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op]));
+  const rows = ["| Reference operation | Duebill |", "|---|---|"];
+  for (const [p, item] of Object.entries(spec.paths)) {
+    for (const m of METHODS) {
+      if (!item[m]) continue;
+      const key = `${m.toUpperCase()} ${p}`;
+      const op = served.get(key);
+      const status = !op
+        ? "not yet"
+        : op.tags?.includes("Retired and out of scope")
+          ? `refused with the reason (${Object.keys(op.responses).find((s) => s !== "429")})`
+          : "served";
+      rows.push(`| \`${key}\` | ${status} |`);
+    }
+  }
+  return rows.join("\n");
+}
+
+/** The table as the page holds it now (between the markers), or null when the markers are missing. */
+export function tableInPage(page: string): string | null {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) return null;
+  return page.slice(start + START.length, end).trim();
+}
+
+/** The page with `table` between its markers. */
+export function withTable(page: string, table: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`${compatibilityPagePath()} has no ${START} … ${END} markers`);
+  return `${page.slice(0, start + START.length)}\n${table}\n${page.slice(end)}`;
+}
+
+if (require.main === module) {
+  const table = compatibilityTable(JSON.parse(readFileSync(referenceSpecPath(), "utf8")));
+  if (process.argv.includes("--write")) {
+    const page = compatibilityPagePath();
+    writeFileSync(page, withTable(readFileSync(page, "utf8"), table));
+    console.log(`wrote ${path.relative(process.cwd(), page)}`);
+  } else console.log(table);
+}
