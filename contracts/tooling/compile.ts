@@ -5,7 +5,7 @@
  * - artifacts.generated.ts: ABI and bytecode of every contract, for the devnet, the deploy command
  *   and the tests (committed, so none of them needs the compiler; solc-js takes seconds).
  * - abis.generated.ts: the ABIs the app (lib/) calls, without bytecode; the only file under
- *   contracts/ that lib/ may import (tests/lib/layers.test.ts).
+ *   contracts/ that lib/ may import (tests/architecture/layers.test.ts).
  */
 import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";

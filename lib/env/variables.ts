@@ -11,7 +11,7 @@ const hexKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32
 
 /**
  * What docs/operations/configuration.md says of a variable: `scripts/gen/config-docs.ts` renders the
- * page from these (attached with `.meta()`), and `tests/lib/config-docs.test.ts` fails when the page is stale.
+ * page from these (attached with `.meta()`), and `tests/env/config-docs.test.ts` fails when the page is stale.
  * `default` is the default as an operator reads it (when the schema's own default does not say it all);
  * `requiredWhen` says when the variable must be set.
  */

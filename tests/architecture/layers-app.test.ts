@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
  *   `@prisma/…`); its types may be imported with `import type`.
  * - components/ (client and shared UI) imports from lib with `import type` only: no server code
  *   reaches the browser bundle through a component.
- * lib/'s own layer map is tests/lib/layers.test.ts.
+ * lib/'s own layer map is tests/architecture/layers.test.ts.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
