@@ -119,7 +119,8 @@ function report(route: string): void {
     const loadable = readJson<Record<string, { files: string[] }>>(loadableFile);
     console.log("\nLoaded on demand, by next/dynamic (not part of first load):");
     for (const entry of Object.values(loadable)) {
-      const js = entry.files.filter((f) => f.endsWith(".js") && !first.has(f));
+      // A manifest may name a chunk the build folded into another one: count only the files that exist.
+      const js = entry.files.filter((f) => f.endsWith(".js") && !first.has(f) && existsSync(path.join(NEXT, f)));
       const t = total(js);
       const kind = kindOf(js);
       if (kind === "evm" || kind === "tron") usable.push({ kind, gz: firstTotal.gz + t.gz });

@@ -16,14 +16,19 @@ function requestConnect(): void {
   connectIntent.open = true;
 }
 
+/** Hovering, focusing or touching the card fetches the wallet code ahead of the click (the module is loaded once). */
+function prefetchEvmPanel(): void {
+  void import("./evm-pay-panel");
+}
+
 /**
  * The EVM panel before its code is there: the same card and button the panel shows to a
  * disconnected payer. Disabled until hydrated (a click before React runs would be lost); then
- * hovering, focusing or touching it starts loading the wallet code, and a click opens the
- * connect modal once it has loaded.
+ * hovering, focusing or touching it fetches the wallet code, and a click mounts the panel, which
+ * opens the connect modal once it has loaded.
  */
-function EvmConnectShell({ onIntent, loading }: { onIntent?: () => void; loading?: boolean }) {
-  const [hydrated, setHydrated] = useState(false);
+function EvmConnectShell({ onConnect, loading }: { onConnect?: () => void; loading?: boolean }) {
+  const [hydrated, setHydrated] = useState(loading === true);
   useEffect(() => setHydrated(true), []);
   const [clicked, setClicked] = useState(false);
   const busy = loading === true && (clicked || connectIntent.open);
@@ -31,9 +36,9 @@ function EvmConnectShell({ onIntent, loading }: { onIntent?: () => void; loading
     <section
       aria-labelledby="pay-heading"
       className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6"
-      onPointerEnter={onIntent}
-      onTouchStart={onIntent}
-      onFocus={onIntent}
+      onPointerEnter={prefetchEvmPanel}
+      onTouchStart={prefetchEvmPanel}
+      onFocus={prefetchEvmPanel}
     >
       <h2 id="pay-heading" className="text-lg font-semibold text-slate-900">
         Pay with your wallet
@@ -50,7 +55,7 @@ function EvmConnectShell({ onIntent, loading }: { onIntent?: () => void; loading
           onClick={() => {
             requestConnect();
             setClicked(true);
-            onIntent?.();
+            onConnect?.();
           }}
         >
           {busy ? "Opening wallets…" : "Connect wallet"}
@@ -65,7 +70,7 @@ function EvmLoading() {
 }
 
 // The wallet stacks stay out of the page's first-load JS, and each link only ever loads the
-// one its network needs: wagmi + RainbowKit for EVM (when the payer reaches for the button, or
+// one its network needs: wagmi + RainbowKit for EVM (when the payer clicks the button, fetched ahead on hover or focus, or
 // at once for a returning payer whose wallet is still connected), the TronLink adapter for Tron.
 const EvmPayPanel = dynamic(() => import("./evm-pay-panel").then((m) => m.EvmPayPanel), { ssr: false, loading: EvmLoading });
 const TronPayPanel = dynamic(() => import("./tron-pay-panel").then((m) => m.TronPayPanel), { ssr: false, loading: PanelSkeleton });
@@ -84,6 +89,6 @@ function hasStoredConnection(cookie: string | null): boolean {
 export function PayPanelLoader({ data, cookie }: { data: PaymentPageData; cookie: string | null }) {
   const [wanted, setWanted] = useState(() => hasStoredConnection(cookie));
   if (data.network.kind === "tron") return <TronPayPanel data={data} />;
-  if (!wanted) return <EvmConnectShell onIntent={() => setWanted(true)} />;
+  if (!wanted) return <EvmConnectShell onConnect={() => setWanted(true)} />;
   return <EvmPayPanel data={data} cookie={cookie} connectIntent={connectIntent} />;
 }
