@@ -35,12 +35,30 @@ const COMMON = [
   ...(production ? [{ key: "Strict-Transport-Security", value: "max-age=63072000; includeSubDomains" }] : []),
 ];
 
+/**
+ * Browser-only stand-ins for library code that RainbowKit's provider references statically but a
+ * payer never runs before picking a wallet (components/wallet/bundle-shims/: each file says what
+ * it replaces and why it is safe). They keep viem's action graph, wagmi's `publicActions`
+ * decoration, ENS Unicode tables and a user-agent database out of the JavaScript that must load
+ * before the connect modal shows (`npm run bundle-size`, "usable page"). Server bundles are untouched.
+ */
+const BROWSER_SHIMS: Record<string, string> = {
+  "viem/actions": "./components/wallet/bundle-shims/viem-actions.js",
+  "@wagmi/core": "./components/wallet/bundle-shims/wagmi-core.js",
+  "@adraffy/ens-normalize": "./components/wallet/bundle-shims/ens-normalize.js",
+  "ua-parser-js": "./components/wallet/bundle-shims/ua-parser.js",
+  cuer: "./components/wallet/bundle-shims/cuer.js",
+};
+
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
   // pg and the Prisma adapter are server-only Node modules: keep them out of the bundler.
   serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
   typedRoutes: false,
+  turbopack: {
+    resolveAlias: Object.fromEntries(Object.entries(BROWSER_SHIMS).map(([from, to]) => [from, { browser: to }])),
+  },
   // A CORS preflight of the API, which proxy.ts marks with the route asked about (and only then:
   // it drops a client-sent header of that name), is answered by /api/cors-preflight.
   async rewrites() {

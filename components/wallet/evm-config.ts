@@ -1,7 +1,6 @@
 import { connectorsForWallets } from "@rainbow-me/rainbowkit";
 import { injectedWallet, walletConnectWallet } from "@rainbow-me/rainbowkit/wallets";
 import { type Chain, defineChain } from "viem";
-import { arbitrum, base, bsc, mainnet, optimism, polygon, sepolia } from "viem/chains";
 import { type Config, cookieStorage, createConfig, createStorage, http } from "wagmi";
 
 /** What the wallet needs to know of the link's network (from `PaymentPageData`). */
@@ -13,20 +12,57 @@ export interface PaymentNetwork {
   testnet: boolean;
 }
 
-const KNOWN_CHAINS: Record<number, Chain> = Object.fromEntries(
-  [mainnet, arbitrum, optimism, base, polygon, bsc, sepolia].map((c) => [c.id, c]),
-);
+interface KnownChain {
+  native: { name: string; symbol: string; decimals: number };
+  /** Public RPC (viem's default for the chain), used when the page names none. */
+  rpc: string;
+  explorer: { name: string; url: string };
+}
+
+const ETHER = { name: "Ether", symbol: "ETH", decimals: 18 };
+
+/**
+ * What the wallet needs of the networks Duebill serves (values as in viem/chains). Kept here
+ * instead of importing viem's definitions: those of OP-stack chains (Optimism, Base) carry
+ * block/receipt formatters and predeploy tables the pay page never uses, and they would load
+ * before the connect modal does.
+ */
+const KNOWN_CHAINS: Record<number, KnownChain> = {
+  1: { native: ETHER, rpc: "https://ethereum.reth.rs/rpc", explorer: { name: "Etherscan", url: "https://etherscan.io" } },
+  42161: { native: ETHER, rpc: "https://arb1.arbitrum.io/rpc", explorer: { name: "Arbiscan", url: "https://arbiscan.io" } },
+  10: {
+    native: ETHER,
+    rpc: "https://mainnet.optimism.io",
+    explorer: { name: "Optimism Explorer", url: "https://optimistic.etherscan.io" },
+  },
+  8453: { native: ETHER, rpc: "https://mainnet.base.org", explorer: { name: "Basescan", url: "https://basescan.org" } },
+  137: {
+    native: { name: "POL", symbol: "POL", decimals: 18 },
+    rpc: "https://polygon.drpc.org",
+    explorer: { name: "PolygonScan", url: "https://polygonscan.com" },
+  },
+  56: {
+    native: { name: "BNB", symbol: "BNB", decimals: 18 },
+    rpc: "https://56.rpc.thirdweb.com",
+    explorer: { name: "BscScan", url: "https://bscscan.com" },
+  },
+  11155111: {
+    native: { name: "Sepolia Ether", symbol: "ETH", decimals: 18 },
+    rpc: "https://11155111.rpc.thirdweb.com",
+    explorer: { name: "Etherscan", url: "https://sepolia.etherscan.io" },
+  },
+};
 
 /** The viem chain of the page: the known definition (native currency, explorers) with the page's name and RPC. */
 export function paymentChain(network: PaymentNetwork): Chain {
-  const rpcUrls = network.rpcUrl ? { default: { http: [network.rpcUrl] } } : undefined;
   const known = KNOWN_CHAINS[network.chainId];
-  if (known) return { ...known, name: network.name, ...(rpcUrls ? { rpcUrls } : {}) };
+  const rpc = network.rpcUrl ?? known?.rpc;
   return defineChain({
     id: network.chainId,
     name: network.name,
-    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-    rpcUrls: rpcUrls ?? { default: { http: [] } },
+    nativeCurrency: known?.native ?? ETHER,
+    rpcUrls: { default: { http: rpc ? [rpc] : [] } },
+    ...(known ? { blockExplorers: { default: known.explorer } } : {}),
     testnet: network.testnet,
   });
 }

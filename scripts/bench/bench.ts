@@ -10,6 +10,10 @@
  * its own database: BENCH_DASHBOARD_DATABASE_URL, default duebill_bench_dashboard); it builds only
  * when there is no build and updates only the `dashboard` entry.
  *
+ * `npm run bench -- lighthouse` runs only the Lighthouse mobile run of the pay page (scripts/bench/lighthouse.ts:
+ * its own devnet and database, BENCH_LIGHTHOUSE_DATABASE_URL); it builds only when there is no build and
+ * updates only the `lighthouse` entry.
+ *
  * Env: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/duebill_bench),
  * BENCH_REQUESTS (per round, default 2000), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (8).
  */
@@ -20,6 +24,7 @@ import path from "node:path";
 import pg from "pg";
 import { dashboardDbUrl, measureDashboard, printDashboard } from "./dashboard";
 import { measureDetectionLatency } from "./latency";
+import { measurePayPageLighthouse, printLighthouse } from "./lighthouse";
 import { measureRecurring, printRecurring } from "./recurring";
 import { measureWebhookThroughput } from "./webhooks";
 
@@ -31,7 +36,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const CLK_TCK = 100;
 /** Cases that can run alone: `npm run bench -- <case>`. */
-const SOLO_CASES = ["recurring", "dashboard"] as const;
+const SOLO_CASES = ["recurring", "dashboard", "lighthouse"] as const;
 
 interface BenchCase {
   name: string;
@@ -378,6 +383,9 @@ async function main(): Promise<void> {
   const dashboard = await measureDashboard({ root, env, port: PORT + 2, prepare: () => freshDashboardDatabase(env) });
   failed ||= !printDashboard(dashboard);
   report.dashboard = dashboard;
+  const lighthouse = await measurePayPageLighthouse();
+  failed ||= !printLighthouse(lighthouse);
+  report.lighthouse = lighthouse;
   mkdirSync(path.join(root, "bench-results"), { recursive: true });
   writeFileSync(path.join(root, "bench-results/latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log("\nWritten to bench-results/latest.json");
@@ -440,12 +448,30 @@ async function dashboardOnly(): Promise<void> {
   if (!ok) process.exitCode = 1;
 }
 
+/** `npm run bench -- lighthouse`: the pay page's Lighthouse mobile run only, on the existing build (built when missing). */
+async function lighthouseOnly(): Promise<void> {
+  const next = path.join(root, "node_modules/next/dist/bin/next");
+  if (!existsSync(path.join(root, ".next/BUILD_ID")) || process.env.BENCH_REBUILD === "true")
+    run(process.execPath, [next, "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
+  const lighthouse = await measurePayPageLighthouse();
+  const ok = printLighthouse(lighthouse);
+  const file = path.join(root, "bench-results/latest.json");
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  report.lighthouse = lighthouse;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log("\nWritten to bench-results/latest.json (its `lighthouse` entry only)");
+  if (!ok) process.exitCode = 1;
+}
+
 const solo = process.argv[2];
 if (solo !== undefined && !(SOLO_CASES as readonly string[]).includes(solo)) {
   console.error(`unknown bench case "${solo}": npm run bench [-- ${SOLO_CASES.join(" | ")}]`);
   process.exit(2);
 }
-(solo === "recurring" ? recurringOnly() : solo === "dashboard" ? dashboardOnly() : main()).catch((err: unknown) => {
-  console.error(err);
-  process.exit(1);
-});
+(solo === "recurring" ? recurringOnly() : solo === "dashboard" ? dashboardOnly() : solo === "lighthouse" ? lighthouseOnly() : main()).catch(
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);

@@ -1,7 +1,6 @@
 "use client";
 
-import { useConnectModal } from "@rainbow-me/rainbowkit";
-import { type ReactNode, useMemo, useState } from "react";
+import { type ReactNode, useMemo } from "react";
 import type { Address, Hex } from "viem";
 import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
 import { waitForTransactionReceipt } from "wagmi/actions";
@@ -16,15 +15,29 @@ import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
 import { ConnectedWallet, PayCard } from "./pay-card";
 import { PlanPanel, stepLabels } from "./plan-panel";
 
-/** Connect → right network → plan → approve/pay, for EVM links. Lives inside EvmProviders. */
-export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nativeSymbol: string }) {
-  // Pay from another chain (cross-chain): the chosen source chain and token; null pays on the link's network.
-  const [source, setSource] = useState<{ source: CrossChainSource; token: string } | null>(null);
+/** Pay from another chain (cross-chain): the chosen source chain and token; null pays on the link's network. */
+export type EvmSource = { source: CrossChainSource; token: string };
+
+/**
+ * Connected wallet → right network → plan → approve/pay, for EVM links. Lives inside EvmProviders;
+ * loaded by EvmConnectGate (evm-pay-panel.tsx) once a wallet is connected, which also holds the
+ * cross-chain source so a choice made before connecting carries over.
+ */
+export function EvmPayFlow({
+  data,
+  nativeSymbol,
+  source,
+  onSource: setSource,
+}: {
+  data: PaymentPageData;
+  nativeSymbol: string;
+  source: EvmSource | null;
+  onSource: (source: EvmSource | null) => void;
+}) {
   const target = source ? source.source.network.chainId : data.network.chainId;
   const targetName = source ? source.source.network.name : data.network.name;
   const planSource = useMemo(() => (source ? { chain: source.source.chain, token: source.token } : null), [source]);
   const { address, chainId, isConnected, connector } = useAccount();
-  const { openConnectModal, connectModalOpen } = useConnectModal();
   const { switchChain, isPending: switching, error: switchError } = useSwitchChain();
   const { disconnect } = useDisconnect();
   const config = useConfig();
@@ -64,21 +77,8 @@ export function EvmPayFlow({ data, nativeSymbol }: { data: PaymentPageData; nati
 
   let body: ReactNode;
   if (!isConnected || !address) {
-    body = (
-      <div className="space-y-3">
-        <p className="text-sm text-slate-600">
-          Connect the wallet you want to pay from. Nothing is sent until you confirm each transaction in your wallet.
-        </p>
-        <button
-          type="button"
-          className={buttonClass({ block: true })}
-          onClick={openConnectModal}
-          disabled={!openConnectModal || connectModalOpen}
-        >
-          Connect wallet
-        </button>
-      </div>
-    );
+    // EvmConnectGate shows the connect button instead of this flow while no wallet is connected.
+    body = null;
   } else if (!onTarget) {
     body = (
       <div className="space-y-3">

@@ -1,0 +1,1 @@
+export { Cuer } from "cuer";
