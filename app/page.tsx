@@ -10,13 +10,14 @@ const FEATURES = [
   { title: "Recurring payouts", text: "The payer signs once; Duebill's relayer triggers each payment on schedule." },
 ];
 
-const README_SECTIONS = [
-  "Quick start (two commands)",
-  "Create a payout and pay it on the devnet",
-  "Recurring payouts",
-  "Secure payment links and the hosted page",
-  "Webhooks",
-  "Configuration",
+/** Where each flow is walked through end to end, in the repository (README.md, then docs/). */
+const GUIDES = [
+  { title: "Quick start (two commands)", file: "README.md" },
+  { title: "Create a payout and pay it on the devnet", file: "README.md" },
+  { title: "Recurring payouts", file: "docs/guides/recurring.md" },
+  { title: "Secure payment links and the hosted page", file: "docs/guides/links.md" },
+  { title: "Webhooks", file: "docs/guides/webhooks.md" },
+  { title: "Configuration", file: "docs/operations/configuration.md" },
 ];
 
 const code = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 ring-1 ring-slate-200";
@@ -95,20 +96,23 @@ export default function HomePage() {
           ))}
         </section>
 
-        <section aria-labelledby="readme" className={cardClass()}>
-          <h2 id="readme" className="text-lg font-semibold text-slate-900">
-            In the README
+        <section aria-labelledby="guides" className={cardClass()}>
+          <h2 id="guides" className="text-lg font-semibold text-slate-900">
+            In the docs
           </h2>
           <p className="mt-1 text-sm text-slate-600">
-            <code className={code}>README.md</code> at the root of the repository walks through each flow end to end:
+            <code className={code}>README.md</code> and the <code className={code}>docs/</code> folder of the repository walk through each
+            flow end to end:
           </p>
           <ul className="mt-3 grid gap-x-6 gap-y-1.5 text-sm text-slate-700 sm:grid-cols-2">
-            {README_SECTIONS.map((s) => (
-              <li key={s} className="flex gap-2">
+            {GUIDES.map((g) => (
+              <li key={g.title} className="flex gap-2">
                 <span aria-hidden="true" className="text-indigo-500">
                   §
                 </span>
-                {s}
+                <span>
+                  {g.title} <span className="text-xs text-slate-500">({g.file})</span>
+                </span>
               </li>
             ))}
           </ul>
