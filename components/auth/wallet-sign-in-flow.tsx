@@ -2,22 +2,15 @@
 
 import { signIn as nextAuthSignIn } from "next-auth/react";
 import { useState } from "react";
+import { apiError, postJson } from "@/components/shared/post-json";
 import type { SigningWallet } from "@/components/shared/signing-wallet";
 import { walletErrorMessage } from "@/components/shared/wallet-errors";
 import { Button } from "@/components/ui/button";
 
-async function postJson(path: string, body: unknown) {
-  const res = await fetch(path, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  if (!res.ok) {
-    const errors = json.errors as { field: string; message: string }[] | undefined;
-    throw new Error(errors?.[0] ? `${errors[0].field}: ${errors[0].message}` : String(json.message ?? `Request failed (${res.status})`));
-  }
+/** POST to the /v1 auth service; its error, worded, as a throw. */
+async function post(path: string, body: unknown): Promise<Record<string, unknown>> {
+  const { ok, status, json } = await postJson(path, body);
+  if (!ok) throw new Error(apiError(json, status));
   return json;
 }
 
@@ -34,7 +27,7 @@ export function WalletSignInFlow({ wallet, next }: { wallet: SigningWallet; next
     setBusy(true);
     setError(null);
     try {
-      const challenge = await postJson("/v1/auth/wallet/challenge", { address: wallet.address });
+      const challenge = await post("/v1/auth/wallet/challenge", { address: wallet.address });
       const message = String(challenge.message);
       const signature = await wallet.signMessage(message);
       const res = await nextAuthSignIn("tron", {

@@ -1,6 +1,7 @@
 "use client";
 
 import { type ReactNode, useState } from "react";
+import { apiError, postJson } from "@/components/shared/post-json";
 import type { SigningWallet } from "@/components/shared/signing-wallet";
 import { walletErrorMessage } from "@/components/shared/wallet-errors";
 import { Alert } from "@/components/ui/alert";
@@ -9,24 +10,6 @@ import { Card as UiCard } from "@/components/ui/card";
 import type { OnboardingPageData } from "@/lib/orchestrators/onboarding-page";
 
 const STEPS = ["Connect wallet", "Sign in", "Payout destination", "Screening", "Confirm"] as const;
-
-async function postJson(path: string, body: unknown): Promise<{ ok: boolean; status: number; json: Record<string, unknown> }> {
-  const res = await fetch(path, {
-    method: "POST",
-    credentials: "same-origin",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify(body),
-  });
-  const json = (await res.json().catch(() => ({}))) as Record<string, unknown>;
-  return { ok: res.ok, status: res.status, json };
-}
-
-/** The API's error in one sentence: the field's message when it names one. */
-function apiError(json: Record<string, unknown>): string {
-  const errors = json.errors as { field: string; message: string }[] | undefined;
-  if (errors?.[0]) return `${errors[0].field}: ${errors[0].message}`;
-  return typeof json.message === "string" ? json.message : "Something went wrong. Please try again.";
-}
 
 function Steps({ current }: { current: number }) {
   return (
