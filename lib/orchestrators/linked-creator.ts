@@ -41,7 +41,7 @@ export async function resolveLinkCreator(principal: Principal, clientIdHeader: s
     where: { id: clientIdHeader },
     include: { link: true, boundDestination: true },
   });
-  if (!client || client.link?.status !== "active" || client.link.orchestratorAccountId !== principal.accountId)
+  if (client?.link?.status !== "active" || client.link.orchestratorAccountId !== principal.accountId)
     throw new AppError("forbidden", "x-client-id is not linked to this orchestrator");
   if (client.status !== "active") throw new AppError("client_id_inactive", `Client ID is ${client.status}`);
   if (!client.boundDestination?.active)

@@ -222,7 +222,7 @@ export async function createMulticallPayout(principal: Principal, body: Multical
 /** A multicall parent with its children (ordered) and their requests; null when `token` is not a multicall parent. */
 export async function loadMulticall(token: string): Promise<LoadedMulticall | null> {
   const parent = await db().securePayment.findUnique({ where: { token } });
-  if (!parent || parent.paymentType !== "multicall") return null;
+  if (parent?.paymentType !== "multicall") return null;
   return { parent, children: await multicallChildrenOf(token) };
 }
 
