@@ -152,7 +152,7 @@ export function reloadEnv(): void {
 }
 
 /**
- * next-auth 4 reads its own origin from process.env.NEXTAUTH_URL only (lib/auth/next-auth.ts):
+ * next-auth 4 reads its own origin from process.env.NEXTAUTH_URL only (lib/http/next-auth.ts):
  * it is APP_URL, so page sign-in needs no variable of its own. Called before next-auth runs.
  */
 export function exportNextAuthUrl(): void {

@@ -19,7 +19,7 @@ const fields = (form: FormData) => ({ email: String(form.get("email") ?? ""), pa
 
 /**
  * The sign-in form's first step: the same validation as POST /v1/auth/login, answered in the same
- * words. The sign-in itself is next-auth's "password" provider (lib/auth/next-auth.ts: login(),
+ * words. The sign-in itself is next-auth's "password" provider (lib/http/next-auth.ts: login(),
  * lockout, per-IP limit), called by the form next (components/auth/password-form.tsx).
  */
 export async function signInWithPassword(_prev: FormState, form: FormData): Promise<FormState> {

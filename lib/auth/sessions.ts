@@ -74,7 +74,7 @@ export async function verifySessionToken(token: string, viaCookie = false): Prom
 }
 
 /**
- * A page session (next-auth's JWT carries only the Session row's id, lib/auth/next-auth.ts): the
+ * A page session (next-auth's JWT carries only the Session row's id, lib/http/next-auth.ts): the
  * same row and the same rules as the token, checked on every request. `viaCookie`: the JWT is a cookie.
  */
 export async function verifySessionId(sessionId: string): Promise<SessionPrincipal> {

@@ -1,7 +1,7 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
-import { authOptions, type PageSession } from "@/lib/auth/next-auth";
+import { authOptions, type PageSession } from "@/lib/http/next-auth";
 import { SESSION_COOKIE, type SessionPrincipal, verifySessionToken } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import { env, exportNextAuthUrl } from "@/lib/env";
@@ -10,7 +10,7 @@ import { enforceRateLimit } from "@/lib/http/rate-limit/enforce";
 
 /**
  * Pages, layouts and server actions read the session here, and only here: next-auth's
- * getServerSession (lib/auth/next-auth.ts), whose JWT names a row of the Session table that is
+ * getServerSession (lib/http/next-auth.ts), whose JWT names a row of the Session table that is
  * checked on every request (15 minutes idle for wallet sessions, 30 days for email ones, revoked
  * by sign-out or by an admin). The /v1 `session_token` cookie of a row (set by the API's own
  * sign-in, e.g. onboarding) is accepted too, under the same rules: one session store, one set of

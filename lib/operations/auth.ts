@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { credentialsBodySchema, verifyBodySchema } from "@/lib/auth/schemas";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
 
@@ -13,17 +14,7 @@ export const challengeResponseSchema = z
   .object({ challengeId: z.string(), nonce: z.string(), message: z.string(), expiresAt: z.string() })
   .meta({ id: "WalletChallenge" });
 
-export const verifyBodySchema = z.strictObject({
-  challengeId: z.string().min(1).max(64),
-  nonce: z.string().min(1).max(64),
-  message: z.string().min(1).max(4000),
-  signature: z.string().min(1).max(200),
-});
-
-export const credentialsBodySchema = z.strictObject({
-  email: z.string().email().max(255),
-  password: z.string().min(8, "must be 8 to 100 characters").max(100, "must be 8 to 100 characters"),
-});
+export { credentialsBodySchema, verifyBodySchema };
 
 export const sessionResponseSchema = z
   .object({

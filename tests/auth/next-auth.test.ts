@@ -29,7 +29,7 @@ vi.mock("next/navigation", () => ({
 }));
 
 import { POST as challengeRoute } from "@/app/v1/auth/wallet/challenge/route";
-import { authOptions, nextAuthSecret } from "@/lib/auth/next-auth";
+import { authOptions, nextAuthSecret } from "@/lib/http/next-auth";
 import { hashPassword } from "@/lib/auth/passwords";
 import { revokeUserSessions } from "@/lib/auth/sessions";
 import { STATEMENT } from "@/lib/auth/sign-in/wallet";

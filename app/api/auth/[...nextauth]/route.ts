@@ -1,5 +1,5 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/auth/next-auth";
+import { authOptions } from "@/lib/http/next-auth";
 import { exportNextAuthUrl } from "@/lib/env";
 import { setSessionCookie } from "@/lib/http/page-session";
 
@@ -7,7 +7,7 @@ export const dynamic = "force-dynamic";
 
 /**
  * next-auth's routes (/api/auth/csrf, /providers, /session, /callback/{provider}, /signout):
- * page sign-in on the one session store (lib/auth/next-auth.ts). A sign-in also sets the /v1
+ * page sign-in on the one session store (lib/http/next-auth.ts). A sign-in also sets the /v1
  * cookie of the same Session row, so the browser's same-origin /v1 calls name the same session.
  */
 async function handler(req: Request, ctx: { params: Promise<{ nextauth: string[] }> }): Promise<Response> {

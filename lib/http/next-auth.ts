@@ -2,6 +2,7 @@ import { createHmac } from "node:crypto";
 import type { AuthOptions, Session } from "next-auth";
 import type { JWT } from "next-auth/jwt";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { credentialsBodySchema, verifyBodySchema } from "@/lib/auth/schemas";
 import { revokeSession, type SessionPrincipal, verifySessionId } from "@/lib/auth/sessions";
 import { login } from "@/lib/auth/sign-in/email";
 import { verifyChallenge, verifySiweSignIn } from "@/lib/auth/sign-in/wallet";
@@ -10,7 +11,6 @@ import { AppError } from "@/lib/errors";
 import { parseWith } from "@/lib/http/parse";
 import { enforceRateLimit } from "@/lib/http/rate-limit/enforce";
 import { log } from "@/lib/log";
-import { credentialsBodySchema, verifyBodySchema } from "@/lib/operations/auth";
 
 /**
  * Page sign-in through next-auth 4, on the one session store. Each Credentials provider calls the
