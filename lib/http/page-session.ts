@@ -1,11 +1,11 @@
 import { cookies, headers } from "next/headers";
 import { redirect } from "next/navigation";
 import { getServerSession } from "next-auth";
-import { authOptions, type PageSession } from "@/lib/http/next-auth";
 import { SESSION_COOKIE, type SessionPrincipal, verifySessionToken } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import { env, exportNextAuthUrl } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { authOptions, type PageSession } from "@/lib/http/next-auth";
 import { enforceRateLimit } from "@/lib/http/rate-limit/enforce";
 
 /**

@@ -1,6 +1,6 @@
 import NextAuth from "next-auth";
-import { authOptions } from "@/lib/http/next-auth";
 import { exportNextAuthUrl } from "@/lib/env";
+import { authOptions } from "@/lib/http/next-auth";
 import { setSessionCookie } from "@/lib/http/page-session";
 
 export const dynamic = "force-dynamic";
