@@ -29,7 +29,6 @@ vi.mock("next/navigation", () => ({
 }));
 
 import { POST as challengeRoute } from "@/app/v1/auth/wallet/challenge/route";
-import { authOptions, nextAuthSecret } from "@/lib/http/next-auth";
 import { hashPassword } from "@/lib/auth/passwords";
 import { revokeUserSessions } from "@/lib/auth/sessions";
 import { STATEMENT } from "@/lib/auth/sign-in/wallet";
@@ -37,6 +36,7 @@ import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { env, exportNextAuthUrl } from "@/lib/env";
 import { AppError } from "@/lib/errors";
+import { authOptions, nextAuthSecret } from "@/lib/http/next-auth";
 import { currentUser, userForAction } from "@/lib/http/page-session";
 import { prefixedId } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
