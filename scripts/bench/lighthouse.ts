@@ -8,7 +8,7 @@
  * 12 (pinned: 13.x wants Node 22) runs its default mobile configuration — Moto G Power
  * emulation, simulated slow 4G and 4× CPU throttling — in Debian's Chromium (CHROME_PATH,
  * default /usr/bin/chromium). Simulated throttling makes the figures depend on the machine's
- * load, so it runs LIGHTHOUSE_RUNS times (default 2) and reports each run and the median.
+ * load, so it runs LIGHTHOUSE_RUNS times (default 5: an odd count has a true median) and reports each run and the median.
  *
  * Targets (Core Web Vitals "good"): performance ≥ 90, LCP ≤ 2.5 s, TBT ≤ 200 ms.
  */
@@ -61,9 +61,9 @@ async function freshDatabase(url: string): Promise<void> {
   if (r.status !== 0) throw new Error(`prisma migrate deploy failed:\n${r.stdout}\n${r.stderr}`);
 }
 
-/** The demo account (scripts/seed.ts) in its own process, as the e2e setup does. */
+/** The demo account (scripts/ops/seed.ts) in its own process, as the e2e setup does. */
 function seed(env: NodeJS.ProcessEnv): { clientId: string } {
-  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/seed.ts", "--json"], {
+  const r = spawnSync(process.execPath, [path.join(ROOT, "node_modules/tsx/dist/cli.mjs"), "scripts/ops/seed.ts", "--json"], {
     cwd: ROOT,
     env,
     encoding: "utf8",
@@ -117,7 +117,7 @@ async function runLighthouse(url: string): Promise<LighthouseRun> {
 }
 
 /** Starts the stack, creates a pending link and runs Lighthouse on its pay page `runs` times. */
-export async function measurePayPageLighthouse(runs = Number(process.env.LIGHTHOUSE_RUNS ?? 2)): Promise<LighthouseResult> {
+export async function measurePayPageLighthouse(runs = Number(process.env.LIGHTHOUSE_RUNS ?? 5)): Promise<LighthouseResult> {
   const next = path.join(ROOT, "node_modules/next/dist/bin/next");
   if (!existsSync(path.join(ROOT, ".next/BUILD_ID"))) throw new Error("No production build in .next: run `next build` first.");
   await freshDatabase(DB_URL);
