@@ -210,6 +210,16 @@ async function waitReady(): Promise<void> {
   throw new Error("server did not become ready");
 }
 
+/** Updates one case's entry of bench-results/latest.json, keeping the others (the solo cases). */
+function writeReportEntry(key: string, value: unknown): void {
+  const file = path.join(root, "bench-results/latest.json");
+  const report = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
+  report[key] = value;
+  mkdirSync(path.dirname(file), { recursive: true });
+  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
+  console.log(`\nWritten to bench-results/latest.json (its \`${key}\` entry only)`);
+}
+
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 async function main(): Promise<void> {
@@ -403,12 +413,7 @@ async function recurringOnly(): Promise<void> {
   const recurring = await measureRecurring();
   await disconnectDb();
   const ok = printRecurring(recurring);
-  const file = path.join(root, "bench-results/latest.json");
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
-  report.recurring = recurring;
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log("\nWritten to bench-results/latest.json (its `recurring` entry only)");
+  writeReportEntry("recurring", recurring);
   if (!ok) process.exitCode = 1;
 }
 
@@ -439,12 +444,7 @@ async function dashboardOnly(): Promise<void> {
   if (!existsSync(path.join(root, ".next/BUILD_ID")) || process.env.BENCH_REBUILD === "true") run(process.execPath, [next, "build"], env);
   const dashboard = await measureDashboard({ root, env, port: PORT + 2, prepare: () => freshDashboardDatabase(env) });
   const ok = printDashboard(dashboard);
-  const file = path.join(root, "bench-results/latest.json");
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
-  report.dashboard = dashboard;
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log("\nWritten to bench-results/latest.json (its `dashboard` entry only)");
+  writeReportEntry("dashboard", dashboard);
   if (!ok) process.exitCode = 1;
 }
 
@@ -455,12 +455,7 @@ async function lighthouseOnly(): Promise<void> {
     run(process.execPath, [next, "build"], { ...process.env, NEXT_TELEMETRY_DISABLED: "1" });
   const lighthouse = await measurePayPageLighthouse();
   const ok = printLighthouse(lighthouse);
-  const file = path.join(root, "bench-results/latest.json");
-  const report = existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, unknown>) : {};
-  report.lighthouse = lighthouse;
-  mkdirSync(path.dirname(file), { recursive: true });
-  writeFileSync(file, `${JSON.stringify(report, null, 2)}\n`);
-  console.log("\nWritten to bench-results/latest.json (its `lighthouse` entry only)");
+  writeReportEntry("lighthouse", lighthouse);
   if (!ok) process.exitCode = 1;
 }
 
