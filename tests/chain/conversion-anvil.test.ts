@@ -59,8 +59,17 @@ type Tx = { to: `0x${string}`; data: `0x${string}`; value: { hex: `0x${string}` 
 async function send(tx: { to: `0x${string}`; data: `0x${string}` }, from: WalletClient = payer) {
   const hash = await from.sendTransaction({ account: from.account!, chain: devnet.chain, to: tx.to, data: tx.data });
   const receipt = await pub.waitForTransactionReceipt({ hash });
-  expect(receipt.status).toBe("success");
+  // A revert names its reason and the block's time (anvil's call tracer), so a rare failure explains itself.
+  expect(receipt.status, receipt.status === "success" ? "" : await revertDetails(hash, receipt.blockNumber)).toBe("success");
   return hash;
+}
+
+async function revertDetails(hash: `0x${string}`, blockNumber: bigint): Promise<string> {
+  const trace = await pub
+    .request({ method: "debug_traceTransaction" as never, params: [hash, { tracer: "callTracer" }] as never })
+    .catch((err: unknown) => ({ error: String(err) }));
+  const block = await pub.getBlock({ blockNumber });
+  return `reverted in block ${blockNumber} (timestamp ${block.timestamp}): ${JSON.stringify(trace, (_k, v) => (typeof v === "string" && v.length > 300 ? `${v.slice(0, 300)}…` : v))}`;
 }
 
 async function chainNow(): Promise<number> {
