@@ -2,6 +2,10 @@ import Link from "next/link";
 import { CodeBlock } from "@/components/docs/code-block";
 import { SiteHeader } from "@/components/docs/site-header";
 import { cardClass } from "@/components/ui/card";
+import { env } from "@/lib/env";
+
+// The curl example shows this deployment's own URL (APP_URL, or localhost at PORT): read per request, not at build time.
+export const dynamic = "force-dynamic";
 
 const FEATURES = [
   { title: "Payment requests", text: "Create a request, hand the payer calldata for any wallet, and learn when it is paid." },
@@ -23,6 +27,7 @@ const GUIDES = [
 const code = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slate-800 ring-1 ring-slate-200";
 
 export default function HomePage() {
+  const appUrl = env().APP_URL.replace(/\/$/, "");
   return (
     <>
       <SiteHeader current="home" />
@@ -53,7 +58,20 @@ export default function HomePage() {
             >
               OpenAPI 3.1 document
             </a>
+            <Link
+              href="/sign-in"
+              className="rounded-xl bg-white px-4 py-2.5 text-sm font-semibold text-slate-800 shadow-sm ring-1 ring-slate-300 hover:bg-slate-50"
+            >
+              Sign in to the dashboard
+            </Link>
           </div>
+          <p className="mt-3 text-sm text-slate-600">
+            New here?{" "}
+            <Link href="/register" className="font-medium text-indigo-700 underline-offset-4 hover:underline">
+              Create an account
+            </Link>{" "}
+            to create payment links and API keys from the dashboard.
+          </p>
         </section>
 
         <section aria-labelledby="quick-start" className={cardClass({ className: "grid gap-6 lg:grid-cols-2" })}>
@@ -82,7 +100,7 @@ export default function HomePage() {
             <CodeBlock
               title="2. Call the API"
               label="curl"
-              code={'curl -H "x-api-key: <printed key>" \\\n  http://localhost:3000/v2/currencies'}
+              code={`curl -H "x-api-key: <printed key>" \\\n  ${appUrl}/v2/currencies`}
             />
           </div>
         </section>

@@ -121,11 +121,22 @@ export function formatEnvProblems(problems: readonly EnvProblem[]): string {
   return `${head} (see README "Configuration"):\n${problems.map((p) => `  - ${p.name}: ${p.message}`).join("\n")}`;
 }
 
+/**
+ * The app's public URL: APP_URL when set, else http://localhost:<PORT> (PORT defaults to 3000), so
+ * changing only PORT moves links, the sign-in message's domain and next-auth's cookies with it.
+ * env() applies it; `npm run dev` / `npm start` (scripts/runtime/run.ts) pass the result to Next.
+ */
+export function appUrlOf(source: EnvSource): string {
+  if (source.APP_URL !== undefined) return source.APP_URL;
+  const port = source.PORT && /^\d+$/.test(source.PORT) ? source.PORT : "3000";
+  return `http://localhost:${port}`;
+}
+
 let cached: Env | undefined;
 
 export function env(): Env {
   if (!cached) {
-    const parsed = appSchema.safeParse(process.env);
+    const parsed = appSchema.safeParse({ ...process.env, APP_URL: appUrlOf(process.env) });
     const issues = parsed.success ? [] : parsed.error.issues.map((i) => `${i.path.join(".")}: ${describeIssue(i)}`);
     if (process.env.KYT_PROVIDER === "chainalysis" && !process.env.CHAINALYSIS_API_KEY)
       issues.push("CHAINALYSIS_API_KEY: is required when KYT_PROVIDER=chainalysis");

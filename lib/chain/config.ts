@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import { DEPLOYMENTS, type NetworkDeployments } from "@/lib/chain/deployments";
+import { explorerTxPrefix } from "@/lib/chain/explorer";
 import { NETWORK_IDS, NETWORKS, type Network, type NetworkId } from "@/lib/chain/networks";
 import { TOKENS, type Token } from "@/lib/chain/tokens";
 import { env } from "@/lib/env";
@@ -17,6 +18,11 @@ export interface NetworkRuntime {
   /** Where the network's contracts are deployed (lib/chain/deployments.ts, CHAIN_CONFIG's "contracts" overrides). */
   contracts: NetworkDeployments;
   tokens: readonly Token[];
+  /**
+   * The explorer's transaction-page prefix, or null where no explorer knows this chain (a devnet:
+   * a local RPC or another chain ID than the committed one). The rule: lib/chain/explorer.ts.
+   */
+  explorerTxUrl: string | null;
 }
 
 /** Blocks to wait before a payment counts: deep enough for each chain's reorg risk. */
@@ -52,6 +58,8 @@ const overrideSchema = z.partialRecord(
       })
       .optional(),
     tokens: z.record(z.string(), z.string()).optional(),
+    /** The explorer's transaction-page prefix for this chain; null: no explorer links. */
+    explorerTxUrl: z.string().url().nullable().optional(),
   }),
 );
 
@@ -97,12 +105,14 @@ function build(): Map<NetworkId, NetworkRuntime> {
       const address = o?.tokens?.[t.symbol] ?? (t.paymentAliasOf ? o?.tokens?.[t.paymentAliasOf] : undefined);
       return address ? { ...t, address } : t;
     });
+    const rpcUrl = o?.rpcUrl ?? RPC_ENV[id]?.() ?? null;
     out.set(id, {
       network,
-      rpcUrl: o?.rpcUrl ?? RPC_ENV[id]?.() ?? null,
+      rpcUrl,
       confirmations: o?.confirmations ?? DEFAULT_CONFIRMATIONS[id],
       contracts: { ...DEPLOYMENTS[id], ...o?.contracts },
       tokens,
+      explorerTxUrl: explorerTxPrefix({ committed: NETWORKS[id], chainId: network.chainId, rpcUrl, configured: o?.explorerTxUrl }),
     });
   }
   return out;

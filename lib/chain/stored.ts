@@ -1,4 +1,5 @@
 import { allNetworkRuntimes, type NetworkRuntime, networkRuntime } from "@/lib/chain/config";
+import { LOCAL_RPC } from "@/lib/chain/explorer";
 import { isNetworkId, NETWORKS, type NetworkId } from "@/lib/chain/networks";
 import type { Token } from "@/lib/chain/tokens";
 import { AppError } from "@/lib/errors";
@@ -38,18 +39,20 @@ export function explorerUrl(network: string, txHash: string): string {
   return isNetworkId(network) ? `${NETWORKS[network].explorerTxUrl}${txHash}` : txHash;
 }
 
-const LOCAL_RPC = /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/;
-
 /** True when the network is served by a local node (the devnet): no public explorer knows its transactions. */
 export function isLocalChain(network: NetworkId): boolean {
   const rpc = networkRuntime(network).rpcUrl;
   return Boolean(rpc && LOCAL_RPC.test(rpc));
 }
 
-/** The explorer page of a transaction for people to open, or null where no explorer has it (the devnet). */
+/**
+ * The explorer page of a transaction for people to open, or null where no explorer has it (the
+ * devnet, a network configured without one): the rule of lib/chain/explorer.ts.
+ */
 export function explorerLink(network: string, txHash: string): string | null {
-  if (!isNetworkId(network) || isLocalChain(network)) return null;
-  return `${NETWORKS[network].explorerTxUrl}${txHash}`;
+  if (!isNetworkId(network)) return null;
+  const prefix = networkRuntime(network).explorerTxUrl;
+  return prefix ? `${prefix}${txHash}` : null;
 }
 
 /**

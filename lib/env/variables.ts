@@ -45,7 +45,9 @@ export const envSchema = z.object({
     default: "`10` (`4` embedded)",
   }),
   APP_URL: doc(z.string().url().default("http://localhost:3000"), {
-    description: "public base URL (hosted pages, OpenAPI `servers`)",
+    description:
+      "public base URL: payment links, the sign-in message's domain, session cookies, OpenAPI `servers`; when unset it follows `PORT`, and a set `APP_URL` always wins",
+    default: "`http://localhost:<PORT>` (`http://localhost:3000` without `PORT`)",
   }),
   SERVICE_NAME: doc(
     z
@@ -69,7 +71,7 @@ export const envSchema = z.object({
   }),
   CHAIN_CONFIG: doc(z.string().optional(), {
     description:
-      'JSON merged over the built-in network table: `{"base": {"rpcUrl": "...", "confirmations": 10, "contracts": {"erc20FeeProxy": "0x..."}, "tokens": {"USDC": "0x..."}}}`',
+      'JSON merged over the built-in network table: `{"base": {"rpcUrl": "...", "confirmations": 10, "contracts": {"erc20FeeProxy": "0x..."}, "tokens": {"USDC": "0x..."}}}`; `"explorerTxUrl"` sets the explorer\'s transaction-page prefix (`null`: no explorer links); a local `rpcUrl` or another `chainId` than the network\'s has none unless set',
   }),
   CHAIN_CONFIG_FILE: doc(z.string().optional(), {
     description: "path of a JSON file in the `CHAIN_CONFIG` format",
@@ -231,7 +233,10 @@ const tcpPort = z.coerce.number().int().min(0).max(65_535);
  * boot with the rest, so a typo there stops the boot too instead of surfacing later.
  */
 export const launcherSchema = z.object({
-  PORT: doc(tcpPort.optional(), { description: "HTTP port of `npm run dev` / `npm start`", default: "`3000`" }),
+  PORT: doc(tcpPort.optional(), {
+    description: "HTTP port of `npm run dev` / `npm start`; `APP_URL` follows it unless set",
+    default: "`3000`",
+  }),
   EMBEDDED_DB_PORT: doc(tcpPort.optional(), {
     description: "port of the embedded database (dev/start without `DATABASE_URL`)",
     default: "`54329`",

@@ -153,8 +153,8 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
       name: rt.network.name,
       chainId: rt.network.chainId,
       kind: rt.network.kind,
-      // A local devnet's transactions are on no public explorer: no link rather than a wrong one.
-      explorerTxUrl: isLocalChain(rt.network.id) ? "" : rt.network.explorerTxUrl,
+      // Only where an explorer knows the chain (lib/chain/explorer.ts): the devnet's transactions link nowhere.
+      explorerTxUrl: rt.explorerTxUrl ?? "",
       testnet: rt.network.testnet,
     },
     rpcUrl: isLocalChain(rt.network.id) ? rt.rpcUrl : null,

@@ -6,7 +6,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { environmentProblems, formatEnvProblems } from "@/lib/env";
+import { appUrlOf, environmentProblems, formatEnvProblems } from "@/lib/env";
 import { type Devnet, devAccount, startDevnet } from "../devnet";
 import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "../devnet/bridge";
 import { type BridgeRelayer, relayerFor } from "../devnet/bridge-relayer";
@@ -79,6 +79,9 @@ async function main(): Promise<void> {
   // Ctrl-C / SIGTERM at any point stops what was started so far and exits 0.
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void shutdown(0));
   const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
+  // Without APP_URL the app lives at http://localhost:<PORT>: links, the sign-in domain and cookies follow the port.
+  env.APP_URL = appUrlOf(env);
+  const appUrl = env.APP_URL.replace(/\/$/, "");
   const isEmbedded = !env.DATABASE_URL;
   if (isEmbedded) {
     const dataDir = path.join(root, ".data", "pglite");
@@ -125,15 +128,15 @@ async function main(): Promise<void> {
     );
     const demo = JSON.parse(out.trim().split("\n").pop() ?? "{}");
     console.log(
-      `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" http://localhost:${port}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})\n` +
-        `  Dashboard: http://localhost:${port}/sign-in as ${demo.signIn?.email} / ${demo.signIn?.password}\n` +
-        `  Operations: http://localhost:${port}/admin (the demo user is the local operator)`,
+      `[duebill] demo account ready. Try:\n  curl -H "x-api-key: ${demo.apiKey}" ${appUrl}/v2/currencies\n  (client IDs: ${demo.clientId}, ${demo.browserClientId})\n` +
+        `  Dashboard: ${appUrl}/sign-in as ${demo.signIn?.email} / ${demo.signIn?.password}\n` +
+        `  Operations: ${appUrl}/admin (the demo user is the local operator)`,
     );
   }
   // The CLIs (npm run seed / admin / devnet:*) find this run's embedded database and devnet here.
   writeRuntimeFile({
     pid: process.pid,
-    appUrl: env.APP_URL ?? `http://localhost:${port}`,
+    appUrl: env.APP_URL,
     ...(isEmbedded ? { embeddedDatabaseUrl: env.DATABASE_URL } : {}),
     ...(devnet ? { chainConfigFile: env.CHAIN_CONFIG_FILE } : {}),
   });
