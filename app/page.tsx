@@ -97,11 +97,7 @@ export default function HomePage() {
           </div>
           <div className="min-w-0 space-y-3">
             <CodeBlock title="1. Install and start" label="shell" code={"npm install\nnpm run dev"} />
-            <CodeBlock
-              title="2. Call the API"
-              label="curl"
-              code={`curl -H "x-api-key: <printed key>" \\\n  ${appUrl}/v2/currencies`}
-            />
+            <CodeBlock title="2. Call the API" label="curl" code={`curl -H "x-api-key: <printed key>" \\\n  ${appUrl}/v2/currencies`} />
           </div>
         </section>
 
