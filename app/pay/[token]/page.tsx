@@ -2,8 +2,11 @@ import type { Metadata } from "next";
 import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
+import { LiveLinkProvider } from "@/components/pay/hooks/live-link";
 import { LinkOutcome, PaymentReceived } from "@/components/pay/panels/link-outcome";
+import { LivePanels } from "@/components/pay/panels/live-panels";
 import { PaidPanel } from "@/components/pay/panels/paid-panel";
+import { PayActions } from "@/components/pay/panels/pay-actions";
 import { PayByTransfer } from "@/components/pay/panels/pay-by-transfer";
 import { PayPanelLoader } from "@/components/pay/panels/pay-panel-loader";
 import { PaymentSummary } from "@/components/pay/panels/payment-summary";
@@ -52,14 +55,21 @@ export default async function PaymentPage({ params }: Props) {
   let panel: ReactNode;
   if (status === "pending" && !data.items.some((i) => i.state === "due")) {
     // Paid, not yet settled (screening pending): a paid link never expires, and is never paid twice.
-    panel = <PaymentReceived />;
+    // LiveLinkProvider follows it from here and shows the outcome once settled.
+    panel = (
+      <LivePanels>
+        <PaymentReceived />
+      </LivePanels>
+    );
   } else if (status === "pending") {
     const cookie = data.network.kind === "evm" ? wagmiCookie((await headers()).get("cookie")) : null;
     panel = (
-      <>
-        <PayPanelLoader data={data} cookie={cookie} />
-        {data.payByTransfer ? <PayByTransfer data={data} /> : null}
-      </>
+      <LivePanels>
+        <PayActions
+          wallet={<PayPanelLoader data={data} cookie={cookie} />}
+          transfer={data.payByTransfer ? <PayByTransfer data={data} /> : null}
+        />
+      </LivePanels>
     );
   } else if (status === "completed") {
     panel = (
@@ -76,11 +86,13 @@ export default async function PaymentPage({ params }: Props) {
     panel = <LinkOutcome status={status} />;
   }
 
+  // One live view of the link for the whole page (summary badge and panels change together); it
+  // stays mounted across router.refresh, so the refreshed render is folded in, never a step back.
   return (
-    <>
+    <LiveLinkProvider initial={data}>
       {data.merchant ? <BrandHeader brand={{ displayName: data.merchant.name, ...data.merchant }} /> : null}
       <PaymentSummary data={data} now={nowMs()} />
       {panel}
-    </>
+    </LiveLinkProvider>
   );
 }

@@ -1,15 +1,13 @@
 "use client";
 
-import { useRouter } from "next/navigation";
 import { useEffect, useState } from "react";
-import { useLinkSettled } from "@/components/pay/hooks/use-link-settled";
+import { useLiveLink, useWatchLink } from "@/components/pay/hooks/live-link";
 import { fetchDeposit } from "@/components/pay/lib/api";
 import { depositProgress, qrDataUri } from "@/components/pay/lib/deposit";
 import { Address } from "@/components/ui/address";
 import { Alert } from "@/components/ui/alert";
 import { Button, ButtonLink } from "@/components/ui/button";
 import type { Checkout, LinkDepositAnswer } from "@/lib/operations/checkout-schemas";
-import { PaidPanel } from "./paid-panel";
 
 const POLL_MS = 3_000;
 
@@ -32,25 +30,28 @@ function CopyButton({ text, label }: { text: string; label: string }) {
   );
 }
 
-/** The request's deposit address: QR code (EIP-681), exact amount, address, and live progress until the link is paid. */
-export function DepositPanel({ data }: { data: Checkout }) {
-  const router = useRouter();
+/**
+ * The request's deposit address: QR code (EIP-681), exact amount, address, and live progress until
+ * the link is paid (the page's live view then shows the outcome in place of every panel).
+ * `leading`: the first way to pay offered (no wallet in this browser): the wallet-app link is the main button.
+ */
+export function DepositPanel({ data, leading = false }: { data: Checkout; leading?: boolean }) {
+  const live = useLiveLink();
+  const dispatch = live?.dispatch;
   const [deposit, setDeposit] = useState<LinkDepositAnswer | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [attempt, setAttempt] = useState(0);
-  const settled = useLinkSettled(data.token, deposit !== null);
+  useWatchLink(deposit !== null);
 
   // biome-ignore lint/correctness/useExhaustiveDependencies: `attempt` is the "Try again" trigger, on purpose
   useEffect(() => {
-    if (settled) {
-      router.refresh();
-      return;
-    }
     const controller = new AbortController();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const load = async () => {
       try {
-        setDeposit(await fetchDeposit(data.token, controller.signal));
+        const answer = await fetchDeposit(data.token, controller.signal);
+        setDeposit(answer);
+        dispatch?.({ type: "deposit", received: answer.received, remaining: answer.remaining });
         setError(null);
         timer = setTimeout(load, POLL_MS);
       } catch (err) {
@@ -63,22 +64,8 @@ export function DepositPanel({ data }: { data: Checkout }) {
       controller.abort();
       clearTimeout(timer);
     };
-  }, [data.token, attempt, settled, router]);
+  }, [data.token, attempt, dispatch]);
 
-  if (settled?.status === "completed") {
-    return (
-      <div role="status" aria-live="polite" className="mt-4">
-        <PaidPanel
-          payerAddress={settled.payerAddress}
-          txHash={settled.txHash}
-          explorerPrefix={settled.network.explorerTxUrl}
-          completedAt={settled.completedAt}
-          redirectUrl={settled.redirectUrl}
-          redirectLabel={settled.redirectLabel}
-        />
-      </div>
-    );
-  }
   if (error && !deposit) {
     return (
       <Alert role="alert" className="mt-4">
@@ -96,7 +83,8 @@ export function DepositPanel({ data }: { data: Checkout }) {
       </p>
     );
   }
-  const state = depositProgress(deposit, data.merchant?.name ?? "the recipient");
+  // Once the whole amount arrived, the address emptying again is its forwarding, not a missing transfer.
+  const state = depositProgress(deposit, data.merchant?.name ?? "the recipient", live?.state.transfer === "full");
   const qr = qrDataUri(deposit.qrSvg);
   return (
     <div className="mt-4 space-y-4" data-testid="deposit-panel">
@@ -126,9 +114,11 @@ export function DepositPanel({ data }: { data: Checkout }) {
             </dd>
           </div>
           <div>
-            <dt className="font-medium text-slate-500">To this payment&apos;s address</dt>
+            <dt className="font-medium text-slate-500">
+              Send to <span className="font-normal">(this payment&apos;s own address)</span>
+            </dt>
             <dd className="mt-0.5 flex items-start justify-between gap-2">
-              <span className="min-w-0 text-slate-900" data-testid="deposit-address">
+              <span className="min-w-0 text-slate-900" data-testid="deposit-address" data-send-to="">
                 <Address value={deposit.address} />
               </span>
               <CopyButton text={deposit.address} label="address" />
@@ -141,7 +131,7 @@ export function DepositPanel({ data }: { data: Checkout }) {
         This address belongs to this payment only; it forwards what it receives to the merchant with the payment&apos;s reference.
       </Alert>
       <ButtonLink
-        variant="secondary"
+        variant={leading ? "primary" : "secondary"}
         block
         href={deposit.uri}
         aria-label={`Open in a wallet app: send ${deposit.amount} ${deposit.token.symbol}`}

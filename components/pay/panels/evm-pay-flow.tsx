@@ -117,7 +117,7 @@ export function EvmPayFlow({
   }
 
   return (
-    <PayCard data={data} paymentTx={runner.paymentTx}>
+    <PayCard paymentTx={runner.paymentTx}>
       {isConnected && address ? (
         <ConnectedWallet address={address} walletName={connector?.name} onDisconnect={() => disconnect()} disabled={busy} />
       ) : null}

@@ -10,6 +10,7 @@ import { EvmProviders } from "@/components/wallet/evm-providers";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
 import type { EvmSource } from "./evm-pay-flow";
+import { OpenInWalletApp } from "./open-in-wallet";
 
 /** Placeholder while the connected flow's code loads (right after the wallet connects). */
 function FlowLoading() {
@@ -76,6 +77,7 @@ function EvmConnectGate({
           >
             Connect wallet
           </button>
+          <OpenInWalletApp />
         </div>
         {!source && data.crossChainSources.length > 0 ? (
           <CrossChainPicker

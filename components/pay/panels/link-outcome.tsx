@@ -35,10 +35,6 @@ export function LinkOutcome({ status }: { status: ClosedStatus }) {
   );
 }
 
-export function isClosedStatus(status: CheckoutStatus): status is ClosedStatus {
-  return status !== "pending" && status !== "completed";
-}
-
 /** A pending link with nothing left to pay: the payment arrived and is being checked before the link completes. */
 export function PaymentReceived() {
   return (

@@ -1,40 +1,15 @@
-import { useRouter } from "next/navigation";
-import { type ReactNode, useEffect } from "react";
-import { useLinkSettled } from "@/components/pay/hooks/use-link-settled";
+import type { ReactNode } from "react";
+import { useWatchLink } from "@/components/pay/hooks/live-link";
 import { Address } from "@/components/ui/address";
 import { Card } from "@/components/ui/card";
-import type { Checkout } from "@/lib/operations/checkout-schemas";
-import { isClosedStatus, LinkOutcome } from "./link-outcome";
-import { PaidPanel } from "./paid-panel";
 
 /**
- * Frame of a pay panel. Once the payment is submitted it watches the link; when detection
- * settles it (normally `completed`) the card is replaced by the outcome and the server page
- * is refreshed so its summary and badge agree.
+ * Frame of a pay panel. Once the payment is submitted the page follows the link (LiveLinkProvider);
+ * when detection settles it, LivePanels puts the outcome in place of every panel at once, and the
+ * summary's badge changes with it.
  */
-export function PayCard({ data, paymentTx, children }: { data: Checkout; paymentTx: string | null; children: ReactNode }) {
-  const router = useRouter();
-  const settled = useLinkSettled(data.token, paymentTx !== null);
-  useEffect(() => {
-    if (settled) router.refresh();
-  }, [settled, router]);
-
-  if (settled?.status === "completed") {
-    return (
-      <div role="status" aria-live="polite">
-        <PaidPanel
-          payerAddress={settled.payerAddress}
-          txHash={settled.txHash ?? paymentTx}
-          explorerPrefix={settled.network.explorerTxUrl}
-          completedAt={settled.completedAt}
-          redirectUrl={settled.redirectUrl}
-          redirectLabel={settled.redirectLabel}
-        />
-      </div>
-    );
-  }
-  if (settled && isClosedStatus(settled.status)) return <LinkOutcome status={settled.status} />;
-
+export function PayCard({ paymentTx, children }: { paymentTx: string | null; children: ReactNode }) {
+  useWatchLink(paymentTx !== null);
   return (
     <Card aria-labelledby="pay-heading">
       <h2 id="pay-heading" className="text-lg font-semibold text-slate-900">

@@ -4,6 +4,7 @@ import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
 import { buttonClass } from "@/components/ui/button";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
+import { OpenInWalletApp } from "./open-in-wallet";
 import { PanelSkeleton } from "./panel-skeleton";
 
 /**
@@ -60,6 +61,7 @@ function EvmConnectShell({ onConnect, loading }: { onConnect?: () => void; loadi
         >
           {busy ? "Opening wallets…" : "Connect wallet"}
         </button>
+        <OpenInWalletApp />
       </div>
     </section>
   );

@@ -3,8 +3,8 @@ import { safeHttpUrl } from "@/components/pay/lib/format";
 import { formatRelative, formatUtc, groupAmount, shortenAddress } from "@/components/shared/format";
 import { Address } from "@/components/ui/address";
 import { Card } from "@/components/ui/card";
-import { StatusBadge } from "@/components/ui/status-badge";
 import type { Checkout } from "@/lib/operations/checkout-schemas";
+import { LiveStatusBadge } from "./live-panels";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
   return (
@@ -72,7 +72,10 @@ export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
       ? data.recipients
       : [...new Set(data.items.filter((i) => i.state !== "excluded").map((i) => i.payee))];
   const several = recipients.length > 1;
-  const recipientLabel = feeOnly ? "Fee to" : data.direction === "outgoing" ? (several ? "Recipients" : "Recipient") : "Pay to";
+  // The merchant is who gets paid, never an address to send to: a plain transfer to it is not this
+  // payment (the page's one address to send to is the deposit address of "Pay by transfer").
+  const incoming = data.direction !== "outgoing";
+  const recipientLabel = feeOnly ? "Fee to" : incoming ? (several ? "Payees" : "Payee") : several ? "Recipients" : "Recipient";
   return (
     <Card aria-labelledby="summary-heading">
       <div className="flex flex-wrap items-start justify-between gap-3">
@@ -80,7 +83,7 @@ export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
           {data.direction === "outgoing" ? "Payout" : "Payment request"}
           {data.paymentType === "batch" ? ` · ${data.items.length} payments` : ""}
         </h1>
-        <StatusBadge
+        <LiveStatusBadge
           status={data.status}
           pending={open && !due ? "received" : data.subStatus === "fee_short" ? "fee_short" : partlyPaid ? "partly_paid" : undefined}
         />
@@ -172,9 +175,19 @@ export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
               ))}
             </ul>
           ) : (
-            <Address value={recipients[0] ?? data.payee.display} />
+            <>
+              {incoming && !feeOnly && data.merchant?.name ? (
+                <span className="block font-medium break-words">{data.merchant.name}</span>
+              ) : null}
+              <Address value={recipients[0] ?? data.payee.display} />
+            </>
           )}
           {data.payee.masked && !feeOnly ? <span className="ml-2 text-xs text-slate-500">(partly hidden)</span> : null}
+          {incoming && !feeOnly && due ? (
+            <span className="mt-1 block text-xs text-slate-500" data-testid="payee-note">
+              Receives this payment. Do not send funds to this address yourself: only a payment made on this page is recognised.
+            </span>
+          ) : null}
         </Row>
         {data.reference ? (
           <Row label="Reference">

@@ -102,7 +102,7 @@ export function TronPayFlow({ data }: { data: Checkout }) {
   }
 
   return (
-    <PayCard data={data} paymentTx={runner.paymentTx}>
+    <PayCard paymentTx={runner.paymentTx}>
       {address ? <ConnectedWallet address={address} walletName="TronLink" onDisconnect={() => void disconnect()} disabled={busy} /> : null}
       {body}
     </PayCard>
