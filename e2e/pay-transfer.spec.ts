@@ -53,28 +53,60 @@ for (const viewport of [
         redirectUrl: "https://merchant.example/thanks?order=107",
         redirectLabel: "Back to the shop",
       });
-      const js: string[] = [];
-      page.on("request", (req) => {
-        if (/\/_next\/static\/.*\.js$/.test(req.url())) js.push(req.url());
-      });
-
       await page.goto(`/pay/${link.token}`);
+      // Every state the page shows, as the payer sees it (badge, headings): the page must never say
+      // "Payment complete" beside "Awaiting payment", nor go back once it said it.
+      await page.evaluate(() => {
+        const w = window as unknown as { __states: string[] };
+        w.__states = [];
+        const record = () => {
+          const badge = [...document.querySelectorAll("section[aria-labelledby=summary-heading] span")].find((e) =>
+            e.textContent?.startsWith("Status:"),
+          );
+          const complete = [...document.querySelectorAll("h2")].some((h) => h.textContent === "Payment complete");
+          const state = `${badge?.textContent?.replace("Status: ", "") ?? "?"}|${complete ? "complete" : "-"}`;
+          if (w.__states.at(-1) !== state) w.__states.push(state);
+        };
+        record();
+        new MutationObserver(record).observe(document.body, { subtree: true, childList: true, characterData: true });
+      });
       const summary = page.getByRole("region", { name: "Payment request" });
       await expect(summary).toContainText("Studio plan, November 2026");
       await expect(summary).toContainText("Extra seats");
       await expect(summary).toContainText("3 × 4 USDC");
-      const transfer = page.getByRole("region", { name: "Pay by transfer or QR code" });
-      await expect(transfer).toContainText("No browser wallet?");
-      await shot(`transfer-${viewport.name}-01-pending`);
-      const before = js.length;
+      // The merchant is the payee, never an address to send to.
+      await expect(summary.getByText("Payee", { exact: true })).toBeVisible();
+      await expect(summary).toContainText(state.devnet.payee);
+      await expect(page.getByText("Pay to", { exact: true })).toHaveCount(0);
 
-      // The deposit view (QR code and all) loads only now.
-      await transfer.getByRole("button", { name: "Show the deposit address" }).click();
+      // No wallet in this browser: paying by transfer is the first way offered, and it opens by itself.
+      const transfer = page.getByRole("region", { name: "Pay by transfer or QR code" });
+      const walletPanel = page.getByRole("region", { name: "Pay with your wallet" });
       const address = page.getByTestId("deposit-address");
       await expect(address).toHaveText(/^0x[0-9a-fA-F]{40}$/, { timeout: 30_000 });
-      expect(js.length).toBeGreaterThan(before);
+      const qr = transfer.getByRole("img", { name: /QR code: send 42 USDC on Sepolia to 0x/ });
+      await expect(qr).toBeVisible();
+      const [qrBox, addressBox, walletBox] = await Promise.all([qr.boundingBox(), address.boundingBox(), walletPanel.boundingBox()]);
+      expect(qrBox!.y).toBeLessThan(walletBox!.y);
+      expect(addressBox!.y).toBeLessThan(walletBox!.y);
+      await expect(transfer.getByRole("button", { name: "Show the deposit address" })).toHaveCount(0);
+      // Exactly one address to send to on the page: this payment's deposit address, not the merchant's.
+      const sendTo = page.locator("[data-send-to]");
+      await expect(sendTo).toHaveCount(1);
+      expect((await sendTo.textContent())?.toLowerCase()).not.toBe(state.devnet.payee.toLowerCase());
+      // "Connect wallet" comes after, with the way to a wallet app's browser.
+      await expect(walletPanel.getByRole("button", { name: "Connect wallet" })).toBeVisible();
+      await expect(walletPanel.getByRole("link", { name: "MetaMask" })).toHaveAttribute(
+        "href",
+        `https://metamask.app.link/dapp/${new URL(state.baseUrl).host}/pay/${link.token}`,
+      );
+      await expect(walletPanel.getByRole("link", { name: "Coinbase Wallet" })).toHaveAttribute(
+        "href",
+        `https://go.cb-w.com/dapp?cb_url=${encodeURIComponent(`${state.baseUrl}/pay/${link.token}`)}`,
+      );
+      await shot(`transfer-${viewport.name}-01-pending`);
+
       await expect(page.getByTestId("deposit-amount")).toHaveText("42 USDC");
-      await expect(transfer.getByRole("img", { name: /QR code: send 42 USDC on Sepolia to 0x/ })).toBeVisible();
       await expect(transfer.getByRole("link", { name: /Open in a wallet app/ })).toHaveAttribute(
         "href",
         new RegExp(`^ethereum:${state.devnet.tokens.USDC}@${state.devnet.chainId}/transfer\\?address=0x[0-9a-fA-F]{40}&uint256=42000000$`),
@@ -98,7 +130,24 @@ for (const viewport of [
       await sendToken(state, to, "2");
       await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible({ timeout: 30_000 });
       await expect(page.getByRole("link", { name: "Back to the shop" }).first()).toBeVisible();
+      await expect(summary).toContainText("Paid");
       await shot(`transfer-${viewport.name}-04-paid`);
+      if (viewport.width < 400) {
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+      }
+      // No flicker: from the first "Payment complete" on, the page says paid, and never beside "Awaiting payment".
+      const states = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
+      const first = states.findIndex((x) => x.endsWith("|complete"));
+      expect(first, states.join(" → ")).toBeGreaterThanOrEqual(0);
+      expect(
+        states.filter((x) => x.startsWith("Awaiting payment|complete")),
+        states.join(" → "),
+      ).toEqual([]);
+      expect(
+        states.slice(first).every((x) => x.startsWith("Paid|")),
+        states.join(" → "),
+      ).toBe(true);
 
       await expect.poll(() => receiver.received.filter((r) => r.body.event === "payment.confirmed").length, { timeout: 20_000 }).toBe(1);
       const event = receiver.received.find((r) => r.body.event === "payment.confirmed")!;

@@ -1,6 +1,7 @@
 import { explorerTxUrl } from "@/components/pay/lib/format";
 import type { PlanStep, StepStatus } from "@/components/pay/lib/plan";
 import { shortenAddress } from "@/components/shared/format";
+import { Address } from "@/components/ui/address";
 
 const STATUS_TEXT: Record<StepStatus, string> = {
   ready: "Not started",
@@ -70,7 +71,8 @@ export function PlanSteps({ steps, explorerPrefix }: { steps: PlanStep[]; explor
                       <span className="sr-only"> (opens the block explorer in a new tab)</span>
                     </a>
                   ) : (
-                    step.txHash
+                    // No explorer knows this chain (the devnet): the hash itself, wrapping in groups inside the card.
+                    <Address value={step.txHash} className="" />
                   )}
                 </p>
               ) : null}
