@@ -4,6 +4,7 @@ import { useConnectModal } from "@rainbow-me/rainbowkit";
 import dynamic from "next/dynamic";
 import { useEffect, useMemo, useState } from "react";
 import { useAccount } from "wagmi";
+import { useInjectedWallet } from "@/components/pay/hooks/use-injected-wallet";
 import { buttonClass } from "@/components/ui/button";
 import { paymentChain } from "@/components/wallet/evm-config";
 import { EvmProviders } from "@/components/wallet/evm-providers";
@@ -40,6 +41,8 @@ function EvmConnectGate({
   const [source, setSource] = useState<EvmSource | null>(null);
   const { address, isConnected } = useAccount();
   const { openConnectModal, connectModalOpen } = useConnectModal();
+  // Without a wallet in this browser the transfer panel above holds the main action.
+  const wallet = useInjectedWallet();
 
   // The payer clicked "Connect wallet" while this code was loading: open the modal once RainbowKit offers it.
   useEffect(() => {
@@ -71,7 +74,7 @@ function EvmConnectGate({
           </p>
           <button
             type="button"
-            className={buttonClass({ block: true })}
+            className={buttonClass({ block: true, variant: wallet === "none" ? "secondary" : "primary" })}
             onClick={openConnectModal}
             disabled={!openConnectModal || connectModalOpen}
           >

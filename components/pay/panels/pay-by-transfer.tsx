@@ -45,8 +45,8 @@ export function PayByTransfer({ data }: { data: Checkout }) {
       ) : (
         <div className="mt-2 space-y-3">
           <p className="text-sm text-slate-600">
-            No browser wallet? Send {groupAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name} to this payment&apos;s own
-            address from any wallet or exchange, or scan its QR code with a mobile wallet.
+            Prefer a plain transfer? Send {groupAmount(data.totalAmount)} {data.currency.symbol} on {data.network.name} to this
+            payment&apos;s own address from any wallet or exchange, or scan its QR code with a phone wallet.
           </p>
           {/* Before hydration a browser without a wallet sees the address being prepared, not a button (wallet-presence.ts). */}
           <div data-pay-when="wallet">

@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useEffect, useState } from "react";
+import { useInjectedWallet } from "@/components/pay/hooks/use-injected-wallet";
 import { buttonClass } from "@/components/ui/button";
 import type { PaymentPageData } from "@/lib/secure-payments/page-types";
 import { OpenInWalletApp } from "./open-in-wallet";
@@ -33,6 +34,8 @@ function EvmConnectShell({ onConnect, loading }: { onConnect?: () => void; loadi
   useEffect(() => setHydrated(true), []);
   const [clicked, setClicked] = useState(false);
   const busy = loading === true && (clicked || connectIntent.open);
+  // Without a wallet in this browser the transfer panel above holds the main action.
+  const wallet = useInjectedWallet();
   return (
     <section
       aria-labelledby="pay-heading"
@@ -50,7 +53,7 @@ function EvmConnectShell({ onConnect, loading }: { onConnect?: () => void; loadi
         </p>
         <button
           type="button"
-          className={buttonClass({ block: true })}
+          className={buttonClass({ block: true, variant: wallet === "none" ? "secondary" : "primary" })}
           disabled={!hydrated || busy}
           aria-busy={busy || undefined}
           onClick={() => {
