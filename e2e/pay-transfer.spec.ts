@@ -53,6 +53,12 @@ for (const viewport of [
         redirectUrl: "https://merchant.example/thanks?order=107",
         redirectLabel: "Back to the shop",
       });
+      // Hydration over the no-wallet order (wallet-presence.ts adds a <style> to <head> before React runs) logs nothing.
+      const errors: string[] = [];
+      page.on("console", (m) => {
+        if (m.type() === "error") errors.push(m.text());
+      });
+      page.on("pageerror", (e) => errors.push(e.message));
       await page.goto(`/pay/${link.token}`);
       // Every state the page shows, as the payer sees it (badge, headings): the page must never say
       // "Payment complete" beside "Awaiting payment", nor go back once it said it.
@@ -136,6 +142,7 @@ for (const viewport of [
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
         expect(overflow).toBeLessThanOrEqual(0);
       }
+      expect(errors).toEqual([]);
       // No flicker: from the first "Payment complete" on, the page says paid, and never beside "Awaiting payment".
       const states = await page.evaluate(() => (window as unknown as { __states: string[] }).__states);
       const first = states.findIndex((x) => x.endsWith("|complete"));
