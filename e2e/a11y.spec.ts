@@ -31,7 +31,9 @@ function collectErrors(page: Page): string[] {
 async function expectAccessible(page: Page, name: string): Promise<void> {
   const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
   const report = violations.flatMap((v) =>
-    v.nodes.map((n) => `- [${v.impact}] ${v.id}: ${v.help}\n    at ${n.target.join(" ")}\n    ${n.failureSummary?.replaceAll("\n", "\n    ")}`),
+    v.nodes.map(
+      (n) => `- [${v.impact}] ${v.id}: ${v.help}\n    at ${n.target.join(" ")}\n    ${n.failureSummary?.replaceAll("\n", "\n    ")}`,
+    ),
   );
   expect(report, `${name}: ${report.length} axe violation(s)\n${report.slice(0, 40).join("\n")}`).toEqual([]);
 }
@@ -101,11 +103,17 @@ test.describe("axe-core WCAG 2 A/AA, 0 violations at 1280 and 390 px, no console
 
   test("payment link: pending and paid", async ({ page, state }) => {
     await activateDestination(state, state.demo.destinationId);
-    const pending = await createLink(state, { requests: [{ amount: "12.50" }], destinationId: state.demo.destinationId, reference: "A11Y-1" });
+    const pending = await createLink(state, {
+      requests: [{ amount: "12.50" }],
+      destinationId: state.demo.destinationId,
+      reference: "A11Y-1",
+    });
     await checkPage(page, `/pay/${pending.token}`, "pay (pending)");
     const paid = await createLink(state, { requests: [{ amount: "7" }], destinationId: state.demo.destinationId, reference: "A11Y-2" });
     await withDb(state, async (db) => {
-      await db.query(`UPDATE "PaymentRequest" SET "status" = 'paid', "amountPaid" = "expectedAmount" WHERE "id" = ANY($1)`, [paid.requestIds]);
+      await db.query(`UPDATE "PaymentRequest" SET "status" = 'paid', "amountPaid" = "expectedAmount" WHERE "id" = ANY($1)`, [
+        paid.requestIds,
+      ]);
       await db.query(`UPDATE "SecurePayment" SET "status" = 'completed' WHERE "token" = $1`, [paid.token]);
     });
     await checkPage(page, `/pay/${paid.token}`, "pay (paid)");
@@ -130,7 +138,8 @@ test.describe("axe-core WCAG 2 A/AA, 0 violations at 1280 and 390 px, no console
 
   test("admin pages, as an operator", async ({ page, state }) => {
     await signIn(page, "/admin");
-    for (const path of ["/admin", "/admin/accounts", `/admin/accounts/${state.demo.accountId}`, "/admin/audit"]) await checkPage(page, path, path);
+    for (const path of ["/admin", "/admin/accounts", `/admin/accounts/${state.demo.accountId}`, "/admin/audit"])
+      await checkPage(page, path, path);
   });
 });
 

@@ -90,7 +90,10 @@ export function docOperations(): { baseUrl: string; operations: DocOperation[]; 
       parameters,
       bodyFields: bodyFields(documented?.requestBody?.content["application/json"].schema, doc.components.schemas),
       requestExample: requestBody === undefined ? undefined : json(requestBody),
-      requires: (example.requires ?? []).map((id) => ({ operationId: id, summary: OPERATIONS.find((o) => o.operationId === id)?.summary ?? id })),
+      requires: (example.requires ?? []).map((id) => ({
+        operationId: id,
+        summary: OPERATIONS.find((o) => o.operationId === id)?.summary ?? id,
+      })),
       placeholders: Object.entries(example.placeholders ?? {}).map(([name, description]) => ({ name, description })),
       bodyOptional: op.bodyOptional === true,
       response: {

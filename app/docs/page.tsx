@@ -41,7 +41,13 @@ export default function DocsPage() {
       <SiteHeader current="docs" wide />
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8 lg:py-10">
         <aside className="mb-6 lg:mb-0">
-          <div className={cardClass({ padding: "none", className: "p-4 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto lg:rounded-none lg:bg-transparent lg:p-0 lg:pr-2 lg:pb-8 lg:shadow-none lg:ring-0" })}>
+          <div
+            className={cardClass({
+              padding: "none",
+              className:
+                "p-4 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto lg:rounded-none lg:bg-transparent lg:p-0 lg:pr-2 lg:pb-8 lg:shadow-none lg:ring-0",
+            })}
+          >
             <DocsIndex entries={index} />
           </div>
         </aside>

@@ -21,15 +21,16 @@ export function CodeBlock({
         <span>{title}</span>
         {label ? <span className="font-mono text-slate-300">{label}</span> : null}
       </figcaption>
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1) */}
-      <pre
+      <section
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard (WCAG 2.1.1)
         tabIndex={0}
-        role="region"
         aria-label={name ?? title}
-        className="max-h-[28rem] overflow-auto p-4 font-mono text-[12.5px] leading-relaxed text-slate-100 focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-400"
+        className="max-h-[28rem] overflow-auto focus-visible:outline-2 focus-visible:outline-offset-[-2px] focus-visible:outline-indigo-400"
       >
-        <code>{code}</code>
-      </pre>
+        <pre className="w-max min-w-full p-4 font-mono text-[12.5px] leading-relaxed text-slate-100">
+          <code>{code}</code>
+        </pre>
+      </section>
     </figure>
   );
 }

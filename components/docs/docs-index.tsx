@@ -44,10 +44,8 @@ export function DocsIndex({ entries }: { entries: IndexEntry[] }) {
   const tags = [...new Set(shown.map((e) => e.tag))];
   const listId = `${id}-list`;
   return (
-    <div>
+    <search aria-label="API reference">
       <form
-        role="search"
-        aria-label="API reference"
         onSubmit={(e) => {
           e.preventDefault();
           const first = shown[0];
@@ -92,7 +90,10 @@ export function DocsIndex({ entries }: { entries: IndexEntry[] }) {
               <ul className="mt-1">
                 {OVERVIEW.map((s) => (
                   <li key={s.id}>
-                    <a href={`#${s.id}`} className="block rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900">
+                    <a
+                      href={`#${s.id}`}
+                      className="block rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900"
+                    >
                       {s.label}
                     </a>
                   </li>
@@ -122,8 +123,10 @@ export function DocsIndex({ entries }: { entries: IndexEntry[] }) {
             </li>
           ))}
         </ul>
-        {searching && shown.length === 0 ? <p className="px-2 text-sm text-slate-600">No endpoint matches. Try a path such as /v2/request.</p> : null}
+        {searching && shown.length === 0 ? (
+          <p className="px-2 text-sm text-slate-600">No endpoint matches. Try a path such as /v2/request.</p>
+        ) : null}
       </nav>
-    </div>
+    </search>
   );
 }

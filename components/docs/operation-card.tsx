@@ -180,7 +180,8 @@ export function OperationCard({ operation: op }: { operation: DocOperation }) {
               <ul className="mt-1 space-y-1">
                 {op.placeholders.map((p) => (
                   <li key={p.name}>
-                    <code className="font-mono text-[0.85em] font-semibold break-all text-slate-900">{p.name}</code>: <InlineMarkdown text={p.description} />
+                    <code className="font-mono text-[0.85em] font-semibold break-all text-slate-900">{p.name}</code>:{" "}
+                    <InlineMarkdown text={p.description} />
                   </li>
                 ))}
               </ul>

@@ -47,7 +47,8 @@ const DAY = 86_400_000;
  */
 export function exampleContext(now: number = Date.now()): ExampleContext {
   const runtime =
-    allNetworkRuntimes().find((r) => r.rpcUrl !== null && r.network.id !== "tron") ?? allNetworkRuntimes().find((r) => r.network.id === "base")!;
+    allNetworkRuntimes().find((r) => r.rpcUrl !== null && r.network.id !== "tron") ??
+    allNetworkRuntimes().find((r) => r.network.id === "base")!;
   const token = runtime.tokens.find((t) => t.symbol === "USDC") ?? runtime.tokens[0]!;
   const startDate = new Date(Math.floor(now / DAY) * DAY + 7 * DAY).toISOString();
   return {
@@ -64,10 +65,13 @@ export function exampleContext(now: number = Date.now()): ExampleContext {
 const from = (what: string) => `the \`${what}\``;
 const REQUEST_ID = { "<requestId>": `${from("requestId")} of [Create a payment request](#createRequest)` };
 const TOKEN = { "<token>": `${from("token")} of [Create a secure payment link](#createSecurePayment)` };
-const DESTINATION_ID = { "<destinationId>": `${from("destinationId")} your destination has (the \`destinationId\` of [GET /v2/payee-destination](#getPayeeDestination))` };
+const DESTINATION_ID = {
+  "<destinationId>": `${from("destinationId")} your destination has (the \`destinationId\` of [GET /v2/payee-destination](#getPayeeDestination))`,
+};
 const SIGNED = (action: "add" | "deactivate") => ({
   "<nonce>": `${from("nonce")} of [the signing data](#getPayeeDestinationSigningData) (action \`${action}\`)`,
-  "<signature>": "the wallet's EIP-712 signature of that signing data (`eth_signTypedData_v4` of its `domain`, `types`, `primaryType` and `message`)",
+  "<signature>":
+    "the wallet's EIP-712 signature of that signing data (`eth_signTypedData_v4` of its `domain`, `types`, `primaryType` and `message`)",
 });
 const CLIENT_ID_ID = { "<id>": `${from("id")} of [Create a client ID](#createClientId)` };
 const WEBHOOK_ID = { "<id>": `${from("id")} of [Register a webhook](#createWebhook)` };
@@ -100,7 +104,9 @@ const CHALLENGE = {
   "<message>": "its `message` (JSON-escaped: newlines as `\\n`)",
   "<signature>": "the wallet's `personal_sign` signature of that message",
 };
-const PLATFORM_CLIENT_ID = { "<clientId>": "the platform's client ID (`cli_…`), created in its dashboard or with [Create a client ID](#createClientId)" };
+const PLATFORM_CLIENT_ID = {
+  "<clientId>": "the platform's client ID (`cli_…`), created in its dashboard or with [Create a client ID](#createClientId)",
+};
 const ORCHESTRATOR_WEBHOOK_ID = { "<id>": `${from("id")} of [Register an orchestrator webhook](#createOrchestratorWebhook)` };
 const FEE_CONFIG_ID = { "<id>": `${from("id")} of [Create a fee configuration](#createOrchestratorFeeConfig)` };
 const LINKED_CLIENT_ID = { "<clientId>": `a client ID [linked](#linkClientId) to you` };
@@ -116,10 +122,19 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   updateRequestRecurrence: () => ({
     params: { requestId: "<requestId>" },
     body: { isRecurrenceStopped: true },
-    placeholders: { "<requestId>": "a `requestId` of an active recurring payout (its `requests`, from [Get a recurring payout](#getRecurringPayout))" },
+    placeholders: {
+      "<requestId>": "a `requestId` of an active recurring payout (its `requests`, from [Get a recurring payout](#getRecurringPayout))",
+    },
   }),
   createPayout: (ctx) => ({
-    body: { payee: ctx.payee, amount: "25.50", invoiceCurrency: "USD", paymentCurrency: ctx.currency, payerWallet: ctx.payer, reference: "PO-1001" },
+    body: {
+      payee: ctx.payee,
+      amount: "25.50",
+      invoiceCurrency: "USD",
+      paymentCurrency: ctx.currency,
+      payerWallet: ctx.payer,
+      reference: "PO-1001",
+    },
   }),
   createBatchPayout: (ctx) => ({
     body: {
@@ -142,9 +157,19 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   }),
   createSecurePayout: (ctx) => ({
     auth: "clientId",
-    body: { recipient: ctx.payee, creatorWalletAddress: ctx.payer, network: ctx.network, currency: ctx.currency, amount: "25.50", reference: "PO-1001" },
+    body: {
+      recipient: ctx.payee,
+      creatorWalletAddress: ctx.payer,
+      network: ctx.network,
+      currency: ctx.currency,
+      amount: "25.50",
+      reference: "PO-1001",
+    },
   }),
-  getSecurePayment: () => ({ query: { requestId: "<requestId>" }, placeholders: { "<requestId>": `one of the \`requestIds\` of [Create a secure payment link](#createSecurePayment)` } }),
+  getSecurePayment: () => ({
+    query: { requestId: "<requestId>" },
+    placeholders: { "<requestId>": `one of the \`requestIds\` of [Create a secure payment link](#createSecurePayment)` },
+  }),
   getSecurePaymentPage: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   securePaymentDepositAddress: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   paySecurePayment: (ctx) => ({ params: { token: "<token>" }, query: { wallet: ctx.payer }, placeholders: TOKEN }),
@@ -157,12 +182,18 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   createSecureBatchPayout: () => ({
     auth: "clientId",
     body: { tokens: ["<token1>", "<token2>"] },
-    placeholders: { "<token1>": `${from("token")} of a [payout link](#createSecurePayout)`, "<token2>": "the token of another payout link (same network, currency and creator wallet)" },
+    placeholders: {
+      "<token1>": `${from("token")} of a [payout link](#createSecurePayout)`,
+      "<token2>": "the token of another payout link (same network, currency and creator wallet)",
+    },
   }),
   createMulticallPayout: () => ({
     auth: "clientId",
     body: { childTokens: ["<token1>", "<token2>"] },
-    placeholders: { "<token1>": `${from("token")} of a [payout link](#createSecurePayout)`, "<token2>": "the token of another payout link (same network, currency and creator wallet)" },
+    placeholders: {
+      "<token1>": `${from("token")} of a [payout link](#createSecurePayout)`,
+      "<token2>": "the token of another payout link (same network, currency and creator wallet)",
+    },
   }),
   getMulticallPayout: () => ({
     auth: "clientId",
@@ -171,15 +202,30 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   }),
   createPayeeDestination: () => ({ body: destinationBody, placeholders: SIGNED("add") }),
   createPayeeDestinationV1: () => ({ body: destinationBody, placeholders: SIGNED("add") }),
-  getPayeeDestinationSigningData: (ctx) => ({ query: { walletAddress: ctx.payee, action: "add", tokenAddress: ctx.tokenAddress, chainId: String(ctx.chainId) } }),
-  getPayeeDestinationSigningDataV1: (ctx) => ({ query: { walletAddress: ctx.payee, action: "add", tokenAddress: ctx.tokenAddress, chainId: String(ctx.chainId) } }),
+  getPayeeDestinationSigningData: (ctx) => ({
+    query: { walletAddress: ctx.payee, action: "add", tokenAddress: ctx.tokenAddress, chainId: String(ctx.chainId) },
+  }),
+  getPayeeDestinationSigningDataV1: (ctx) => ({
+    query: { walletAddress: ctx.payee, action: "add", tokenAddress: ctx.tokenAddress, chainId: String(ctx.chainId) },
+  }),
   getPayeeDestination: (ctx) => ({ query: { walletAddress: ctx.payee } }),
   getPayeeDestinationsV1: (ctx) => ({ query: { walletAddress: ctx.payee } }),
   readPayeeDestination: () => ({ params: { destinationId: "<destinationId>" }, placeholders: DESTINATION_ID }),
   getPayeeDestinationV1: () => ({ params: { destinationId: "<destinationId>" }, placeholders: DESTINATION_ID }),
-  deactivatePayeeDestination: () => ({ params: { destinationId: "<destinationId>" }, body: destinationBody, placeholders: { ...DESTINATION_ID, ...SIGNED("deactivate") } }),
-  deactivatePayeeDestinationV1: () => ({ params: { destinationId: "<destinationId>" }, body: destinationBody, placeholders: { ...DESTINATION_ID, ...SIGNED("deactivate") } }),
-  deactivatePayeeDestinationByBodyV1: () => ({ body: { destinationId: "<destinationId>", ...destinationBody }, placeholders: { ...DESTINATION_ID, ...SIGNED("deactivate") } }),
+  deactivatePayeeDestination: () => ({
+    params: { destinationId: "<destinationId>" },
+    body: destinationBody,
+    placeholders: { ...DESTINATION_ID, ...SIGNED("deactivate") },
+  }),
+  deactivatePayeeDestinationV1: () => ({
+    params: { destinationId: "<destinationId>" },
+    body: destinationBody,
+    placeholders: { ...DESTINATION_ID, ...SIGNED("deactivate") },
+  }),
+  deactivatePayeeDestinationByBodyV1: () => ({
+    body: { destinationId: "<destinationId>", ...destinationBody },
+    placeholders: { ...DESTINATION_ID, ...SIGNED("deactivate") },
+  }),
   createClientId: () => ({ body: clientIdBody }),
   createClientIdV1: () => ({ body: clientIdBody }),
   getClientId: () => ({ params: { id: "<id>" }, placeholders: CLIENT_ID_ID }),
@@ -194,6 +240,36 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   listWebhookDeliveries: () => ({ params: { id: "<id>" }, placeholders: WEBHOOK_ID }),
   testWebhook: () => ({ body: { eventType: "payment.confirmed" }, requires: ["createWebhook"] }),
   testOrchestratorWebhooks: () => ({ body: { eventType: "client_id.linked" }, requires: ["createOrchestratorWebhook"] }),
+  securePaymentTronBroadcast: () => ({
+    params: { token: "<token>" },
+    body: {
+      signedTransaction: {
+        txID: "<txID>",
+        raw_data_hex: "<raw_data_hex>",
+        signature: ["<signature>"],
+        raw_data: {
+          contract: [{ type: "TriggerSmartContract", parameter: { value: { contract_address: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t" } } }],
+          fee_limit: 100000000,
+        },
+      },
+    },
+    placeholders: {
+      "<token>": 'the `token` of a pending Tron link (a [payout link](#createSecurePayout) with `"network": "tron"`)',
+      "<txID>":
+        "the `txID`, `raw_data_hex`, `signature` and `raw_data` of the transaction TronLink signed (`tronWeb.trx.sign`): its approval of the link's token, or its payment",
+      "<raw_data_hex>": "as above",
+      "<signature>": "as above",
+    },
+  }),
+  securePaymentRefreshStep: (ctx) => ({
+    params: { token: "<token>" },
+    body: { step: { id: "<stepId>", type: "cross", tool: "across", action: { toChainId: ctx.chainId, toAddress: ctx.payee } } },
+    placeholders: {
+      ...TOKEN,
+      "<stepId>":
+        "the `id` of the LI.FI route step the payer chose (from [Transactions that pay a link](#paySecurePayment) with a source chain and token)",
+    },
+  }),
   redeliverWebhook: () => ({
     params: { id: "<id>", deliveryId: "<deliveryId>" },
     placeholders: { ...WEBHOOK_ID, "<deliveryId>": `the \`id\` of one of its [deliveries](#listWebhookDeliveries)` },
@@ -203,7 +279,8 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
     body: { permitSignature: "<permitSignature>" },
     placeholders: {
       ...RECURRING_ID(ctx),
-      "<permitSignature>": "the payer's EIP-712 signature of that answer's `recurringPaymentPermit` (its `domain`, `types`, `primaryType` and `values` as the message), after sending its `transactions`",
+      "<permitSignature>":
+        "the payer's EIP-712 signature of that answer's `recurringPaymentPermit` (its `domain`, `types`, `primaryType` and `values` as the message), after sending its `transactions`",
     },
   }),
   getRecurringPayout: (ctx) => ({ params: { id: "<id>" }, placeholders: RECURRING_ID(ctx) }),
@@ -231,14 +308,29 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   createOrchestratorFeeConfig: (ctx) => ({
     body: { flow: "get_paid", percentageBps: 100, capUsd: "5", feeBearer: "payer", evmAddress: ctx.payee, label: "Platform fee" },
   }),
-  updateOrchestratorFeeConfig: () => ({ params: { id: "<id>" }, body: { percentageBps: 150, capUsd: "2.50", label: "Platform fee" }, placeholders: FEE_CONFIG_ID }),
+  updateOrchestratorFeeConfig: () => ({
+    params: { id: "<id>" },
+    body: { percentageBps: 150, capUsd: "2.50", label: "Platform fee" },
+    placeholders: FEE_CONFIG_ID,
+  }),
   disableOrchestratorFeeConfig: () => ({ params: { id: "<id>" }, placeholders: FEE_CONFIG_ID }),
   createOrchestratorBranding: () => ({
-    body: { displayName: "Acme Pay", logoUrl: "https://acme.example/logo.png", accentColor: "#1a73e8", supportUrl: "https://acme.example/support" },
+    body: {
+      displayName: "Acme Pay",
+      logoUrl: "https://acme.example/logo.png",
+      accentColor: "#1a73e8",
+      supportUrl: "https://acme.example/support",
+    },
   }),
   getOrchestratorBranding: () => ({ requires: ["createOrchestratorBranding"] }),
-  updateOrchestratorBranding: () => ({ body: { displayName: "Acme Pay", accentColor: "#0b57d0" }, requires: ["createOrchestratorBranding"] }),
+  updateOrchestratorBranding: () => ({
+    body: { displayName: "Acme Pay", accentColor: "#0b57d0" },
+    requires: ["createOrchestratorBranding"],
+  }),
   deleteOrchestratorBranding: () => ({ requires: ["createOrchestratorBranding"] }),
   getOrchestratorLinkOfClientId: () => ({ params: { id: "<id>" }, placeholders: CLIENT_ID_ID }),
-  endOrchestratorLinkOfClientId: () => ({ params: { id: "<id>" }, placeholders: { "<id>": `${from("id")} of one of your client IDs [linked](#linkClientId) to an orchestrator` } }),
+  endOrchestratorLinkOfClientId: () => ({
+    params: { id: "<id>" },
+    placeholders: { "<id>": `${from("id")} of one of your client IDs [linked](#linkClientId) to an orchestrator` },
+  }),
 };
