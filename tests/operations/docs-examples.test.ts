@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
-import { type AddressInfo, createServer, type Server } from "node:http";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
 import { createPublicClient, createWalletClient, type Hex, type TypedDataDefinition, http as viemHttp } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
