@@ -66,8 +66,8 @@ export default function DocsPage() {
             </div>
             <p className="mt-3 text-sm leading-6 text-slate-600">
               Compatible with the Request Network API {COMPATIBLE_WITH}: an integration written against it switches to Duebill by changing
-              its base URL. Every example below is generated from the same zod schemas that validate the requests. The machine-readable
-              OpenAPI 3.1 document is at{" "}
+              its base URL. Every example below runs as pasted against this server: replace the placeholders it names (an ID an earlier
+              example returns, a wallet&apos;s signature) and your credentials. The machine-readable OpenAPI 3.1 document is at{" "}
               <a className="font-medium text-indigo-700 underline-offset-4 hover:underline" href="/v2/openapi.json">
                 /v2/openapi.json
               </a>

@@ -166,7 +166,10 @@ export function OperationCard({ operation: op }: { operation: DocOperation }) {
             data-example="request"
           />
           {op.placeholders.length > 0 || op.requires.length > 0 ? (
-            <div className="rounded-xl bg-amber-50 p-3 text-sm text-slate-700 ring-1 ring-amber-200" data-placeholders="">
+            <div
+              className="min-w-0 rounded-xl bg-amber-50 p-3 text-sm [overflow-wrap:anywhere] text-slate-700 ring-1 ring-amber-200"
+              data-placeholders=""
+            >
               {op.requires.map((r) => (
                 <p key={r.operationId}>
                   First run{" "}

@@ -43,13 +43,16 @@ export interface OperationExample {
 const DAY = 86_400_000;
 
 /**
- * The network the examples use: the first EVM network this deployment has an RPC for (the
- * devnet's under `npm run dev`), else Base. Its USDC (or first token) is the example currency.
+ * The network the examples use: of the EVM networks this deployment has an RPC for, the one that
+ * runs the most (recurring payouts, deposit addresses): the devnet's under `npm run dev`, not the
+ * bridge's source chain beside it. Without any RPC, Base. Its USDC (or first token) is the example currency.
  */
 export function exampleContext(now: number = Date.now()): ExampleContext {
-  const runtime =
-    allNetworkRuntimes().find((r) => r.rpcUrl !== null && r.network.id !== "tron") ??
-    allNetworkRuntimes().find((r) => r.network.id === "base")!;
+  const all = allNetworkRuntimes();
+  const capabilities = (r: (typeof all)[number]) =>
+    Number(Boolean(r.contracts.recurringPayments)) + Number(Boolean(r.contracts.singleRequestProxyFactory));
+  const configured = all.filter((r) => r.rpcUrl !== null && r.network.id !== "tron");
+  const runtime = configured.sort((a, b) => capabilities(b) - capabilities(a))[0] ?? all.find((r) => r.network.id === "base")!;
   const token = runtime.tokens.find((t) => t.symbol === "USDC") ?? runtime.tokens[0]!;
   const startDate = new Date(Math.floor(now / DAY) * DAY + 7 * DAY).toISOString();
   return {

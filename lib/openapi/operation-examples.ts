@@ -36,7 +36,7 @@ const request: Builder = (ctx) => ({
 });
 
 const RECURRING_ID = (ctx: ExampleContext) => ({
-  "<id>": `${from("id")} of [Create a payout](#createPayout) sent with \`"recurrence": ${JSON.stringify(recurrenceOf(ctx))}\``,
+  "<id>": `${from("id")} of [Create a payout](#createPayout) sent with \`"recurrence": ${JSON.stringify(recurrenceOf(ctx)).replaceAll(",", ", ")}\``,
 });
 const CHALLENGE = {
   "<challengeId>": `${from("challengeId")} of [Get a sign-in message](#createWalletChallenge)`,
