@@ -149,6 +149,14 @@ for (const vp of WIDTHS) {
       await page
         .locator('[data-operation="createRequest"] [data-example="request"]')
         .screenshot({ path: path.join(shots, `docs-${vp.name}-code.png`) });
+      // An example that needs values from earlier steps names each placeholder and where it comes from.
+      const notes = page.locator('[data-operation="activateRecurringPayout"] [data-placeholders]');
+      await expect(notes).toContainText("Before you run it, replace");
+      await expect(notes).toContainText("<permitSignature>");
+      await notes.scrollIntoViewIfNeeded();
+      await page
+        .locator('[data-operation="activateRecurringPayout"]')
+        .screenshot({ path: path.join(shots, `docs-${vp.name}-placeholders.png`) });
       await expectNoHorizontalOverflow(page);
     });
 
