@@ -104,6 +104,62 @@ for (const vp of WIDTHS) {
         .screenshot({ path: path.join(__dirname, "screenshots", `docs-${vp.name}-create-request.png`) });
     });
 
+    test("the API reference: search finds an operation by name, the index links every section, code blocks take the keyboard", async ({
+      page,
+    }) => {
+      await page.goto("/docs");
+      const shots = path.join(__dirname, "screenshots");
+      await page.screenshot({ path: path.join(shots, `docs-${vp.name}-top.png`) });
+      const search = page.getByRole("searchbox", { name: "Search endpoints" });
+      const index = page.getByTestId("docs-index");
+      // The index: the overview sections and one link per operation (folded behind a button on phones).
+      if (vp.width < 1024) await page.getByRole("button", { name: "Show the index" }).click();
+      await expect(index.getByRole("link", { name: "Authentication" })).toHaveAttribute("href", "#authentication");
+      const entries = await index.locator("[data-index-entry]").count();
+      await expect(page.locator("[data-operation]")).toHaveCount(entries);
+      for (const id of await index.locator("[data-index-entry]").evaluateAll((as) => as.map((a) => a.getAttribute("data-index-entry")))) {
+        await expect(page.locator(`[id="${id}"]`)).toHaveCount(1);
+      }
+
+      // By its name, from the keyboard: type, Enter goes to the first match.
+      await search.focus();
+      await page.keyboard.type("create a payment request");
+      await expect(page.getByTestId("docs-search-status")).toContainText(`1 of ${entries} endpoints match`);
+      await expect(index.locator("[data-index-entry]")).toHaveCount(1);
+      await expect(index.locator('[data-index-entry="createRequest"]')).toBeVisible();
+      await page.screenshot({ path: path.join(shots, `docs-${vp.name}-search.png`) });
+      await page.keyboard.press("Enter");
+      await expect(page).toHaveURL(/#createRequest$/);
+      await expect(page.locator('[data-operation="createRequest"] h3')).toBeInViewport();
+      // By its operation ID and by its path; nothing matches nonsense, and says so.
+      await search.fill("searchPayments");
+      await expect(index.locator("[data-index-entry]")).toHaveCount(1);
+      await search.fill("/v1/webhook");
+      expect(await index.locator("[data-index-entry]").count()).toBeGreaterThan(3);
+      await search.fill("no such endpoint zzz");
+      await expect(index.getByText("No endpoint matches")).toBeVisible();
+      await search.fill("");
+
+      // A code block scrolls inside its box and a keyboard reaches it (it is a named, focusable region).
+      const block = page.getByRole("region", { name: "Example request: Create a payment request" });
+      await block.focus();
+      await expect(block).toBeFocused();
+      expect(await block.getAttribute("tabindex")).toBe("0");
+      await block.scrollIntoViewIfNeeded();
+      await page
+        .locator('[data-operation="createRequest"] [data-example="request"]')
+        .screenshot({ path: path.join(shots, `docs-${vp.name}-code.png`) });
+      // An example that needs values from earlier steps names each placeholder and where it comes from.
+      const notes = page.locator('[data-operation="activateRecurringPayout"] [data-placeholders]');
+      await expect(notes).toContainText("Before you run it, replace");
+      await expect(notes).toContainText("<permitSignature>");
+      await notes.scrollIntoViewIfNeeded();
+      await page
+        .locator('[data-operation="activateRecurringPayout"]')
+        .screenshot({ path: path.join(shots, `docs-${vp.name}-placeholders.png`) });
+      await expectNoHorizontalOverflow(page);
+    });
+
     for (const path of ["/no-such-page"]) {
       test(`${path} answers the styled 404`, async ({ page, shot }) => {
         const res = await page.goto(path);

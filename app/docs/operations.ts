@@ -4,6 +4,7 @@ import { env } from "@/lib/env";
 import { errorBodySchema } from "@/lib/openapi/common";
 import { buildOpenApiDocument } from "@/lib/openapi/document";
 import { exampleParameter, exampleRequest, exampleResponse } from "@/lib/openapi/examples";
+import { exampleContext, OPERATION_EXAMPLES } from "@/lib/openapi/operation-examples";
 import { CREDENTIAL_HEADERS, curlSnippet } from "@/lib/openapi/snippets";
 import { OPERATIONS } from "@/lib/operations/index";
 
@@ -60,20 +61,23 @@ export function docOperations(): { baseUrl: string; operations: DocOperation[]; 
     components: { schemas: Record<string, Schema> };
   };
   const baseUrl = doc.servers[0]?.url ?? "http://localhost:3000";
+  const ctx = exampleContext();
   const operations = OPERATIONS.map((op): DocOperation => {
+    const example = OPERATION_EXAMPLES[op.operationId]?.(ctx) ?? {};
     const documented = doc.paths[op.path]?.[op.method.toLowerCase()];
     const parameters = documented?.parameters ?? [];
     const pathParams = Object.fromEntries(
-      parameters.filter((p) => p.in === "path").map((p) => [p.name, exampleParameter(p.name, p.schema)]),
+      parameters.filter((p) => p.in === "path").map((p) => [p.name, example.params?.[p.name] ?? exampleParameter(p.name, p.schema)]),
     );
-    const query = Object.fromEntries(
-      parameters.filter((p) => p.in === "query" && p.required).map((p) => [p.name, exampleParameter(p.name, p.schema)]),
-    );
-    const requestBody = op.body ? exampleRequest(op.body) : undefined;
+    const query =
+      example.query ??
+      Object.fromEntries(parameters.filter((p) => p.in === "query" && p.required).map((p) => [p.name, exampleParameter(p.name, p.schema)]));
+    const requestBody = "body" in example ? example.body : op.body ? exampleRequest(op.body) : undefined;
+    const auth = example.auth ? [example.auth, ...op.auth.filter((m) => m !== example.auth)] : op.auth;
     const statuses = Object.keys(op.responses)
       .map(Number)
       .sort((a, b) => a - b);
-    const success = statuses.find((s) => s < 300) ?? statuses[0]!;
+    const success = example.status ?? statuses.find((s) => s < 300) ?? statuses[0]!;
     const successSpec = op.responses[success]!;
     return {
       operationId: op.operationId,
@@ -86,6 +90,11 @@ export function docOperations(): { baseUrl: string; operations: DocOperation[]; 
       parameters,
       bodyFields: bodyFields(documented?.requestBody?.content["application/json"].schema, doc.components.schemas),
       requestExample: requestBody === undefined ? undefined : json(requestBody),
+      requires: (example.requires ?? []).map((id) => ({
+        operationId: id,
+        summary: OPERATIONS.find((o) => o.operationId === id)?.summary ?? id,
+      })),
+      placeholders: Object.entries(example.placeholders ?? {}).map(([name, description]) => ({ name, description })),
       bodyOptional: op.bodyOptional === true,
       response: {
         status: success,
@@ -97,7 +106,7 @@ export function docOperations(): { baseUrl: string; operations: DocOperation[]; 
         method: op.method,
         path: op.path,
         baseUrl,
-        auth: op.auth,
+        auth,
         pathParams,
         query,
         body: requestBody,

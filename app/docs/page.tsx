@@ -1,7 +1,8 @@
 import type { Metadata } from "next";
 import { CodeBlock } from "@/components/docs/code-block";
-import { InlineMarkdown } from "@/components/docs/markdown";
-import { MethodBadge, OperationCard } from "@/components/docs/operation-card";
+import { DocsIndex, type IndexEntry } from "@/components/docs/docs-index";
+import { plainText } from "@/components/docs/markdown";
+import { OperationCard } from "@/components/docs/operation-card";
 import { SiteHeader } from "@/components/docs/site-header";
 import { cardClass } from "@/components/ui/card";
 import { CREDENTIAL_HEADERS } from "@/lib/openapi/snippets";
@@ -13,6 +14,12 @@ export const metadata: Metadata = {
   description: "Every Duebill endpoint with its parameters, credentials, errors, and example requests and responses.",
 };
 
+/**
+ * Rendered per request: the examples use the networks this deployment runs (its configuration at
+ * run time, not at build time) and dates a week ahead of today.
+ */
+export const dynamic = "force-dynamic";
+
 /** The Request Network API version whose shapes Duebill follows. */
 const COMPATIBLE_WITH = "0.13.0";
 
@@ -21,41 +28,28 @@ const code = "rounded bg-slate-100 px-1 py-0.5 font-mono text-[0.85em] text-slat
 export default function DocsPage() {
   const { baseUrl, operations, errorExample, demo } = docOperations();
   const tags = [...new Set(operations.map((o) => o.tag))];
-  const endpointList = (
-    <ul className="space-y-4">
-      {tags.map((tag) => (
-        <li key={tag}>
-          <p className="px-2 text-xs font-semibold tracking-wide text-slate-500 uppercase">{tag}</p>
-          <ul className="mt-1">
-            {operations
-              .filter((o) => o.tag === tag)
-              .map((o) => (
-                <li key={o.operationId}>
-                  <a
-                    href={`#${o.operationId}`}
-                    className="flex items-start gap-2 rounded-md px-2 py-1 text-sm text-slate-700 hover:bg-slate-100 hover:text-slate-900"
-                  >
-                    <MethodBadge method={o.method} />
-                    <span className="min-w-0 leading-snug">
-                      <InlineMarkdown text={o.summary} />
-                    </span>
-                  </a>
-                </li>
-              ))}
-          </ul>
-        </li>
-      ))}
-    </ul>
-  );
+  const index: IndexEntry[] = operations.map((o) => ({
+    operationId: o.operationId,
+    method: o.method,
+    path: o.path,
+    summary: plainText(o.summary),
+    tag: o.tag,
+  }));
 
   return (
     <>
       <SiteHeader current="docs" wide />
       <div className="mx-auto max-w-7xl px-4 py-8 sm:px-6 lg:grid lg:grid-cols-[15rem_minmax(0,1fr)] lg:gap-8 lg:py-10">
-        <aside className="hidden lg:block">
-          <nav aria-label="Endpoints" className="sticky top-20 max-h-[calc(100vh-6rem)] overflow-y-auto pr-2 pb-8">
-            {endpointList}
-          </nav>
+        <aside className="mb-6 lg:mb-0">
+          <div
+            className={cardClass({
+              padding: "none",
+              className:
+                "p-4 lg:sticky lg:top-20 lg:max-h-[calc(100vh-6rem)] lg:overflow-y-auto lg:rounded-none lg:bg-transparent lg:p-0 lg:pr-2 lg:pb-8 lg:shadow-none lg:ring-0",
+            })}
+          >
+            <DocsIndex entries={index} />
+          </div>
         </aside>
         <main className="min-w-0 space-y-6">
           <section aria-labelledby="docs-title" className={cardClass()}>
@@ -72,8 +66,8 @@ export default function DocsPage() {
             </div>
             <p className="mt-3 text-sm leading-6 text-slate-600">
               Compatible with the Request Network API {COMPATIBLE_WITH}: an integration written against it switches to Duebill by changing
-              its base URL. Every example below is generated from the same zod schemas that validate the requests. The machine-readable
-              OpenAPI 3.1 document is at{" "}
+              its base URL. Every example below runs as pasted against this server: replace the placeholders it names (an ID an earlier
+              example returns, a wallet&apos;s signature) and your credentials. The machine-readable OpenAPI 3.1 document is at{" "}
               <a className="font-medium text-indigo-700 underline-offset-4 hover:underline" href="/v2/openapi.json">
                 /v2/openapi.json
               </a>
@@ -81,11 +75,15 @@ export default function DocsPage() {
             </p>
             <div className="mt-5 grid gap-6 lg:grid-cols-2">
               <div className="min-w-0 text-sm leading-6 text-slate-600">
-                <h2 className="text-base font-semibold text-slate-900">Base URL</h2>
+                <h2 id="base-url" className="scroll-mt-20 text-base font-semibold text-slate-900">
+                  Base URL
+                </h2>
                 <p className="mt-1">
                   <code className={`${code} break-all`}>{baseUrl}</code> (the server&apos;s <code className={code}>APP_URL</code>).
                 </p>
-                <h2 className="mt-4 text-base font-semibold text-slate-900">Authentication</h2>
+                <h2 id="authentication" className="mt-4 scroll-mt-20 text-base font-semibold text-slate-900">
+                  Authentication
+                </h2>
                 <p className="mt-1">
                   Each endpoint lists the credentials it accepts. <code className={`${code} whitespace-nowrap`}>npm run dev</code> prints
                   the demo account&apos;s API key and client IDs.
@@ -98,7 +96,9 @@ export default function DocsPage() {
                     </li>
                   ))}
                 </ul>
-                <h2 className="mt-4 text-base font-semibold text-slate-900">Errors and retries</h2>
+                <h2 id="errors" className="mt-4 scroll-mt-20 text-base font-semibold text-slate-900">
+                  Errors and retries
+                </h2>
                 <p className="mt-1">
                   Every error has the shape shown here, and every answer echoes an <code className={code}>x-request-id</code> header. Writes
                   that create something accept an <code className={code}>Idempotency-Key</code> header: a retry with the same key and body
@@ -110,13 +110,6 @@ export default function DocsPage() {
               </div>
             </div>
           </section>
-
-          <details className={cardClass({ padding: "none", className: "p-4 lg:hidden" })}>
-            <summary className="cursor-pointer text-sm font-semibold text-slate-900">Endpoints ({operations.length})</summary>
-            <nav aria-label="Endpoints (compact)" className="mt-3">
-              {endpointList}
-            </nav>
-          </details>
 
           {tags.map((tag) => (
             <section key={tag} aria-label={tag} className="space-y-4">

@@ -76,3 +76,8 @@ export function Markdown({ text, className }: { text: string; className?: string
 export function InlineMarkdown({ text }: { text: string }) {
   return <span data-markdown="">{lines(text, "i")}</span>;
 }
+
+/** The text of inline Markdown without its marks (for the search index and labels). */
+export function plainText(text: string): string {
+  return text.replace(INLINE, (_all, code?: string, bold?: string, label?: string) => code ?? bold ?? label ?? "");
+}

@@ -1,6 +1,9 @@
 import { cardClass } from "@/components/ui/card";
 import { CodeBlock } from "./code-block";
-import { InlineMarkdown, Markdown } from "./markdown";
+import { InlineMarkdown, Markdown, plainText } from "./markdown";
+import { MethodBadge } from "./method-badge";
+
+export { MethodBadge };
 
 type Schema = Record<string, unknown>;
 
@@ -24,6 +27,10 @@ export interface DocOperation {
   bodyOptional: boolean;
   /** Example JSON body (pretty-printed), when the operation takes one. */
   requestExample?: string;
+  /** The example's placeholders (`<requestId>`) and where each value comes from (Markdown). */
+  placeholders: { name: string; description: string }[];
+  /** Examples to run before this one (the state it needs). */
+  requires: { operationId: string; summary: string }[];
   response: { status: number; description: string; example?: string };
   responses: { status: number; description: string }[];
   curl: string;
@@ -48,24 +55,6 @@ function BreakablePath({ path }: { path: string }) {
   );
 }
 
-const METHOD_STYLE: Record<string, string> = {
-  GET: "bg-emerald-50 text-emerald-700 ring-emerald-200",
-  POST: "bg-indigo-50 text-indigo-700 ring-indigo-200",
-  PUT: "bg-amber-50 text-amber-800 ring-amber-200",
-  PATCH: "bg-amber-50 text-amber-800 ring-amber-200",
-  DELETE: "bg-rose-50 text-rose-700 ring-rose-200",
-};
-
-export function MethodBadge({ method }: { method: string }) {
-  return (
-    <span
-      className={`inline-block w-14 shrink-0 rounded-md px-1.5 py-0.5 text-center font-mono text-[11px] font-semibold ring-1 ${METHOD_STYLE[method] ?? "bg-slate-100 text-slate-700 ring-slate-200"}`}
-    >
-      {method}
-    </span>
-  );
-}
-
 export function typeLabel(schema: Schema): string {
   if (Array.isArray(schema.enum)) return schema.enum.map((v) => JSON.stringify(v)).join(" | ");
   if (typeof schema.type === "string") return schema.type;
@@ -82,8 +71,8 @@ function FieldList({ title, fields }: { title: string; fields: DocField[] }) {
           <li key={f.name} className="py-2.5 text-sm">
             <div className="flex flex-wrap items-baseline gap-x-2 gap-y-0.5">
               <code className="font-mono font-semibold break-all text-slate-900">{f.name}</code>
-              <span className="font-mono text-xs break-all text-slate-500">{f.type}</span>
-              {f.required ? <span className="text-xs font-medium text-rose-600">required</span> : null}
+              <span className="font-mono text-xs break-all text-slate-600">{f.type}</span>
+              {f.required ? <span className="text-xs font-medium text-rose-700">required</span> : null}
             </div>
             {f.description ? (
               <p className="mt-0.5 text-slate-600">
@@ -138,9 +127,9 @@ export function OperationCard({ operation: op }: { operation: DocOperation }) {
             ) : (
               op.credentials.map((c, i) => (
                 <span key={c.header} className="flex items-center gap-1.5">
-                  {i > 0 ? <span className="text-slate-400">or</span> : null}
+                  {i > 0 ? <span className="text-slate-600">or</span> : null}
                   <span className="rounded-full bg-slate-100 px-2 py-0.5 ring-1 ring-slate-200">
-                    {c.label} <code className="font-mono text-slate-500">{c.header}</code>
+                    {c.label} <code className="font-mono text-slate-600">{c.header}</code>
                   </span>
                 </span>
               ))
@@ -157,7 +146,7 @@ export function OperationCard({ operation: op }: { operation: DocOperation }) {
             <ul className="mt-2 space-y-1.5 text-sm">
               {op.responses.map((r) => (
                 <li key={r.status} className="flex gap-3">
-                  <span className={`w-9 shrink-0 font-mono font-semibold ${r.status < 300 ? "text-emerald-700" : "text-slate-500"}`}>
+                  <span className={`w-9 shrink-0 font-mono font-semibold ${r.status < 300 ? "text-emerald-800" : "text-slate-600"}`}>
                     {r.status}
                   </span>
                   <span className="min-w-0 text-slate-600">
@@ -169,10 +158,42 @@ export function OperationCard({ operation: op }: { operation: DocOperation }) {
           </div>
         </div>
         <div className="min-w-0 space-y-4 xl:sticky xl:top-20 xl:self-start">
-          <CodeBlock title={op.requestExample ? "Example request" : "Request"} label="curl" code={op.curl} data-example="request" />
+          <CodeBlock
+            title={op.requestExample ? "Example request" : "Request"}
+            label="curl"
+            name={`Example request: ${plainText(op.summary)}`}
+            code={op.curl}
+            data-example="request"
+          />
+          {op.placeholders.length > 0 || op.requires.length > 0 ? (
+            <div
+              className="min-w-0 rounded-xl bg-amber-50 p-3 text-sm [overflow-wrap:anywhere] text-slate-700 ring-1 ring-amber-200"
+              data-placeholders=""
+            >
+              {op.requires.map((r) => (
+                <p key={r.operationId}>
+                  First run{" "}
+                  <a className="font-medium text-indigo-700 underline underline-offset-2" href={`#${r.operationId}`}>
+                    <InlineMarkdown text={r.summary} />
+                  </a>
+                  .
+                </p>
+              ))}
+              {op.placeholders.length > 0 ? <p className="font-medium text-slate-900">Before you run it, replace</p> : null}
+              <ul className="mt-1 space-y-1">
+                {op.placeholders.map((p) => (
+                  <li key={p.name}>
+                    <code className="font-mono text-[0.85em] font-semibold break-all text-slate-900">{p.name}</code>:{" "}
+                    <InlineMarkdown text={p.description} />
+                  </li>
+                ))}
+              </ul>
+            </div>
+          ) : null}
           <CodeBlock
             title="Example response"
             label={`${op.response.status} ${REASON[op.response.status] ?? ""}`.trim()}
+            name={`Example response: ${plainText(op.summary)}`}
             code={op.response.example ?? `HTTP ${op.response.status} — no body`}
             data-example="response"
           />

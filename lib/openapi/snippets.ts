@@ -27,10 +27,16 @@ export interface CurlInput {
 
 const shellQuote = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`;
 
+/** A placeholder the reader replaces (`<requestId>`): shown as is, never URL-encoded. */
+const PLACEHOLDER = /^<[^<>]+>$/;
+const encode = (value: string) => (PLACEHOLDER.test(value) ? value : encodeURIComponent(value));
+
 /** A copy-pasteable curl command for one operation. */
 export function curlSnippet(input: CurlInput): string {
-  const path = input.path.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(input.pathParams?.[name] ?? `<${name}>`));
-  const query = new URLSearchParams(input.query ?? {}).toString();
+  const path = input.path.replace(/\{([^}]+)\}/g, (_, name: string) => encode(input.pathParams?.[name] ?? `<${name}>`));
+  const query = Object.entries(input.query ?? {})
+    .map(([k, v]) => `${encodeURIComponent(k)}=${encode(v)}`)
+    .join("&");
   const url = `${input.baseUrl.replace(/\/$/, "")}${path}${query ? `?${query}` : ""}`;
   const lines = [`curl ${input.method.toUpperCase() === "GET" ? "" : `-X ${input.method.toUpperCase()} `}${shellQuote(url)}`];
   const mode = input.auth[0];
