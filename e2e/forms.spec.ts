@@ -137,6 +137,8 @@ test("API keys and client IDs: names bounded, words next to the field, revoke as
     .poll(async () => (await fetch(`${state.baseUrl}/v2/currencies`, { headers: { "x-api-key": secret } })).status, { timeout: 10_000 })
     .toBe(401);
   await expect(revoke).toHaveCount(0);
+  // The secret of a revoked key is not left on the page.
+  await expect(page.getByTestId("new-api-key")).toHaveCount(0);
 
   const clients = page.getByRole("region", { name: "Client IDs" });
   const label = clients.getByLabel("Label");

@@ -46,8 +46,11 @@ function Outcome({ error, state }: { error: string | null; state: KeyFormState }
   return null;
 }
 
-/** A new API key: its name is bounded as the server bounds it (100 characters), the secret shown once. */
-export function ApiKeyForm({ action }: { action: Action }) {
+/**
+ * A new API key: its name is bounded as the server bounds it (100 characters), the secret shown once
+ * and no longer once that key is revoked (`activeIds`: the account's keys still in use).
+ */
+export function ApiKeyForm({ action, activeIds }: { action: Action; activeIds: string[] }) {
   const form = useCheckedForm({
     action,
     initial: { name: "" },
@@ -68,7 +71,10 @@ export function ApiKeyForm({ action }: { action: Action }) {
       <button type="submit" disabled={form.pending} className={button}>
         Create API key
       </button>
-      <Outcome error={form.formError} state={form.state} />
+      <Outcome
+        error={form.formError}
+        state={form.state.created && !activeIds.includes(form.state.created) ? { error: null } : form.state}
+      />
     </form>
   );
 }

@@ -23,7 +23,7 @@ export default async function KeysPage() {
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">API keys and client IDs</h1>
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title="API keys">
-          <ApiKeyForm action={createKeyAction} />
+          <ApiKeyForm action={createKeyAction} activeIds={keys.filter((k) => !k.revokedAt).map((k) => k.id)} />
           <ul className="mt-4 divide-y divide-slate-100 text-sm" data-testid="api-keys">
             {keys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
