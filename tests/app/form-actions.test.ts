@@ -143,6 +143,12 @@ describe("the key, client ID, webhook, fee, admin and sign-in actions", () => {
     });
   });
 
+  it("a NUL in a text field is a refusal naming the field, as for any API body (never a database error)", async () => {
+    const typed = { bps: "100", cap: "", bearer: "payer", label: "Fee\u0000", evm: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", tron: "" };
+    expect(await setFeeAction(none, form(typed))).toMatchObject({ field: "label", values: typed });
+    expect(await createKeyAction(none, form({ name: "key\u0000" }))).toMatchObject({ field: "name" });
+  });
+
   it("the orchestrator key's name is bounded as the API key's", async () => {
     const out = await issueOrchestratorKeyAction(none, form({ accountId, name: "o".repeat(101) }));
     expect(out).toMatchObject({ error: "Key name: at most 100 characters", field: "name" });

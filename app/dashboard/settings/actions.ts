@@ -47,7 +47,8 @@ export async function setFeeAction(_prev: SettingsFormState, form: FormData): Pr
     const me = await userForAction();
     const checked = checkForm(feeFormSchema, feeFormBody(values), FEE_FORM_FIELDS);
     if (!checked.ok) return refusedState(checked.fieldErrors, values);
-    const fee = checked.data;
+    // parseWith adds the checks every API body gets (no NUL, no lone surrogates) to the same schema.
+    const fee = parseWith(feeFormSchema, feeFormBody(values));
     await setFeeConfig({
       accountId: me.account.id,
       flow: "get_paid",
