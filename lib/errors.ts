@@ -104,15 +104,53 @@ export function errorBody(err: AppError, requestId: string): ErrorBody {
 export interface FormError {
   error: string;
   field?: string;
+  /** With a form's fields: each field at fault (the form's name) → a sentence naming it in words. */
+  fieldErrors?: Record<string, string>;
 }
 
 /**
- * A server action's answer for an error, in the API's words (`field: message` when the error
- * names a field, the message otherwise). Anything but an AppError is not the user's to fix: it is
- * thrown again, to the page's error boundary and the log.
+ * A form's fields, by the name of their input: the label the page shows, and the API's path when it
+ * differs (`amount` ↔ `requests.0.amount`). Nested API paths under `path` belong to the field too
+ * (`allowedDomains.3` → `allowedDomains`).
  */
-export function toFormState(err: unknown): FormError {
+export type FormFields = Readonly<Record<string, { label: string; path?: string }>>;
+
+/** The form field an API path names, or undefined when the form has none for it. */
+export function formFieldOf(fields: FormFields, apiPath: string): string | undefined {
+  for (const [name, spec] of Object.entries(fields)) {
+    const p = spec.path ?? name;
+    if (apiPath === p || apiPath.startsWith(`${p}.`)) return name;
+  }
+  return undefined;
+}
+
+/**
+ * A field's label and an API message as one sentence: a predicate reads on ("Amount must be greater
+ * than 0", "Amount is required"), a bound after a colon ("Name: at most 100 characters").
+ */
+export function fieldSentence(label: string, message: string): string {
+  return /^(must|is|has|have|contains|cannot|can|needs|does|should)\b/.test(message) ? `${label} ${message}` : `${label}: ${message}`;
+}
+
+const capitalised = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/**
+ * A server action's answer for an error, in the API's words (`field: message` when the error
+ * names a field, the message otherwise). Given the form's fields, each error on one of them is a
+ * sentence naming it in words, in `fieldErrors` by input name (and the first in `error`); an error on
+ * no field of the form is its message alone, never an internal path. Anything but an AppError is not
+ * the user's to fix: it is thrown again, to the page's error boundary and the log.
+ */
+export function toFormState(err: unknown, fields?: FormFields): FormError {
   if (!(err instanceof AppError)) throw err;
   const first = err.errors?.[0];
-  return first ? { error: `${first.field}: ${first.message}`, field: first.field } : { error: err.message };
+  if (!fields) return first ? { error: `${first.field}: ${first.message}`, field: first.field } : { error: err.message };
+  const fieldErrors: Record<string, string> = {};
+  for (const e of err.errors ?? []) {
+    const name = formFieldOf(fields, e.field);
+    if (name && !fieldErrors[name]) fieldErrors[name] = fieldSentence(fields[name]!.label, e.message);
+  }
+  const firstName = first ? formFieldOf(fields, first.field) : undefined;
+  if (first && firstName) return { error: fieldErrors[firstName]!, field: firstName, fieldErrors };
+  return { error: capitalised(first?.message ?? err.message), ...(Object.keys(fieldErrors).length ? { fieldErrors } : {}) };
 }

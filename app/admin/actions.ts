@@ -14,11 +14,12 @@ import { audited } from "@/lib/admin/audit";
 import { credentialOwner, userOwner } from "@/lib/admin/owners";
 import { revokeUserSessions } from "@/lib/auth/sessions";
 import { invalidField, toFormState } from "@/lib/errors";
+import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
+import { credentialNameSchema, ORCHESTRATOR_KEY_FORM_FIELDS } from "@/lib/forms/key-forms";
+import { parseWith } from "@/lib/http/parse";
 import { idPrefix } from "@/lib/ids";
 
-export interface AdminFormState {
-  error: string | null;
-  field?: string;
+export interface AdminFormState extends FormState {
   /** A new orchestrator key's secret: shown once. */
   secret?: string;
   done?: string;
@@ -28,11 +29,13 @@ const field = (form: FormData, k: string) => String(form.get(k) ?? "").trim();
 
 /** Issues an orchestrator key to an account (docs/spec/DECISIONS.md: admins only); the secret is shown once. */
 export async function issueOrchestratorKeyAction(_prev: AdminFormState, form: FormData): Promise<AdminFormState> {
+  const values = formValues(form, Object.keys(ORCHESTRATOR_KEY_FORM_FIELDS));
   try {
     const admin = await adminForAction();
     const accountId = field(form, "accountId");
-    const name = field(form, "name") || "orchestrator";
-    if (name.length > 100) throw invalidField("name", "must be at most 100 characters");
+    const checked = checkForm(credentialNameSchema, values, ORCHESTRATOR_KEY_FORM_FIELDS);
+    if (!checked.ok) return refusedState(checked.fieldErrors, values);
+    const name = parseWith(credentialNameSchema, values).name || "orchestrator";
     const key = await audited(
       { actor: admin.actor, action: "orchestrator_key.issue", target: accountId, accountId, details: { name } },
       () => createOrchestratorKey(accountId, name),
@@ -40,7 +43,7 @@ export async function issueOrchestratorKeyAction(_prev: AdminFormState, form: Fo
     revalidatePath("/admin", "layout");
     return { error: null, secret: key.secret, done: key.id };
   } catch (err) {
-    return toFormState(err);
+    return { ...toFormState(err, ORCHESTRATOR_KEY_FORM_FIELDS), values };
   }
 }
 

@@ -1,21 +1,19 @@
 "use client";
 
 import { signIn } from "next-auth/react";
-import { useActionState } from "react";
 import type { FormState } from "@/app/sign-in/actions";
+import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
 import { Field } from "@/components/ui/field";
-
-/** A "field: message" error names the field at fault (the API's words, as the server action's). */
-function fieldOf(error: string): string | undefined {
-  return /^(email|password): /.exec(error)?.[1];
-}
+import { checkForm } from "@/lib/forms/form-state";
+import { SIGN_IN_FORM_FIELDS, SIGN_IN_MAX_LENGTHS, signInFormSchema } from "@/lib/forms/sign-in-form";
 
 /**
  * Email and password, signed in through next-auth's "password" provider (the same login() as
- * /v1/auth/login: validation, lockout, per-IP limit). `action` runs first, a server action: the
- * login's validation (sign-in) or the same register() as /v1/auth/register (registration).
+ * /v1/auth/login: validation, lockout, per-IP limit). The browser checks both fields first with
+ * the API's schema; `action` runs next, a server action: the login's validation (sign-in) or the
+ * same register() as /v1/auth/register (registration). Nothing typed is cleared by an error.
  */
 export function PasswordForm({
   action,
@@ -28,57 +26,54 @@ export function PasswordForm({
   next?: string;
   autoComplete: "current-password" | "new-password";
 }) {
-  const [state, formAction, pending] = useActionState(
-    async (prev: FormState, form: FormData): Promise<FormState> => {
-      const email = String(form.get("email") ?? "");
-      if (action) {
-        const registered = await action(prev, form);
-        if (registered.error) return registered;
-      }
-      const res = await signIn("password", { redirect: false, email, password: String(form.get("password") ?? "") });
+  const form = useCheckedForm({
+    action: async (prev: FormState, data: FormData): Promise<FormState> => {
+      const email = String(data.get("email") ?? "");
+      const checked = await action(prev, data);
+      if (checked.error) return checked;
+      const res = await signIn("password", { redirect: false, email, password: String(data.get("password") ?? "") });
       if (!res?.ok) {
         const error =
           autoComplete === "new-password" && res?.error === "Invalid email or password"
             ? "Could not sign you in with this email and password. If you already have an account, sign in instead."
             : (res?.error ?? "Sign-in failed");
-        return { error, field: fieldOf(error), email };
+        return { error, email, values: { email } };
       }
       window.location.assign(next);
       return { error: null, email };
     },
-    { error: null },
-  );
+    initial: { email: "", password: "" },
+    check: (v) => checkForm(signInFormSchema, { email: v.email ?? "", password: v.password ?? "" }, SIGN_IN_FORM_FIELDS),
+  });
   return (
-    <form action={formAction} className="space-y-4" noValidate>
+    <form ref={form.formRef} action={form.formAction} onSubmit={form.onSubmit} className="space-y-4" noValidate>
       {next ? <input type="hidden" name="next" value={next} /> : null}
       <Field
         id="email"
         label="Email"
-        name="email"
         type="email"
         autoComplete="email"
         required
-        defaultValue={state.email}
-        aria-invalid={state.field === "email" || undefined}
+        maxLength={SIGN_IN_MAX_LENGTHS.email}
+        {...form.field("email")}
       />
       <Field
         id="password"
         label="Password"
         hint={autoComplete === "new-password" ? "8 to 100 characters." : undefined}
-        name="password"
         type="password"
         autoComplete={autoComplete}
         required
-        minLength={8}
-        aria-invalid={state.field === "password" || undefined}
+        maxLength={SIGN_IN_MAX_LENGTHS.password}
+        {...form.field("password")}
       />
-      {state.error ? (
+      {form.formError ? (
         <Alert as="p" role="alert">
-          {state.error}
+          {form.formError}
         </Alert>
       ) : null}
-      <Button type="submit" block disabled={pending}>
-        {pending ? "Please wait…" : submit}
+      <Button type="submit" block disabled={form.pending}>
+        {form.pending ? "Please wait…" : submit}
       </Button>
     </form>
   );

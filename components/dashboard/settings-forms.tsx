@@ -2,9 +2,12 @@
 
 import { useActionState } from "react";
 import type { SettingsFormState } from "@/app/dashboard/settings/actions";
+import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
+import { Field, inputClass, SelectField } from "@/components/ui/field";
+import { FEE_FORM_FIELDS, FEE_MAX_LENGTHS, feeFormBody, feeFormSchema } from "@/lib/forms/fee-form";
+import { checkForm } from "@/lib/forms/form-state";
 
 type Action = (prev: SettingsFormState, form: FormData) => Promise<SettingsFormState>;
 const input = inputClass("sm");
@@ -61,43 +64,79 @@ export function DestinationForm({ action, currencies, wallet }: { action: Action
   );
 }
 
+/**
+ * The account's platform fee on its links: setFeeConfig's schema (the admin CLI's rules), checked in
+ * the browser first; a refused value stays in its field with the reason under it.
+ */
 export function FeeForm({ action, current }: { action: Action; current: Record<string, string> }) {
-  const [state, formAction, pending] = useActionState(action, { error: null });
-  const v = state.values ?? current;
+  const form = useCheckedForm({
+    action,
+    initial: { bps: "", cap: "", label: "", evm: "", tron: "", ...current, bearer: current.bearer || "payer" },
+    check: (v) => checkForm(feeFormSchema, feeFormBody(v), FEE_FORM_FIELDS),
+  });
+  const { state } = form;
   return (
-    <form action={formAction} className="grid gap-3 sm:grid-cols-2">
-      <label className="text-sm font-medium text-slate-700">
-        Fee (basis points, 100 = 1%)
-        <input name="bps" inputMode="numeric" className={input} defaultValue={v.bps} key={`b${state.error}`} />
-      </label>
-      <label className="text-sm font-medium text-slate-700">
-        Cap (USD, optional)
-        <input name="cap" inputMode="decimal" className={input} defaultValue={v.cap} key={`p${state.error}`} />
-      </label>
-      <label className="text-sm font-medium text-slate-700">
-        Paid by
-        <select name="bearer" className={input} defaultValue={v.bearer || "payer"} key={`r${state.error}`}>
-          <option value="payer">the payer (added on top)</option>
-          <option value="payee">the payee (taken from the amount)</option>
-        </select>
-      </label>
-      <label className="text-sm font-medium text-slate-700">
-        Label shown to payers
-        <input name="label" className={input} defaultValue={v.label} placeholder="Platform fee" key={`l${state.error}`} />
-      </label>
-      <label className="text-sm font-medium text-slate-700">
-        Fee address (EVM)
-        <input name="evm" className={`${input} font-mono`} defaultValue={v.evm} key={`e${state.error}`} />
-      </label>
-      <label className="text-sm font-medium text-slate-700">
-        Fee address (Tron)
-        <input name="tron" className={`${input} font-mono`} defaultValue={v.tron} key={`t${state.error}`} />
-      </label>
-      <div className="sm:col-span-2 space-y-3">
-        <button type="submit" disabled={pending} className={button}>
+    <form ref={form.formRef} action={form.formAction} onSubmit={form.onSubmit} noValidate className="grid gap-3 sm:grid-cols-2">
+      <Field
+        id="fee-bps"
+        size="sm"
+        label="Fee (basis points, 100 = 1%)"
+        inputMode="numeric"
+        maxLength={FEE_MAX_LENGTHS.bps}
+        required
+        {...form.field("bps")}
+      />
+      <Field
+        id="fee-cap"
+        size="sm"
+        label="Cap (USD, optional)"
+        inputMode="decimal"
+        maxLength={FEE_MAX_LENGTHS.cap}
+        {...form.field("cap")}
+      />
+      <SelectField id="fee-bearer" size="sm" label="Paid by" {...form.field("bearer")}>
+        <option value="payer">the payer (added on top)</option>
+        <option value="payee">the payee (taken from the amount)</option>
+      </SelectField>
+      <Field
+        id="fee-label"
+        size="sm"
+        label="Label shown to payers"
+        placeholder="Platform fee"
+        maxLength={FEE_MAX_LENGTHS.label}
+        {...form.field("label")}
+      />
+      <Field
+        id="fee-evm"
+        size="sm"
+        label="Fee address (EVM)"
+        className="font-mono"
+        maxLength={FEE_MAX_LENGTHS.evm}
+        autoComplete="off"
+        {...form.field("evm")}
+      />
+      <Field
+        id="fee-tron"
+        size="sm"
+        label="Fee address (Tron)"
+        className="font-mono"
+        maxLength={FEE_MAX_LENGTHS.tron}
+        autoComplete="off"
+        {...form.field("tron")}
+      />
+      <div className="min-w-0 space-y-3 sm:col-span-2">
+        <button type="submit" disabled={form.pending} className={button}>
           Save fee
         </button>
-        <Outcome state={state} />
+        {form.formError ? (
+          <Alert as="p" role="alert">
+            {form.formError}
+          </Alert>
+        ) : state.done && !state.error ? (
+          <p role="status" className="break-words text-sm text-emerald-800">
+            {state.done}
+          </p>
+        ) : null}
       </div>
     </form>
   );

@@ -54,10 +54,10 @@ export function ConfirmButton({
         className="m-auto w-[min(28rem,calc(100vw-2rem))] rounded-2xl p-0 shadow-xl ring-1 ring-slate-200 backdrop:bg-slate-900/40"
       >
         <div className="space-y-3 p-5 text-left">
-          <h2 id={headingId} className="text-base font-semibold text-slate-900">
+          <h2 id={headingId} className="break-words text-base font-semibold text-slate-900">
             {title}
           </h2>
-          <div id={bodyId} className="text-sm text-slate-700">
+          <div id={bodyId} className="break-words text-sm text-slate-700">
             {consequence}
           </div>
           <div className="flex flex-wrap justify-end gap-2 pt-2">

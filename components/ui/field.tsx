@@ -23,20 +23,73 @@ export function Select({ size, className, ...props }: Omit<ComponentPropsWithout
   return <select className={inputClass(size, className)} {...props} />;
 }
 
-/** A labelled input with an optional hint below it. */
+/** The hint and error lines under a field, and the input's aria attributes that point at them. */
+function fieldHelp(id: string, hint: ReactNode, error: string | undefined, describedBy?: string) {
+  const ids = [describedBy, hint ? `${id}-hint` : null, error ? `${id}-error` : null].filter(Boolean).join(" ");
+  return {
+    aria: { "aria-invalid": error ? true : undefined, "aria-describedby": ids || undefined },
+    lines: (
+      <>
+        {hint ? (
+          <p id={`${id}-hint`} className="mt-1 text-xs text-slate-500">
+            {hint}
+          </p>
+        ) : null}
+        {error ? (
+          <p id={`${id}-error`} className="mt-1 break-words text-xs font-medium text-rose-700" data-field-error>
+            {error}
+          </p>
+        ) : null}
+      </>
+    ),
+  };
+}
+
+type FieldLabels = {
+  id: string;
+  label: ReactNode;
+  hint?: ReactNode /** What is wrong with the value, in words: shown under it and announced with it. */;
+  error?: string;
+};
+
+/** A labelled input with an optional hint below it, and its error (aria-invalid, aria-describedby). */
 export function Field({
   id,
   label,
   hint,
+  error,
+  className,
   ...input
-}: Omit<ComponentPropsWithoutRef<"input">, "size" | "id"> & { id: string; label: ReactNode; hint?: ReactNode; size?: FieldSize }) {
+}: Omit<ComponentPropsWithoutRef<"input">, "size" | "id"> & FieldLabels & { size?: FieldSize }) {
+  const help = fieldHelp(id, hint, error, input["aria-describedby"]);
   return (
-    <div>
+    <div className="min-w-0">
       <label htmlFor={id} className="text-sm font-medium text-slate-700">
         {label}
       </label>
-      <Input id={id} {...input} />
-      {hint ? <p className="mt-1 text-xs text-slate-500">{hint}</p> : null}
+      <Input id={id} {...input} {...help.aria} className={cx(error && "ring-2! ring-rose-600!", className)} />
+      {help.lines}
+    </div>
+  );
+}
+
+/** A labelled select, with the same hint and error lines as Field. */
+export function SelectField({
+  id,
+  label,
+  hint,
+  error,
+  className,
+  ...select
+}: Omit<ComponentPropsWithoutRef<"select">, "size" | "id"> & FieldLabels & { size?: FieldSize }) {
+  const help = fieldHelp(id, hint, error, select["aria-describedby"]);
+  return (
+    <div className="min-w-0">
+      <label htmlFor={id} className="text-sm font-medium text-slate-700">
+        {label}
+      </label>
+      <Select id={id} {...select} {...help.aria} className={cx(error && "ring-2! ring-rose-600!", className)} />
+      {help.lines}
     </div>
   );
 }

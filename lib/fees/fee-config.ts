@@ -1,6 +1,7 @@
 import { isEvmAddress, isTronAddress } from "@/lib/chain/address";
 import { db } from "@/lib/db";
 import { invalidField, notFound } from "@/lib/errors";
+import { feeConfigSchema } from "@/lib/fees/fee-config-schema";
 import { prefixedId } from "@/lib/ids";
 
 /**
@@ -19,13 +20,18 @@ export async function setFeeConfig(input: {
   label?: string;
   clientId?: string | null;
 }) {
-  if (!Number.isInteger(input.percentageBps) || input.percentageBps < 0 || input.percentageBps > 10_000)
-    throw invalidField("bps", "must be an integer from 0 to 10000");
-  if (input.capUsd !== undefined && !/^\d+(\.\d{1,2})?$/.test(input.capUsd))
-    throw invalidField("cap", "must be a USD amount such as 5 or 2.50");
+  const shape = feeConfigSchema.safeParse({
+    bps: input.percentageBps,
+    cap: input.capUsd,
+    bearer: input.feeBearer,
+    label: input.label,
+    evm: input.evmAddress,
+    tron: input.tronAddress,
+  });
+  const issue = shape.error?.issues[0];
+  if (issue) throw invalidField(String(issue.path[0] ?? "bps"), issue.message);
   if (input.evmAddress && !isEvmAddress(input.evmAddress)) throw invalidField("evm", "must be a checksummed 0x address");
   if (input.tronAddress && !isTronAddress(input.tronAddress)) throw invalidField("tron", "must be a Tron base58 address");
-  if (!input.evmAddress && !input.tronAddress) throw invalidField("evm", "a fee needs a receiving address (--evm and/or --tron)");
   const account = await db().account.findUnique({ where: { id: input.accountId }, select: { id: true } });
   if (!account) throw notFound(`Account ${input.accountId} not found`);
   return db().$transaction(async (tx) => {

@@ -1,12 +1,15 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
+import {
+  createClientIdBodySchema,
+  clientIdDomainsSchema as domains,
+  clientIdLabelSchema as label,
+} from "@/lib/operations/client-ids-schemas";
 
 const tags = ["Client IDs"];
 /** The reference takes x-api-key; the interface's dashboards manage them with a session. */
 const auth = ["session", "apiKey"] as const;
-const label = z.string().trim().min(1).max(100);
-const domains = z.array(z.string().max(300)).max(10).meta({ description: "Allowed origins (https; http only for localhost), at most 10" });
 
 const clientIdSchema = z
   .object({
@@ -37,7 +40,7 @@ export const createClientIdOp = defineOperation({
   auth,
   browser: false,
   rateLimit: "relaxed",
-  body: z.strictObject({ label, allowedDomains: domains.optional() }),
+  body: createClientIdBodySchema,
   responses: { 201: { description: "Created", schema: clientIdSchema }, ...errorResponses(400, 401, 403, 409, 429) },
 });
 

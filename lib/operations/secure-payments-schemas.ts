@@ -11,6 +11,32 @@ const redirectUrl = z
   .max(2048)
   .refine((s) => /^https?:\/\//.test(s) && URL.canParse(s), "must be an http(s) URL");
 
+/** The most digits an amount may have before its decimal point (10^18 of any currency is more than exists). */
+export const AMOUNT_MAX_WHOLE_DIGITS = 18;
+/** The most decimals of any token served (ETH-like 18); each currency's own, fewer, are checked by lib/money's parseAmount. */
+export const AMOUNT_MAX_FRACTION_DIGITS = 18;
+
+/**
+ * A positive decimal amount as the API takes it ("12.50"), at most 18 digits before the point and
+ * `fractionDigits` after. The API uses 18 (the currency's own decimals are the domain's check); a
+ * form that knows its currency derives the schema with that currency's decimals.
+ */
+export function decimalAmountSchema(fractionDigits: number = AMOUNT_MAX_FRACTION_DIGITS) {
+  const bound = `at most ${AMOUNT_MAX_WHOLE_DIGITS} digits before the point and ${fractionDigits} after`;
+  const maxLength = AMOUNT_MAX_WHOLE_DIGITS + 1 + fractionDigits;
+  return z
+    .string()
+    .min(1)
+    .max(maxLength, bound)
+    .regex(/^\d+(\.\d+)?$/, 'must be a positive decimal string such as "12.50"')
+    .refine((s) => {
+      const [whole = "", frac = ""] = s.split(".");
+      // Longer than maxLength is max's issue already: one message per refusal.
+      return s.length > maxLength || (whole.length <= AMOUNT_MAX_WHOLE_DIGITS && frac.length <= fractionDigits);
+    }, bound)
+    .refine((s) => /[1-9]/.test(s), "must be greater than 0");
+}
+
 export const accessPolicySchema = z.strictObject({
   mode: z.enum(["inherit", "off", "kyt_all_wallets"]),
   allowedPayerAddresses: z.array(z.string().max(100)).max(100).optional(),
@@ -28,7 +54,7 @@ export const accessPolicySchema = z.strictObject({
 
 export const createSecurePaymentBodySchema = z.strictObject({
   requests: z
-    .array(z.strictObject({ amount: z.string().max(80), destinationId: z.string().max(200).optional() }))
+    .array(z.strictObject({ amount: decimalAmountSchema(), destinationId: z.string().max(200).optional() }))
     .min(1)
     .max(50),
   destinationId: z.string().max(200).optional(),
@@ -50,7 +76,7 @@ export const createSecurePaymentBodySchema = z.strictObject({
       z.strictObject({
         description: z.string().min(1).max(120),
         quantity: z.number().int().min(1).max(10_000).optional().meta({ description: "Default 1" }),
-        unitAmount: z.string().max(80).meta({ example: "12.50" }),
+        unitAmount: decimalAmountSchema().meta({ example: "12.50" }),
       }),
     )
     .min(1)

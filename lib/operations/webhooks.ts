@@ -2,6 +2,9 @@ import { z } from "zod";
 import { TEST_EVENT_TYPES } from "@/lib/events/catalog";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
+import { createWebhookBodySchema } from "@/lib/operations/webhooks-schemas";
+
+export { createWebhookBodySchema };
 
 const tags = ["Webhooks"];
 const auth = ["clientId", "session"] as const;
@@ -11,19 +14,6 @@ const browser = false;
 export const webhookSchema = z
   .object({ id: z.string(), url: z.string(), active: z.boolean(), clientId: z.string().nullable(), createdAt: z.string() })
   .meta({ id: "Webhook" });
-
-export const createWebhookBodySchema = z.strictObject({
-  url: z
-    .string()
-    .min(1)
-    .max(2048)
-    .meta({ description: "HTTPS URL that receives signed POSTs (never a private, loopback or link-local address)" }),
-  clientId: z
-    .string()
-    .max(64)
-    .optional()
-    .meta({ description: "Client ID the webhook serves (required with a session; implied by x-client-id)" }),
-});
 
 export const webhookIdParamsSchema = z.object({ id: z.string().max(64) });
 export const ownerQuerySchema = z.object({ clientId: z.string().max(64).optional() });

@@ -32,3 +32,28 @@ describe("toFormState: a server action's answer for an error", () => {
     expect(() => toFormState("a string")).toThrow();
   });
 });
+
+describe("toFormState with a form's fields: the field in words, never an internal path", () => {
+  const fields = { amount: { label: "Amount", path: "requests.0.amount" }, reference: { label: "Reference" } };
+
+  it("names the form's field for the API's path, as a sentence", () => {
+    expect(toFormState(invalidField("requests.0.amount", "has more than 6 decimal places"), fields)).toEqual({
+      error: "Amount has more than 6 decimal places",
+      field: "amount",
+      fieldErrors: { amount: "Amount has more than 6 decimal places" },
+    });
+    expect(toFormState(invalidField("reference", "at most 255 characters"), fields).error).toBe("Reference: at most 255 characters");
+  });
+
+  it("nested paths under a field belong to it", () => {
+    const s = toFormState(invalidField("allowedDomains.2", "must be an https origin"), { allowedDomains: { label: "Allowed origins" } });
+    expect(s).toMatchObject({ field: "allowedDomains", error: "Allowed origins must be an https origin" });
+  });
+
+  it("an error on no field of the form is its message alone", () => {
+    expect(toFormState(invalidField("destinationId", "no payee destination: register one"), fields)).toEqual({
+      error: "No payee destination: register one",
+    });
+    expect(toFormState(notFound("Client ID not found"), fields)).toEqual({ error: "Client ID not found" });
+  });
+});

@@ -7,8 +7,11 @@ import { describe, expect, it } from "vitest";
  * - app/ (pages, server actions, route handlers, app/api included) calls lib functions only: no
  *   import of `@/lib/db`, no runtime import of the generated Prisma client (`@/lib/generated/…`,
  *   `@prisma/…`); its types may be imported with `import type`.
- * - components/ (client and shared UI) imports from lib with `import type` only: no server code
- *   reaches the browser bundle through a component.
+ * - components/ (client and shared UI) imports from lib with `import type` only, lib/forms/ aside: no
+ *   server code reaches the browser bundle through a component. lib/forms/ holds the forms' rules
+ *   (the API's zod schemas, checked in the browser before the server checks them again); everything
+ *   it imports at runtime is zod or a lib module that itself imports only zod and such modules, never
+ *   the database, the environment, the log or Node built-ins (checked below, transitively).
  * lib/'s own layer map is tests/architecture/layers.test.ts.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -49,11 +52,54 @@ function appViolations(file: string, src: string): string[] {
     .map(({ spec }) => `${path.relative(ROOT, file)} → ${spec}`);
 }
 
-/** What a file under components/ may not import: anything from lib/ but types. */
+/** What a file under components/ may not import: anything from lib/ but types, lib/forms/ aside. */
 function componentViolations(file: string, src: string): string[] {
   return importsIn(src)
-    .filter(({ spec, typeOnly }) => !typeOnly && under(targetOf(file, spec), "lib"))
+    .filter(({ spec, typeOnly }) => {
+      const to = targetOf(file, spec);
+      return !typeOnly && under(to, "lib") && !under(to, "lib/forms");
+    })
     .map(({ spec }) => `${path.relative(ROOT, file)} → ${spec}`);
+}
+
+/** Packages a browser-safe lib module may import at runtime. */
+const BROWSER_PACKAGES = new Set(["zod"]);
+/** lib modules that are server-only whatever they import. */
+const SERVER_ONLY = ["lib/db", "lib/env", "lib/log", "lib/generated", "lib/http", "lib/openapi"];
+
+function resolveLib(target: string): string | null {
+  for (const ext of [".ts", ".tsx", "/index.ts"]) if (fs.existsSync(path.join(ROOT, target + ext))) return target + ext;
+  return null;
+}
+
+/** Every runtime import reachable from `start` (repository paths) that a browser bundle must not hold. */
+function browserViolations(start: string[]): string[] {
+  const out: string[] = [];
+  const seen = new Set<string>();
+  const queue = [...start];
+  while (queue.length) {
+    const rel = queue.shift()!;
+    if (seen.has(rel)) continue;
+    seen.add(rel);
+    const src = fs.readFileSync(path.join(ROOT, rel), "utf8");
+    if (/\bprocess\.env\b/.test(src)) out.push(`${rel} reads process.env`);
+    for (const { spec, typeOnly } of importsIn(src)) {
+      if (typeOnly) continue;
+      const to = targetOf(path.join(ROOT, rel), spec);
+      if (!to.startsWith("lib/") && !spec.startsWith("@/") && !spec.startsWith(".")) {
+        if (!BROWSER_PACKAGES.has(spec)) out.push(`${rel} → ${spec}`);
+        continue;
+      }
+      if (!under(to, "lib") || SERVER_ONLY.some((d) => under(to, d))) {
+        out.push(`${rel} → ${spec}`);
+        continue;
+      }
+      const file = resolveLib(to);
+      if (file) queue.push(file);
+      else out.push(`${rel} → ${spec} (not found)`);
+    }
+  }
+  return out;
 }
 
 function sources(dir: string): string[] {
@@ -76,9 +122,22 @@ describe("one path to the database: app/ and components/", () => {
     expect(componentFiles.length).toBeGreaterThan(10);
     expect(componentFiles.flatMap((f) => componentViolations(f, fs.readFileSync(f, "utf8")))).toEqual([]);
   });
+
+  it("lib/forms/ (which components import) reaches at runtime only zod and zod-only lib modules", () => {
+    const forms = sources(path.join(ROOT, "lib/forms")).map((f) => path.relative(ROOT, f));
+    expect(forms.length).toBeGreaterThan(3);
+    expect(browserViolations(forms)).toEqual([]);
+  });
 });
 
 describe("the checker itself", () => {
+  it("follows lib/forms' imports to the server-only modules they would drag into the browser", () => {
+    // lib/operations/webhooks.ts imports lib/http (the wrapper) and lib/openapi: not browser-safe, unlike webhooks-schemas.ts.
+    expect(browserViolations(["lib/operations/webhooks.ts"]).length).toBeGreaterThan(0);
+    expect(browserViolations(["lib/operations/webhooks-schemas.ts"])).toEqual([]);
+    expect(browserViolations(["lib/fees/fee-config.ts"])).toEqual(expect.arrayContaining([expect.stringContaining("lib/db")]));
+  });
+
   const page = path.join(ROOT, "app/dashboard/x/page.tsx");
   const component = path.join(ROOT, "components/x/panel.tsx");
 
@@ -107,6 +166,7 @@ describe("the checker itself", () => {
     expect(componentViolations(component, 'import { formatAmount } from "@/lib/money";')).toHaveLength(1);
     expect(componentViolations(component, 'import { type X } from "@/lib/secure-payments/page-types";')).toHaveLength(1);
     expect(componentViolations(component, 'import "../../lib/env";')).toHaveLength(1);
+    expect(componentViolations(component, 'import { checkForm } from "@/lib/forms/form-state";')).toEqual([]);
     expect(componentViolations(component, 'import type { PaymentPageData } from "@/lib/secure-payments/page-types";')).toEqual([]);
     expect(componentViolations(component, 'import { useState } from "react";\nimport { Button } from "@/components/ui/button";')).toEqual(
       [],

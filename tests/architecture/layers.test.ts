@@ -17,6 +17,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ["openapi"],
   ["admin"],
   ["operations"],
+  // Browser-safe form rules over the operations' zod schemas (components may import these: layers-app.test.ts).
+  ["forms"],
 ];
 
 const LIB = path.resolve(import.meta.dirname, "../../lib");

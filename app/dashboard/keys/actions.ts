@@ -5,32 +5,38 @@ import { revokeOwnApiKey } from "@/lib/accounts/api-keys";
 import { createOwnClientId, revokeOwnClientId } from "@/lib/accounts/client-ids";
 import { createApiKey } from "@/lib/accounts/issue-credentials";
 import { toFormState } from "@/lib/errors";
+import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
+import {
+  API_KEY_FORM_FIELDS,
+  CLIENT_ID_FORM_FIELDS,
+  clientIdFormBody,
+  clientIdFormSchema,
+  credentialNameSchema,
+} from "@/lib/forms/key-forms";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { createClientIdOp } from "@/lib/operations/client-ids";
 import { endLinkByPlatform } from "@/lib/orchestrators/links";
 
-export interface KeyFormState {
-  error: string | null;
-  field?: string;
+export interface KeyFormState extends FormState {
   /** A new API key's secret: shown once, never stored in clear. */
   secret?: string;
   created?: string;
-  /** What was typed, kept after an error (React resets the form after an action). */
-  values?: Record<string, string>;
 }
 
 /** A new API key for the signed-in account; the secret is returned to the page once. */
 export async function createKeyAction(_prev: KeyFormState, form: FormData): Promise<KeyFormState> {
+  const values = formValues(form, Object.keys(API_KEY_FORM_FIELDS));
   try {
     const me = await userForAction();
-    const name = String(form.get("name") ?? "").trim() || "dashboard";
-    if (name.length > 100) return { error: "name: must be at most 100 characters" };
-    const key = await createApiKey(me.account.id, name);
+    const checked = checkForm(credentialNameSchema, values, API_KEY_FORM_FIELDS);
+    if (!checked.ok) return refusedState(checked.fieldErrors, values);
+    const { name } = parseWith(credentialNameSchema, values);
+    const key = await createApiKey(me.account.id, name || "dashboard");
     revalidatePath("/dashboard/keys");
     return { error: null, secret: key.secret, created: key.id };
   } catch (err) {
-    return toFormState(err);
+    return { ...toFormState(err, API_KEY_FORM_FIELDS), values };
   }
 }
 
@@ -43,18 +49,17 @@ export async function revokeKeyAction(form: FormData): Promise<void> {
 
 /** POST /v2/client-ids from the dashboard: the same schema and domain function. */
 export async function createClientIdAction(_prev: KeyFormState, form: FormData): Promise<KeyFormState> {
-  const values = { label: String(form.get("label") ?? ""), allowedDomains: String(form.get("allowedDomains") ?? "") };
+  const values = formValues(form, Object.keys(CLIENT_ID_FORM_FIELDS));
   try {
     const me = await userForAction();
-    const domains = String(form.get("allowedDomains") ?? "")
-      .split(/[\s,]+/)
-      .filter(Boolean);
-    const body = parseWith(createClientIdOp.body!, { label: String(form.get("label") ?? ""), allowedDomains: domains });
-    const created = await createOwnClientId(me.account.id, body);
+    const body = clientIdFormBody(values);
+    const checked = checkForm(clientIdFormSchema, body, CLIENT_ID_FORM_FIELDS);
+    if (!checked.ok) return refusedState(checked.fieldErrors, values);
+    const created = await createOwnClientId(me.account.id, parseWith(createClientIdOp.body!, body));
     revalidatePath("/dashboard/keys");
     return { error: null, created: created.clientId };
   } catch (err) {
-    return { ...toFormState(err), values };
+    return { ...toFormState(err, CLIENT_ID_FORM_FIELDS), values };
   }
 }
 

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import { ApiKeyForm, ClientIdForm } from "@/components/dashboard/key-forms";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/shared/format";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { listOwnApiKeys } from "@/lib/accounts/api-keys";
 import { listOwnClientIds } from "@/lib/accounts/client-ids";
 import { requireUser } from "@/lib/http/page-session";
@@ -22,11 +23,11 @@ export default async function KeysPage() {
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">API keys and client IDs</h1>
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title="API keys">
-          <ApiKeyForm action={createKeyAction} />
+          <ApiKeyForm action={createKeyAction} activeIds={keys.filter((k) => !k.revokedAt).map((k) => k.id)} />
           <ul className="mt-4 divide-y divide-slate-100 text-sm" data-testid="api-keys">
             {keys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="min-w-0">
+                <span className="min-w-0 flex-1 break-words">
                   <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
                   <span className="block text-xs text-slate-500">
                     {k.revokedAt
@@ -37,9 +38,18 @@ export default async function KeysPage() {
                 {k.revokedAt ? null : (
                   <form action={revokeKeyAction}>
                     <input type="hidden" name="id" value={k.id} />
-                    <button type="submit" className={revokeButton} aria-label={`Revoke API key ${k.name} ${k.prefix}`}>
-                      Revoke
-                    </button>
+                    <ConfirmButton
+                      title={`Revoke API key “${k.name}”?`}
+                      confirmLabel="Revoke key"
+                      consequence={
+                        <p>
+                          Every server or script using the key <span className="font-mono">{k.prefix}…</span> gets 401 from now on, and it
+                          cannot be turned back on: they need a new key.
+                        </p>
+                      }
+                    >
+                      Revoke<span className="sr-only">{` API key ${k.name} ${k.prefix}`}</span>
+                    </ConfirmButton>
                   </form>
                 )}
               </li>
@@ -51,7 +61,7 @@ export default async function KeysPage() {
           <ul className="mt-4 divide-y divide-slate-100 text-sm" data-testid="client-ids">
             {clientIds.map((c) => (
               <li key={c.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <div className="min-w-0 flex-1">
+                <div className="min-w-0 flex-1 break-words">
                   <span className="font-medium">{c.label}</span> <span className="font-mono text-xs text-slate-500">{c.clientId}</span>
                   <span className="block truncate text-xs text-slate-500">
                     {c.status} · {c.allowedDomains.length ? c.allowedDomains.join(", ") : "backend (no origins)"}
@@ -61,9 +71,19 @@ export default async function KeysPage() {
                 {c.status === "revoked" ? null : (
                   <form action={revokeClientIdAction}>
                     <input type="hidden" name="id" value={c.id} />
-                    <button type="submit" className={revokeButton} aria-label={`Revoke client ID ${c.label}`}>
-                      Revoke
-                    </button>
+                    <ConfirmButton
+                      title={`Revoke client ID “${c.label}”?`}
+                      confirmLabel="Revoke client ID"
+                      consequence={
+                        <p>
+                          Every call that sends <span className="break-all font-mono">{c.clientId}</span>
+                          {c.allowedDomains.length ? " (your checkout pages on its origins included)" : ""} is refused with 403 from now on:
+                          it can no longer create payment links or manage its webhooks. A revoked client ID cannot be turned back on.
+                        </p>
+                      }
+                    >
+                      Revoke<span className="sr-only">{` client ID ${c.label}`}</span>
+                    </ConfirmButton>
                   </form>
                 )}
               </li>

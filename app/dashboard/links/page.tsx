@@ -3,6 +3,7 @@ import { LinkForm } from "@/components/dashboard/link-form";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/shared/format";
 import { StatusBadge } from "@/components/ui/status-badge";
+import { findTokenCurrency } from "@/lib/currencies/registry";
 import { getActiveDestination } from "@/lib/destinations/destinations";
 import { requireUser } from "@/lib/http/page-session";
 import { listAccountLinks } from "@/lib/secure-payments/account-links";
@@ -19,7 +20,11 @@ export default async function LinksPage() {
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Payment links</h1>
       <Panel title="New payment link">
         {destination ? (
-          <LinkForm action={createLinkAction} currency={`${destination.tokenSymbol} on ${destination.network}`} />
+          <LinkForm
+            action={createLinkAction}
+            currency={`${destination.tokenSymbol} on ${destination.network}`}
+            decimals={findTokenCurrency(`${destination.tokenSymbol}-${destination.network}`)?.token.decimals}
+          />
         ) : (
           <p className="text-sm text-slate-600">
             Register where you receive payments first (POST /v2/payee-destination, or the hosted onboarding).

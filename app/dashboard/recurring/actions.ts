@@ -12,6 +12,13 @@ export interface RecurringFormState {
   done?: string;
 }
 
+const DONE: Record<(typeof SCHEDULE_ACTIONS)[number], string> = {
+  pause: "Paused",
+  resume: "Resumed",
+  unpause: "Resumed after the failure",
+  cancel: "Cancelled",
+};
+
 /**
  * One form for the schedule's buttons, on the API's own functions: pause/resume is
  * PATCH /v2/request/{id} {isRecurrenceStopped}, cancel and unpause (after a failure) are
@@ -23,12 +30,13 @@ export async function manageRecurringAction(_prev: RecurringFormState, form: For
     const id = String(form.get("id") ?? "");
     const action = String(form.get("action") ?? "");
     if (!(SCHEDULE_ACTIONS as readonly string[]).includes(action))
-      return { error: `action: must be one of ${SCHEDULE_ACTIONS.join(", ")}` };
+      return { error: `Unknown action: choose ${SCHEDULE_ACTIONS.join(", ")}` };
     if (action === "cancel" || action === "unpause") await manageSchedule(me.session, id, action);
     else await setScheduleStopped(me.session, id, action === "pause");
     revalidatePath("/dashboard/recurring");
-    return { error: null, done: `${action}d` };
+    return { error: null, done: DONE[action as (typeof SCHEDULE_ACTIONS)[number]] };
   } catch (err) {
-    return toFormState(err);
+    // The buttons have no input: an error is the API's message alone, never a field path.
+    return toFormState(err, {});
   }
 }

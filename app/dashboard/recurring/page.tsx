@@ -53,7 +53,13 @@ export default async function RecurringPage() {
                       </p>
                     ) : null}
                   </div>
-                  <RecurringButtons id={s.id} actions={scheduleActions(s.status, s.failureCode)} action={manageRecurringAction} />
+                  <RecurringButtons
+                    id={s.id}
+                    actions={scheduleActions(s.status, s.failureCode)}
+                    action={manageRecurringAction}
+                    summary={`${groupAmount(formatAmount(BigInt(s.amount.toFixed()), token.decimals))} ${token.symbol} ${s.frequency.toLowerCase()} to ${shortenAddress(s.payee)}`}
+                    remaining={Math.max(0, s.totalPayments - s.processedPayments)}
+                  />
                 </li>
               );
             })}

@@ -4,15 +4,14 @@ import { revalidatePath } from "next/cache";
 import { createDestination, deactivateDestination } from "@/lib/destinations/destinations";
 import { toFormState } from "@/lib/errors";
 import { clearFeeConfig, setFeeConfig } from "@/lib/fees/fee-config";
+import { FEE_FORM_FIELDS, feeFormBody, feeFormSchema } from "@/lib/forms/fee-form";
+import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { createDestinationOp } from "@/lib/operations/destinations";
 
-export interface SettingsFormState {
-  error: string | null;
-  field?: string;
+export interface SettingsFormState extends FormState {
   done?: string;
-  values?: Record<string, string>;
 }
 
 /**
@@ -41,29 +40,29 @@ export async function deactivateDestinationAction(form: FormData): Promise<void>
   revalidatePath("/dashboard", "layout");
 }
 
-/** The account's platform fee on its payment links (what the admin CLI's fee:set does). */
+/** The account's platform fee on its payment links (what the admin CLI's fee:set does, with its rules). */
 export async function setFeeAction(_prev: SettingsFormState, form: FormData): Promise<SettingsFormState> {
-  const get = (k: string) => String(form.get(k) ?? "").trim();
-  const values = { bps: get("bps"), cap: get("cap"), bearer: get("bearer"), evm: get("evm"), tron: get("tron"), label: get("label") };
+  const values = formValues(form, Object.keys(FEE_FORM_FIELDS));
   try {
     const me = await userForAction();
-    if (!/^\d{1,5}$/.test(values.bps)) return { error: "bps: must be an integer from 0 to 10000", values };
-    if (values.bearer !== "payer" && values.bearer !== "payee") return { error: "bearer: must be payer or payee", values };
-    if (values.label.length > 60) return { error: "label: must be at most 60 characters", values };
+    const checked = checkForm(feeFormSchema, feeFormBody(values), FEE_FORM_FIELDS);
+    if (!checked.ok) return refusedState(checked.fieldErrors, values);
+    // parseWith adds the checks every API body gets (no NUL, no lone surrogates) to the same schema.
+    const fee = parseWith(feeFormSchema, feeFormBody(values));
     await setFeeConfig({
       accountId: me.account.id,
       flow: "get_paid",
-      percentageBps: Number(values.bps),
-      capUsd: values.cap || undefined,
-      feeBearer: values.bearer,
-      evmAddress: values.evm || undefined,
-      tronAddress: values.tron || undefined,
-      label: values.label || undefined,
+      percentageBps: fee.bps,
+      capUsd: fee.cap,
+      feeBearer: fee.bearer,
+      evmAddress: fee.evm,
+      tronAddress: fee.tron,
+      label: fee.label,
     });
     revalidatePath("/dashboard/settings");
     return { error: null, done: "Fee saved; new links use it." };
   } catch (err) {
-    return { ...toFormState(err), values };
+    return { ...toFormState(err, FEE_FORM_FIELDS), values };
   }
 }
 

@@ -2,19 +2,18 @@
 
 import { revalidatePath } from "next/cache";
 import { toFormState } from "@/lib/errors";
+import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
+import { WEBHOOK_FORM_FIELDS, webhookFormBody, webhookFormSchema } from "@/lib/forms/webhook-form";
 import { type PageUser, userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
-import { createWebhookBodySchema, testWebhookOp } from "@/lib/operations/webhooks";
+import { testWebhookOp } from "@/lib/operations/webhooks";
 import { createWebhook, deleteWebhook, ownerFor, setWebhookActive } from "@/lib/webhooks/endpoints";
 import { redeliverForOwner, sendTestDeliveries } from "@/lib/webhooks/manage-deliveries";
 
-export interface WebhookFormState {
-  error: string | null;
-  field?: string;
+export interface WebhookFormState extends FormState {
   /** The new endpoint's signing secret: shown once (it is stored encrypted). */
   secret?: string;
   url?: string;
-  values?: Record<string, string>;
 }
 
 /** The account's webhooks, every client ID's (a dashboard user sees the whole account). */
@@ -22,17 +21,18 @@ const accountOwner = (me: PageUser) => ({ accountId: me.account.id, clientId: nu
 
 /** POST /v1/webhook from the dashboard: the same schema, URL policy (no private addresses) and owner rules. */
 export async function registerWebhookAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
-  const values = { url: String(form.get("url") ?? ""), clientId: String(form.get("clientId") ?? "") };
+  const values = formValues(form, Object.keys(WEBHOOK_FORM_FIELDS));
   try {
     const me = await userForAction();
-    const body = parseWith(createWebhookBodySchema, { url: values.url.trim(), clientId: values.clientId || undefined });
-    if (!body.clientId) return { error: "clientId: choose the client ID this webhook serves", values };
+    const checked = checkForm(webhookFormSchema, webhookFormBody(values), WEBHOOK_FORM_FIELDS);
+    if (!checked.ok) return refusedState(checked.fieldErrors, values);
+    const body = parseWith(webhookFormSchema, webhookFormBody(values));
     const owner = await ownerFor(me.session, body.clientId);
     const created = await createWebhook(owner, body.url);
     revalidatePath("/dashboard/webhooks");
     return { error: null, secret: created.secret, url: created.url };
   } catch (err) {
-    return { ...toFormState(err), values };
+    return { ...toFormState(err, WEBHOOK_FORM_FIELDS), values };
   }
 }
 

@@ -76,7 +76,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
             {a.orchestratorKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
             {a.orchestratorKeys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span>
+                <span className="min-w-0 flex-1 break-words">
                   <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
                   <span className="block text-xs text-slate-500">
                     {k.revokedAt
@@ -104,7 +104,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
             {a.clientIds.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
             {a.clientIds.map((c) => (
               <li key={c.id} className="space-y-1 py-2" data-testid="admin-client-id">
-                <span className="block">
+                <span className="block break-words">
                   <span className="font-medium">{c.name}</span> <span className="font-mono text-xs text-slate-500">{c.id}</span>
                   <span className="ml-2 rounded-full bg-slate-100 px-2 py-0.5 text-xs font-medium" data-testid="client-id-status">
                     {c.status}
@@ -140,7 +140,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
             {a.apiKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
             {a.apiKeys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span>
+                <span className="min-w-0 flex-1 break-words">
                   <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
                   <span className="block text-xs text-slate-500">
                     {k.revokedAt

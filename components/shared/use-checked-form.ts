@@ -1,0 +1,71 @@
+"use client";
+
+import { type ChangeEvent, type FormEvent, useActionState, useEffect, useRef, useState } from "react";
+import type { FormCheck, FormState } from "@/lib/forms/form-state";
+
+type Values = Record<string, string>;
+
+/**
+ * A dashboard form that keeps what was typed and checks it in the browser first, with the schema
+ * the server checks it with (`check`, from lib/forms): a refused submit never leaves the page, and the
+ * server's answer (its own check, then the domain's) shows under the same fields. Inputs are
+ * controlled, so neither an error nor React's reset after an action clears them.
+ */
+export function useCheckedForm<S extends FormState>({
+  action,
+  initial,
+  check,
+  clearOnSuccess,
+}: {
+  action: (prev: S, form: FormData) => Promise<S>;
+  initial: Values;
+  check: (values: Values) => FormCheck<unknown>;
+  /** Whether a successful answer empties the form (a create form: the next one starts blank). */
+  clearOnSuccess?: (state: S) => boolean;
+}) {
+  const [state, formAction, pending] = useActionState(
+    action as (prev: Awaited<S>, form: FormData) => Promise<S>,
+    { error: null } as Awaited<S>,
+  );
+  const [values, setValues] = useState<Values>(initial);
+  const [clientErrors, setClientErrors] = useState<Record<string, string> | null>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+  const seen = useRef(state);
+
+  useEffect(() => {
+    if (seen.current === state) return;
+    seen.current = state;
+    if (state.values) setValues((v) => ({ ...v, ...state.values }));
+    else if (!state.error && clearOnSuccess?.(state)) setValues(initial);
+  }, [state, clearOnSuccess, initial]);
+
+  const errors: Record<string, string> = clientErrors ?? state.fieldErrors ?? {};
+
+  const onSubmit = (e: FormEvent<HTMLFormElement>) => {
+    const result = check(values);
+    if (result.ok) {
+      setClientErrors(null);
+      return;
+    }
+    e.preventDefault();
+    setClientErrors(result.fieldErrors);
+    const first = Object.keys(result.fieldErrors)[0];
+    if (first) requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>(`[name="${first}"]`)?.focus());
+  };
+
+  /** An input's controlled props: its name, value, change handler and error. */
+  const field = (name: string) => ({
+    name,
+    value: values[name] ?? "",
+    error: errors[name],
+    onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => {
+      const value = e.target.value;
+      setValues((v) => ({ ...v, [name]: value }));
+    },
+  });
+
+  /** The form-level error: the server's, when it names no field shown under an input. */
+  const formError = !clientErrors && state.error && !(state.field && state.fieldErrors?.[state.field]) ? state.error : null;
+
+  return { state, formAction, pending, values, errors, formError, onSubmit, field, formRef };
+}
