@@ -26,41 +26,6 @@ function Outcome({ state }: { state: SettingsFormState }) {
   return null;
 }
 
-export function DestinationForm({ action, currencies, wallet }: { action: Action; currencies: string[]; wallet: string | null }) {
-  const [state, formAction, pending] = useActionState(action, { error: null });
-  return (
-    <form action={formAction} className="space-y-3">
-      <label className="block text-sm font-medium text-slate-700">
-        Receive
-        <select name="currency" className={input} defaultValue={state.values?.currency} key={`c${state.error}`}>
-          {currencies.map((c) => (
-            <option key={c}>{c}</option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Wallet address
-        <input
-          name="walletAddress"
-          className={`${input} font-mono`}
-          placeholder={wallet ?? "0x…"}
-          defaultValue={state.values?.walletAddress}
-          key={`w${state.error}`}
-        />
-        <span className="mt-1 block text-xs font-normal text-slate-500">
-          {wallet
-            ? "Empty: the wallet you signed in with. Another address must prove control (the API's signing data)."
-            : "Sign in with the receiving wallet to register it, or register it through the API with a signed proof."}
-        </span>
-      </label>
-      <button type="submit" disabled={pending} className={button}>
-        Save destination
-      </button>
-      <Outcome state={state} />
-    </form>
-  );
-}
-
 export function FeeForm({ action, current }: { action: Action; current: Record<string, string> }) {
   const [state, formAction, pending] = useActionState(action, { error: null });
   const v = state.values ?? current;

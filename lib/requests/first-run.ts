@@ -16,7 +16,7 @@ export interface FirstRunChecklist {
 export async function firstRunChecklist(accountId: string): Promise<FirstRunChecklist> {
   const [destination, link, webhook, apiKey] = await Promise.all([
     db().payeeDestination.findFirst({ where: { accountId, active: true }, select: { id: true } }),
-    db().securePayment.findFirst({ where: { accountId }, select: { id: true } }),
+    db().securePayment.findFirst({ where: { accountId }, select: { token: true } }),
     db().webhookEndpoint.findFirst({ where: { accountId }, select: { id: true } }),
     db().apiKey.findFirst({ where: { accountId }, select: { id: true } }),
   ]);

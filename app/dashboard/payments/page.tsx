@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { DirectionBadge } from "@/components/dashboard/direction-badge";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount } from "@/components/shared/format";
 import { Alert } from "@/components/ui/alert";
@@ -14,6 +15,21 @@ export const metadata: Metadata = { title: "Payments", robots: { index: false } 
 
 type Props = { searchParams: Promise<Record<string, string | string[] | undefined>> };
 const FILTERS = ["walletAddress", "reference", "requestId", "txHash", "paymentCurrency", "network", "fromDate", "toDate"] as const;
+const LABELS: Record<(typeof FILTERS)[number], string> = {
+  walletAddress: "Wallet (payer or payee)",
+  reference: "Your reference",
+  requestId: "Request ID",
+  txHash: "Transaction hash",
+  paymentCurrency: "Currency",
+  network: "Network",
+  fromDate: "From (UTC)",
+  toDate: "Until (UTC)",
+};
+const DIRECTIONS = [
+  { value: "", label: "In and out" },
+  { value: "incoming", label: "Money in" },
+  { value: "outgoing", label: "Money out" },
+] as const;
 const PAGE = 20;
 const input = inputClass("sm");
 
@@ -25,6 +41,8 @@ export default async function PaymentsPage({ searchParams }: Props) {
     const v = raw[f];
     if (typeof v === "string" && v.trim()) q[f] = v.trim();
   }
+  // Passed on as typed: the search itself refuses a value that is neither (a 400 naming `direction`).
+  if (typeof raw.direction === "string" && raw.direction) q.direction = raw.direction as PaymentSearch["direction"];
   const page = Math.max(0, Number.parseInt(String(raw.page ?? "0"), 10) || 0);
   let result: Awaited<ReturnType<typeof searchPayments>> | null = null;
   let error: string | null = null;
@@ -40,9 +58,19 @@ export default async function PaymentsPage({ searchParams }: Props) {
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Payments</h1>
       <Panel title="Filter">
         <form method="get" className="grid gap-3 sm:grid-cols-4">
+          <label className="text-xs font-medium text-slate-600">
+            Direction
+            <select name="direction" defaultValue={q.direction ?? ""} className={input}>
+              {DIRECTIONS.map((d) => (
+                <option key={d.value} value={d.value}>
+                  {d.label}
+                </option>
+              ))}
+            </select>
+          </label>
           {FILTERS.map((f) => (
             <label key={f} className="text-xs font-medium text-slate-600">
-              {f}
+              {LABELS[f]}
               <input name={f} defaultValue={q[f] ?? ""} className={input} placeholder={f.endsWith("Date") ? "2026-11-01T00:00:00Z" : ""} />
             </label>
           ))}
@@ -68,9 +96,9 @@ export default async function PaymentsPage({ searchParams }: Props) {
           ) : (
             <ul className="divide-y divide-slate-100 text-sm" data-testid="payments">
               {result.payments.map((p) => (
-                <li key={p.id} className="grid gap-1 py-3 sm:grid-cols-[10rem_minmax(0,1fr)_12rem] sm:gap-4">
+                <li key={p.id} className="grid gap-1 py-3 sm:grid-cols-[11rem_minmax(0,1fr)_12rem] sm:gap-4" data-direction={p.direction}>
                   <span className="font-semibold tabular-nums">
-                    {groupAmount(p.amount)} {p.paymentCurrency}
+                    <DirectionBadge direction={p.direction} /> {groupAmount(p.amount)} {p.paymentCurrency}
                     <span className="block text-xs font-normal text-slate-500">on {p.destinationNetwork}</span>
                   </span>
                   <span className="min-w-0">
@@ -80,9 +108,15 @@ export default async function PaymentsPage({ searchParams }: Props) {
                     >
                       {p.request.reference ?? p.request.requestId}
                     </Link>
-                    <span className="block truncate font-mono text-xs text-slate-500" title={p.payer ?? ""}>
-                      from {p.payer ?? "unknown"}
-                    </span>
+                    {p.direction === "incoming" ? (
+                      <span className="block truncate font-mono text-xs text-slate-500" title={p.payer ?? ""}>
+                        from {p.payer ?? "unknown"}
+                      </span>
+                    ) : (
+                      <span className="block truncate font-mono text-xs text-slate-500" title={p.payee}>
+                        to {p.payee}
+                      </span>
+                    )}
                   </span>
                   <span className="text-slate-500 sm:text-right">
                     {formatUtc(p.timestamp)}
