@@ -42,10 +42,10 @@ export default async function DashboardPage() {
         <Stat label="Links completed" value={overview.links.completed} />
       </div>
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Received (money in), by currency and network">
+        <Panel title="Received, by currency and network">
           <MoneyTotals totals={overview.incoming} testId="totals-incoming" empty="Nothing received yet." />
         </Panel>
-        <Panel title="Paid out (money out), by currency and network">
+        <Panel title="Paid out, by currency and network">
           <MoneyTotals totals={overview.outgoing} testId="totals-outgoing" empty="No payouts yet." />
         </Panel>
       </div>
