@@ -68,7 +68,7 @@ export default async function DashboardPage() {
               <li key={p.id} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2">
                 <span className="flex items-center gap-2 font-medium tabular-nums">
                   <DirectionBadge direction={p.direction} />
-                  {groupAmount(p.amount)} {p.symbol} <span className="font-normal text-slate-500">on {p.network}</span>
+                  {groupAmount(p.amount)} {p.symbol} <span className="font-normal text-slate-500">on {p.networkName}</span>
                 </span>
                 <Link
                   href={`/dashboard/requests/${p.requestId}`}

@@ -16,12 +16,13 @@ const plural = (n: number) => `${n} payment${n === 1 ? "" : "s"}`;
 export function BarChart({ days }: { days: ChartDay[] }) {
   const max = Math.max(1, ...days.flatMap((d) => [d.incoming.count, d.outgoing.count]));
   const w = 600;
-  const h = 160;
+  const h = 120;
   const slot = w / Math.max(1, days.length);
   const bw = Math.max(1, (slot - 3) / 2);
   const totalIn = days.reduce((s, d) => s + d.incoming.count, 0);
   const totalOut = days.reduce((s, d) => s + d.outgoing.count, 0);
   const bar = (count: number) => Math.round((count / max) * (h - 8));
+  if (totalIn + totalOut === 0) return <p className="text-sm text-slate-600">No payments in or out in the last {days.length} days.</p>;
   return (
     <figure>
       <svg viewBox={`0 0 ${w} ${h + 20}`} className="h-auto w-full" role="img" aria-labelledby="chart-summary">

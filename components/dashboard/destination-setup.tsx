@@ -24,16 +24,19 @@ const isTron = (a: string | null) => Boolean(a && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.
  */
 export function DestinationSetup({
   currencies,
+  initialCurrency,
   sessionWallet,
   actions,
   hasActive,
 }: {
   currencies: DestinationCurrency[];
+  /** The active destination's currency, preselected. */
+  initialCurrency?: string;
   sessionWallet: string | null;
   actions: DestinationActions;
   hasActive: boolean;
 }) {
-  const [currencyId, setCurrencyId] = useState(currencies[0]?.id ?? "");
+  const [currencyId, setCurrencyId] = useState(currencies.find((c) => c.id === initialCurrency)?.id ?? currencies[0]?.id ?? "");
   const [connecting, setConnecting] = useState(false);
   const [sessionState, sessionAction, pending] = useActionState(actions.registerSessionWallet, { error: null });
   const currency = currencies.find((c) => c.id === currencyId);

@@ -28,7 +28,7 @@ export function MoneyTotals({ totals, empty, testId }: { totals: OverviewTotals[
         {totals.map((t) => (
           <tr key={t.currency}>
             <td className="py-2">
-              {t.symbol} <span className="text-slate-500">on {t.network}</span>
+              {t.symbol} <span className="text-slate-500">on {t.networkName}</span>
             </td>
             <td className="py-2 text-right tabular-nums">{t.count}</td>
             <td className="py-2 text-right font-medium tabular-nums">{groupAmount(t.amount)}</td>

@@ -1,3 +1,5 @@
+import { networkRuntime } from "@/lib/chain/config";
+import { isNetworkId } from "@/lib/chain/networks";
 import { tokenOf } from "@/lib/chain/stored";
 import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
@@ -21,6 +23,8 @@ import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 export interface OverviewTotals {
   direction: Direction;
   network: string;
+  /** The network's display name ("Base", "Sepolia"). */
+  networkName: string;
   currency: string;
   symbol: string;
   count: number;
@@ -56,6 +60,7 @@ const decimalsOf = (network: string, currency: string) => {
     return 18;
   }
 };
+const nameOf = (network: string) => (isNetworkId(network) ? networkRuntime(network).network.name : network);
 const symbolOf = (currency: string) => currency.slice(0, currency.lastIndexOf("-")) || currency;
 
 /** The totals per direction, currency and network from the rollup's sums (gross: there are no refunds yet). */
@@ -63,6 +68,7 @@ function totalsOf(rows: { kind: RequestKind; network: string; currency: string; 
   return rows.map((t) => ({
     direction: directionOf(t.kind),
     network: t.network,
+    networkName: nameOf(t.network),
     currency: t.currency,
     symbol: symbolOf(t.currency),
     count: Number(t.count),
@@ -131,6 +137,7 @@ export async function recentPayments(accountId: string, take = 8) {
     direction: directionOf(p.request.kind),
     txHash: p.txHash,
     network: p.network,
+    networkName: nameOf(p.network),
     payer: p.payer,
     payee: p.payee,
     blockTime: p.blockTime.toISOString(),

@@ -23,8 +23,8 @@ describe("dashboard overview", () => {
   it("totals per currency and network, never one sum across tokens; days of the last 30 only", async () => {
     const o = await accountOverview(a.account.id);
     expect(o.incoming).toEqual([
-      { direction: "incoming", network: "base", currency: "USDC-base", symbol: "USDC", count: 2, amount: "3.5" },
-      { direction: "incoming", network: "base", currency: "USDT-base", symbol: "USDT", count: 1, amount: "4" },
+      { direction: "incoming", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 2, amount: "3.5" },
+      { direction: "incoming", network: "base", networkName: "Base", currency: "USDT-base", symbol: "USDT", count: 1, amount: "4" },
     ]);
     expect(o.outgoing).toEqual([]);
     expect(o.days).toHaveLength(30);
@@ -35,7 +35,9 @@ describe("dashboard overview", () => {
 
   it("another account's payments never appear", async () => {
     const o = await accountOverview(b.account.id);
-    expect(o.incoming).toEqual([{ direction: "incoming", network: "base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "9" }]);
+    expect(o.incoming).toEqual([
+      { direction: "incoming", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "9" },
+    ]);
     expect((await recentPayments(b.account.id)).map((p) => p.reference)).toEqual([`R-${b.account.id}`]);
     expect((await recentPayments(a.account.id)).every((p) => p.reference === `R-${a.account.id}`)).toBe(true);
   });

@@ -25,6 +25,19 @@ const LABELS: Record<(typeof FILTERS)[number], string> = {
   fromDate: "From (UTC)",
   toDate: "Until (UTC)",
 };
+/** Shown at once; the rest sit under "More filters" (open when one of them is set). */
+const PRIMARY = ["reference", "walletAddress", "fromDate", "toDate"] as const;
+const MORE = ["requestId", "txHash", "paymentCurrency", "network"] as const;
+
+function FilterInput({ name, value }: { name: (typeof FILTERS)[number]; value: string | undefined }) {
+  return (
+    <label className="text-xs font-medium text-slate-600">
+      {LABELS[name]}
+      <input name={name} defaultValue={value ?? ""} className={input} placeholder={name.endsWith("Date") ? "2026-11-01T00:00:00Z" : ""} />
+    </label>
+  );
+}
+
 const DIRECTIONS = [
   { value: "", label: "In and out" },
   { value: "incoming", label: "Money in" },
@@ -68,12 +81,17 @@ export default async function PaymentsPage({ searchParams }: Props) {
               ))}
             </select>
           </label>
-          {FILTERS.map((f) => (
-            <label key={f} className="text-xs font-medium text-slate-600">
-              {LABELS[f]}
-              <input name={f} defaultValue={q[f] ?? ""} className={input} placeholder={f.endsWith("Date") ? "2026-11-01T00:00:00Z" : ""} />
-            </label>
+          {PRIMARY.map((f) => (
+            <FilterInput key={f} name={f} value={q[f]} />
           ))}
+          <details className="sm:col-span-4" open={MORE.some((f) => q[f] !== undefined)}>
+            <summary className="cursor-pointer text-sm font-medium text-indigo-700">More filters</summary>
+            <div className="mt-3 grid gap-3 sm:grid-cols-4">
+              {MORE.map((f) => (
+                <FilterInput key={f} name={f} value={q[f]} />
+              ))}
+            </div>
+          </details>
           <div className="flex items-end gap-2 sm:col-span-4">
             <button type="submit" className="rounded-lg bg-indigo-600 px-4 py-2 text-sm font-semibold text-white hover:bg-indigo-500">
               Search

@@ -68,6 +68,19 @@ export default async function SettingsPage() {
     deactivatedAt: d.deactivatedAt?.toISOString() ?? null,
   }));
   const active = rows.find((d) => d.active);
+  const setup = (
+    <DestinationSetup
+      currencies={destinationCurrencies()}
+      initialCurrency={active ? `${active.tokenSymbol}-${active.network}` : undefined}
+      sessionWallet={me.user.walletAddress}
+      hasActive={Boolean(active)}
+      actions={{
+        signingData: destinationSigningDataAction,
+        saveSigned: saveSignedDestinationAction,
+        registerSessionWallet: setDestinationAction,
+      }}
+    />
+  );
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Settings</h1>
@@ -81,16 +94,14 @@ export default async function SettingsPage() {
                 No destination yet: payment links cannot be created until you choose the wallet that receives them.
               </p>
             )}
-            <DestinationSetup
-              currencies={destinationCurrencies()}
-              sessionWallet={me.user.walletAddress}
-              hasActive={Boolean(active)}
-              actions={{
-                signingData: destinationSigningDataAction,
-                saveSigned: saveSignedDestinationAction,
-                registerSessionWallet: setDestinationAction,
-              }}
-            />
+            {active ? (
+              <details className="text-sm">
+                <summary className="cursor-pointer font-medium text-indigo-700">Change where you get paid</summary>
+                <div className="mt-3">{setup}</div>
+              </details>
+            ) : (
+              setup
+            )}
             <EarlierDestinations destinations={rows.filter((d) => !d.active)} />
           </div>
         </Panel>
