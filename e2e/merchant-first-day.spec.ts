@@ -7,6 +7,7 @@
  * wallet) is money out: in "Paid out", never in "Received"; the payments list and the API's
  * search tell the two apart.
  */
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createWalletClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
@@ -20,12 +21,17 @@ const VIEWPORTS = [
 ] as const;
 const SUPPLIER = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 
-/** Both widths: no sideways scroll, and a screenshot of each. */
+/** Both widths: no sideways scroll, no WCAG 2 A/AA violation (axe-core), and a screenshot of each. */
 async function shootBoth(page: Page, shot: (n: string) => Promise<void>, name: string): Promise<void> {
   for (const vp of VIEWPORTS) {
     await page.setViewportSize({ width: vp.width, height: vp.height });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${vp.width} px`).toBeLessThanOrEqual(0);
+    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+    expect(
+      axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+      `${name} at ${vp.width} px`,
+    ).toEqual([]);
     await shot(`first-day-${vp.name}-${name}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
@@ -211,7 +217,7 @@ test("a new email merchant sets its destination with its wallet, gets paid (mone
   await shootBoth(page, shot, "04-overview-in-out");
 
   // The payments list: a direction on every row, and a filter.
-  await page.getByRole("link", { name: "All payments" }).click();
+  await page.getByRole("link", { name: "View all" }).click();
   const rows = page.getByTestId("payments").getByRole("listitem");
   await expect(rows).toHaveCount(2);
   await expect(rows.filter({ hasText: "PAYOUT-1" })).toContainText(`to ${SUPPLIER}`);

@@ -56,7 +56,7 @@ export default async function DashboardPage() {
         title="Recent payments"
         action={
           <Link href="/dashboard/payments" className="shrink-0 text-sm font-medium text-indigo-700 underline-offset-2 hover:underline">
-            All payments
+            View all
           </Link>
         }
       >
