@@ -30,8 +30,8 @@ export function FirstRunChecklist({ checklist }: { checklist: Checklist }) {
         {ITEMS.map((item) => {
           const ok = checklist[item.key];
           return (
-            <li key={item.key} className="flex flex-wrap items-center justify-between gap-x-4 gap-y-1 py-2 text-sm" data-done={ok}>
-              <span className={`flex items-center gap-2 ${ok ? "text-slate-500 line-through" : "text-slate-900"}`}>
+            <li key={item.key} className="flex items-center justify-between gap-3 py-2 text-sm" data-done={ok}>
+              <span className={`flex min-w-0 items-center gap-2 ${ok ? "text-slate-500 line-through" : "text-slate-900"}`}>
                 <span
                   aria-hidden="true"
                   className={`grid size-5 shrink-0 place-items-center rounded-full text-xs ${
@@ -44,7 +44,10 @@ export function FirstRunChecklist({ checklist }: { checklist: Checklist }) {
                 <span className="sr-only">{ok ? " (done)" : " (to do)"}</span>
               </span>
               {ok ? null : (
-                <Link href={item.href} className="font-medium text-indigo-700 underline-offset-2 hover:underline">
+                <Link
+                  href={item.href}
+                  className="shrink-0 whitespace-nowrap font-medium text-indigo-700 underline-offset-2 hover:underline"
+                >
                   {item.cta} →
                 </Link>
               )}
