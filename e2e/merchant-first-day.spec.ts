@@ -86,6 +86,7 @@ test("a new email merchant sets its destination with its wallet, gets paid (mone
     .getByRole("button", { name: /Duebill Test Wallet/ })
     .click();
   await expect(panel.getByTestId("connected-address")).toHaveText(merchant.address);
+  await shootBoth(page, shot, "02b-settings-connected");
   // The wallet refuses once: the page says so and nothing is saved.
   merchant.rejectNext("eth_signTypedData_v4");
   await panel.getByRole("button", { name: "Sign and save" }).click();
