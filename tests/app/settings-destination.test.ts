@@ -18,7 +18,12 @@ vi.mock("next/headers", () => ({
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { type DestinationSigningData, destinationSigningDataAction, saveSignedDestinationAction } from "@/app/dashboard/settings/actions";
+import {
+  type DestinationSigningData,
+  destinationSigningDataAction,
+  saveSignedDestinationAction,
+  setDestinationAction,
+} from "@/app/dashboard/settings/actions";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
@@ -120,6 +125,22 @@ describe("Settings: connect a wallet and sign, no curl", () => {
     );
     expect((await destinationSigningDataAction({ currency: "USDC-base", walletAddress: "0x123" })).field).toBe("walletAddress");
     expect((await destinationSigningDataAction({ currency: "USDC-base", walletAddress: "x".repeat(500) })).field).toBe("walletAddress");
+  });
+
+  it("without a signature: an email session is refused; a wallet session registers its own wallet", async () => {
+    jar.set(SESSION_COOKIE, token);
+    const before = await active();
+    const form = new FormData();
+    form.set("currency", "USDT-base");
+    const refused = await setDestinationAction({ error: null }, form);
+    expect(refused.field).toBe("walletAddress");
+    expect(await active()).toEqual(before);
+    const own = privateKeyToAccount(generatePrivateKey());
+    const walletUser = await db().user.create({ data: { id: prefixedId("usr_"), accountId, walletAddress: own.address.toLowerCase() } });
+    jar.set(SESSION_COOKIE, (await createSession(walletUser, "wallet")).token);
+    const saved = await setDestinationAction({ error: null }, form);
+    expect(saved.error).toBeNull();
+    expect((await active())?.walletAddress.toLowerCase()).toBe(own.address.toLowerCase());
   });
 
   it("signed out: refused, no signing data", async () => {
