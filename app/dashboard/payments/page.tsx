@@ -5,6 +5,8 @@ import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount } from "@/components/shared/format";
 import { Alert } from "@/components/ui/alert";
 import { inputClass } from "@/components/ui/field";
+import { networkRuntime } from "@/lib/chain/config";
+import { isNetworkId } from "@/lib/chain/networks";
 import { explorerLink } from "@/lib/chain/stored";
 import { toFormState } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";
@@ -44,6 +46,7 @@ const DIRECTIONS = [
   { value: "outgoing", label: "Money out" },
 ] as const;
 const PAGE = 20;
+const networkName = (id: string) => (isNetworkId(id) ? networkRuntime(id).network.name : id);
 const input = inputClass("sm");
 
 export default async function PaymentsPage({ searchParams }: Props) {
@@ -63,7 +66,10 @@ export default async function PaymentsPage({ searchParams }: Props) {
     // The API's own search (GET /v2/payments): same validation, the same account scoping.
     result = await searchPayments(me.account.id, { ...q, limit: String(PAGE), offset: String(page * PAGE) });
   } catch (err) {
-    error = toFormState(err).error;
+    // The field in words, as the form names it ("From (UTC): must be …", not "fromDate: must be …").
+    const state = toFormState(err);
+    const label = state.field === "direction" ? "Direction" : LABELS[state.field as (typeof FILTERS)[number]];
+    error = label && state.error?.startsWith(`${state.field}: `) ? `${label}: ${state.error.slice(state.field!.length + 2)}` : state.error;
   }
   const link = (p: number) => `/dashboard/payments?${new URLSearchParams({ ...q, page: String(p) } as Record<string, string>)}`;
   return (
@@ -117,7 +123,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
                 <li key={p.id} className="grid gap-1 py-3 sm:grid-cols-[11rem_minmax(0,1fr)_12rem] sm:gap-4" data-direction={p.direction}>
                   <span className="font-semibold tabular-nums">
                     <DirectionBadge direction={p.direction} /> {groupAmount(p.amount)} {p.paymentCurrency}
-                    <span className="block text-xs font-normal text-slate-500">on {p.destinationNetwork}</span>
+                    <span className="block text-xs font-normal text-slate-500">on {networkName(p.destinationNetwork)}</span>
                   </span>
                   <span className="min-w-0">
                     <Link
