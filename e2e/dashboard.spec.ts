@@ -84,9 +84,9 @@ for (const vp of [
     await page.getByRole("button", { name: "Search" }).click();
     await expect(page.getByTestId("payments")).toContainText(`${amount} USDC`);
     await expect(page.getByRole("region", { name: "1 payment" })).toBeVisible();
-    await page.getByLabel("fromDate").fill("yesterday");
+    await page.getByLabel("From (UTC)").fill("yesterday");
     await page.getByRole("button", { name: "Search" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "fromDate" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "From (UTC): must be an ISO 8601 date" })).toBeVisible();
     await page.getByRole("link", { name: "Clear" }).click();
     await shot(`dashboard-${vp.name}-05-payments`);
 

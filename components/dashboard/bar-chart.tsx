@@ -1,25 +1,43 @@
+interface ChartDay {
+  day: string;
+  incoming: { count: number };
+  outgoing: { count: number };
+}
+
+const IN = "#059669";
+const OUT = "#7c3aed";
+const plural = (n: number) => `${n} payment${n === 1 ? "" : "s"}`;
+
 /**
- * Payments per day as an SVG bar chart, rendered on the server: no chart library, no JavaScript.
- * Each bar has a <title> (hover) and the whole chart a text summary for screen readers.
+ * Payments per day, money in and money out side by side, as an SVG bar chart rendered on the
+ * server: no chart library, no JavaScript. Each day has a <title> (hover) and the chart a text
+ * summary for screen readers; the legend names the two colours in words.
  */
-export function BarChart({ days }: { days: { day: string; count: number }[] }) {
-  const max = Math.max(1, ...days.map((d) => d.count));
+export function BarChart({ days }: { days: ChartDay[] }) {
+  const max = Math.max(1, ...days.flatMap((d) => [d.incoming.count, d.outgoing.count]));
   const w = 600;
-  const h = 160;
-  const gap = 2;
-  const bw = w / days.length - gap;
-  const total = days.reduce((s, d) => s + d.count, 0);
+  const h = 120;
+  const slot = w / Math.max(1, days.length);
+  const bw = Math.max(1, (slot - 3) / 2);
+  const totalIn = days.reduce((s, d) => s + d.incoming.count, 0);
+  const totalOut = days.reduce((s, d) => s + d.outgoing.count, 0);
+  const bar = (count: number) => Math.round((count / max) * (h - 8));
+  if (totalIn + totalOut === 0) return <p className="text-sm text-slate-600">No payments in or out in the last {days.length} days.</p>;
   return (
     <figure>
       <svg viewBox={`0 0 ${w} ${h + 20}`} className="h-auto w-full" role="img" aria-labelledby="chart-summary">
-        <title id="chart-summary">{`${total} payments in the last ${days.length} days; at most ${max} in a day`}</title>
+        <title id="chart-summary">{`Last ${days.length} days: ${plural(totalIn)} in, ${plural(totalOut)} out; at most ${max} in a day`}</title>
         <line x1={0} x2={w} y1={h} y2={h} stroke="#e2e8f0" />
         {days.map((d, i) => {
-          const bh = Math.round((d.count / max) * (h - 8));
+          const x = i * slot;
+          const hin = bar(d.incoming.count);
+          const hout = bar(d.outgoing.count);
           return (
-            <rect key={d.day} x={i * (bw + gap)} y={h - bh} width={bw} height={bh} rx={2} fill={d.count ? "#6366f1" : "#e2e8f0"}>
-              <title>{`${d.day}: ${d.count} payment${d.count === 1 ? "" : "s"}`}</title>
-            </rect>
+            <g key={d.day}>
+              <title>{`${d.day}: ${plural(d.incoming.count)} in, ${plural(d.outgoing.count)} out`}</title>
+              <rect x={x} y={h - hin} width={bw} height={hin} rx={1.5} fill={IN} />
+              <rect x={x + bw + 1} y={h - hout} width={bw} height={hout} rx={1.5} fill={OUT} />
+            </g>
           );
         })}
         <text x={0} y={h + 16} fontSize={11} fill="#64748b">
@@ -29,6 +47,16 @@ export function BarChart({ days }: { days: { day: string; count: number }[] }) {
           {days.at(-1)?.day}
         </text>
       </svg>
+      <figcaption className="mt-2 flex flex-wrap gap-4 text-xs text-slate-600">
+        <span className="flex items-center gap-1.5">
+          <span aria-hidden="true" className="size-2.5 rounded-sm" style={{ background: IN }} />
+          Money in ({totalIn})
+        </span>
+        <span className="flex items-center gap-1.5">
+          <span aria-hidden="true" className="size-2.5 rounded-sm" style={{ background: OUT }} />
+          Money out ({totalOut})
+        </span>
+      </figcaption>
     </figure>
   );
 }

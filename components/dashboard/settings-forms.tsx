@@ -1,68 +1,15 @@
 "use client";
 
-import { useActionState } from "react";
 import type { SettingsFormState } from "@/app/dashboard/settings/actions";
 import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
-import { Field, inputClass, SelectField } from "@/components/ui/field";
+import { Field, SelectField } from "@/components/ui/field";
 import { FEE_FORM_FIELDS, FEE_MAX_LENGTHS, feeFormBody, feeFormSchema } from "@/lib/forms/fee-form";
 import { checkForm } from "@/lib/forms/form-state";
 
 type Action = (prev: SettingsFormState, form: FormData) => Promise<SettingsFormState>;
-const input = inputClass("sm");
 const button = buttonClass({ variant: "compact" });
-
-function Outcome({ state }: { state: SettingsFormState }) {
-  if (state.error)
-    return (
-      <Alert as="p" role="alert">
-        {state.error}
-      </Alert>
-    );
-  if (state.done)
-    return (
-      <p role="status" className="break-words text-sm text-emerald-800">
-        {state.done}
-      </p>
-    );
-  return null;
-}
-
-export function DestinationForm({ action, currencies, wallet }: { action: Action; currencies: string[]; wallet: string | null }) {
-  const [state, formAction, pending] = useActionState(action, { error: null });
-  return (
-    <form action={formAction} className="space-y-3">
-      <label className="block text-sm font-medium text-slate-700">
-        Receive
-        <select name="currency" className={input} defaultValue={state.values?.currency} key={`c${state.error}`}>
-          {currencies.map((c) => (
-            <option key={c}>{c}</option>
-          ))}
-        </select>
-      </label>
-      <label className="block text-sm font-medium text-slate-700">
-        Wallet address
-        <input
-          name="walletAddress"
-          className={`${input} font-mono`}
-          placeholder={wallet ?? "0x…"}
-          defaultValue={state.values?.walletAddress}
-          key={`w${state.error}`}
-        />
-        <span className="mt-1 block text-xs font-normal text-slate-500">
-          {wallet
-            ? "Empty: the wallet you signed in with. Another address must prove control (the API's signing data)."
-            : "Sign in with the receiving wallet to register it, or register it through the API with a signed proof."}
-        </span>
-      </label>
-      <button type="submit" disabled={pending} className={button}>
-        Save destination
-      </button>
-      <Outcome state={state} />
-    </form>
-  );
-}
 
 /**
  * The account's platform fee on its links: setFeeConfig's schema (the admin CLI's rules), checked in

@@ -201,6 +201,24 @@ export class TestWallet {
       }
       case "personal_sign":
         return { result: await this.account.signMessage({ message: { raw: params[0] as Hex } }) };
+      case "eth_signTypedData_v4": {
+        // As MetaMask: the JSON typed data of params[1], refused when its domain names another chain than the wallet's.
+        const data = JSON.parse(params[1] as string) as {
+          domain: { chainId?: number | string };
+          types: Record<string, { name: string; type: string }[]>;
+          primaryType: string;
+          message: Record<string, unknown>;
+        };
+        if (data.domain.chainId !== undefined && Number(data.domain.chainId) !== this.currentChainId)
+          return {
+            error: {
+              code: -32603,
+              message: `Provided chainId "${data.domain.chainId}" must match the active chainId "${this.currentChainId}"`,
+            },
+          };
+        const { EIP712Domain: _domain, ...types } = data.types;
+        return { result: await this.account.signTypedData({ ...data, types } as never) };
+      }
       default:
         // Reads (eth_call, eth_estimateGas, eth_getTransactionReceipt, ...) go to anvil as they are.
         return { result: await this.clients.publicClient.request({ method, params } as never) };

@@ -24,14 +24,14 @@ export type PaymentRow = Omit<
 
 /**
  * The one way a Payment row is written: with its request's account (the column the dashboard and
- * GET /v2/payments read by) and, when the row is new, counted in PaymentDaily — in the caller's
+ * GET /v2/payments read by) and, when the row is new, counted in PaymentDaily (per request kind: money in or out) — in the caller's
  * transaction, so the rollup never disagrees with the payments. The (network, txHash, logIndex)
  * key makes a re-scan a no-op: false, nothing counted. Concurrent recordings for one account,
  * UTC day, network and currency wait for each other on the rollup row until the first commits.
  */
 export async function insertPayment(
   tx: Prisma.TransactionClient,
-  request: Pick<PaymentRequest, "id" | "accountId" | "network" | "paymentCurrency">,
+  request: Pick<PaymentRequest, "id" | "accountId" | "network" | "paymentCurrency" | "kind">,
   row: PaymentRow,
 ): Promise<boolean> {
   const inserted = await tx.payment.createMany({
@@ -41,9 +41,9 @@ export async function insertPayment(
   if (inserted.count === 0) return false;
   const day = row.blockTime.toISOString().slice(0, 10);
   await tx.$executeRaw`
-    INSERT INTO "PaymentDaily" ("accountId", "day", "network", "currency", "count", "amount")
-    VALUES (${request.accountId}, ${day}::date, ${request.network}, ${request.paymentCurrency}, 1, ${row.amount}::numeric)
-    ON CONFLICT ("accountId", "day", "network", "currency")
+    INSERT INTO "PaymentDaily" ("accountId", "day", "network", "currency", "kind", "count", "amount")
+    VALUES (${request.accountId}, ${day}::date, ${request.network}, ${request.paymentCurrency}, ${request.kind}::"RequestKind", 1, ${row.amount}::numeric)
+    ON CONFLICT ("accountId", "day", "network", "currency", "kind")
     DO UPDATE SET "count" = "PaymentDaily"."count" + 1, "amount" = "PaymentDaily"."amount" + EXCLUDED."amount"`;
   return true;
 }

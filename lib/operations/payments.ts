@@ -44,6 +44,10 @@ const paymentSchema = z
     }),
     payer: z.string().nullable(),
     payee: z.string(),
+    direction: z.enum(["incoming", "outgoing"]).meta({
+      description:
+        "Duebill extension: `incoming` pays a request of the account (it is the payee), `outgoing` a payout it made (recurring payouts included)",
+    }),
   })
   .meta({ id: "Payment" });
 
@@ -53,7 +57,7 @@ export const searchPaymentsOp = defineOperation({
   operationId: "searchPayments",
   summary: "Search the account's payments",
   description:
-    "Filters are ANDed: `txHash`, `walletAddress` (payer or payee), `paymentReference`, `requestId`, `reference` (your merchant reference), `type`, `invoiceCurrency`, `paymentCurrency`, `network` (Duebill extension), `fromDate`/`toDate` (ISO 8601 UTC, inclusive). Newest first; `limit` (1–100, default 20) and `offset`. Without a filter, every payment of the account (Duebill extension).",
+    "Filters are ANDed: `txHash`, `walletAddress` (payer or payee), `paymentReference`, `requestId`, `reference` (your merchant reference), `type`, `invoiceCurrency`, `paymentCurrency`, `network` and `direction` (Duebill extensions), `fromDate`/`toDate` (ISO 8601 UTC, inclusive). Newest first; `limit` (1–100, default 20) and `offset`. Without a filter, every payment of the account (Duebill extension).",
   tags: ["Payments"],
   auth: ["apiKey", "session"],
   query: z.object({
@@ -66,6 +70,10 @@ export const searchPaymentsOp = defineOperation({
     invoiceCurrency: text(96, "Invoice currency, e.g. USD or USDC-base"),
     paymentCurrency: text(96, "Payment currency, e.g. USDC or USDC-base"),
     network: text(32, "Network ID (Duebill extension)"),
+    direction: z.enum(["incoming", "outgoing"]).optional().meta({
+      description:
+        "Duebill extension: `incoming` (payments of the account's requests and payment links: money in) or `outgoing` (its payouts, payout links and recurring payouts: money out)",
+    }),
     fromDate: text(40, "From (inclusive), ISO 8601 UTC"),
     toDate: text(40, "Until (inclusive), ISO 8601 UTC"),
     limit: text(4, "Page size, 1–100 (default 20)"),

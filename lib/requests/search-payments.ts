@@ -6,6 +6,7 @@ import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { formatAmount } from "@/lib/money";
+import { type Direction, directionOf, isDirection, kindOf } from "@/lib/payments/direction";
 
 /**
  * GET /v2/payments: the reference's payment search over one account's detected payments, newest
@@ -22,6 +23,8 @@ export interface PaymentSearch {
   invoiceCurrency?: string;
   paymentCurrency?: string;
   network?: string;
+  /** Which way money moved (lib/payments/direction.ts): money in or money out. */
+  direction?: Direction;
   fromDate?: string;
   toDate?: string;
   limit?: string;
@@ -57,6 +60,7 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
   if (q.walletAddress !== undefined && !isEvmAddress(q.walletAddress) && !isTronAddress(q.walletAddress))
     throw invalidField("walletAddress", "must be an EVM (0x…) or Tron (T…) address");
   if (q.network !== undefined && !isNetworkId(q.network)) throw invalidField("network", `Unknown network "${q.network}"`);
+  if (q.direction !== undefined && !isDirection(q.direction)) throw invalidField("direction", "must be incoming or outgoing");
   // Request-level filters only: the account itself is on the payment row (Payment.accountId).
   const request: Prisma.PaymentRequestWhereInput = {};
   if (q.requestId) request.id = q.requestId;
@@ -66,6 +70,7 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
   if (q.paymentCurrency) request.paymentCurrency = { startsWith: q.paymentCurrency, mode: "insensitive" };
   if (q.type === "recurring") request.recurringScheduleId = { not: null };
   if (q.type === "direct") request.recurringScheduleId = null;
+  if (q.direction) request.kind = kindOf(q.direction);
   const where: Prisma.PaymentWhereInput = { accountId };
   if (Object.keys(request).length > 0) where.request = { accountId, ...request };
   if (q.type === "conversion" || q.type === "crosschain") where.id = "none"; // Duebill records neither kind yet
@@ -77,12 +82,14 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
     const forms = w.startsWith("0x") ? { equals: w, mode: "insensitive" as const } : { equals: w };
     where.OR = [{ payer: forms }, { payee: forms }];
   }
-  // Without any filter the count is the account's, from the per-day rollup: no scan of its payments.
-  const unfiltered = Object.keys(where).length === 1;
+  // Without any filter (or with only `direction`) the count is the account's, from the per-day
+  // rollup, which is kept per request kind: no scan of its payments.
+  const directionOnly = q.direction !== undefined && Object.keys(request).length === 1;
+  const unfiltered = Object.keys(where).length === 1 || (Object.keys(where).length === 2 && directionOnly);
   const [total, rows] = await Promise.all([
     unfiltered
       ? db()
-          .paymentDaily.aggregate({ where: { accountId }, _sum: { count: true } })
+          .paymentDaily.aggregate({ where: { accountId, ...(q.direction ? { kind: kindOf(q.direction) } : {}) }, _sum: { count: true } })
           .then((r) => r._sum.count ?? 0)
       : db().payment.count({ where }),
     db().payment.findMany({
@@ -142,9 +149,10 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
           customerInfo: (r.customerInfo as Record<string, unknown> | null) ?? null,
           reference: r.reference,
         },
-        // Duebill extensions: who paid whom.
+        // Duebill extensions: who paid whom, and which way money moved for the account.
         payer: p.payer,
         payee: p.payee,
+        direction: directionOf(r.kind),
       };
     }),
     pagination: { total, limit, offset, hasMore: offset + rows.length < total },

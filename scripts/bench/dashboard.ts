@@ -124,9 +124,9 @@ async function seedAccount(c: pg.Client, name: string, payments: number, withUse
   );
   // The per-day rollup, as lib/detection/record-payment.ts insertPayment keeps it.
   await c.query(
-    `INSERT INTO "PaymentDaily" ("accountId", "day", "network", "currency", "count", "amount")
-     SELECT p."accountId", p."blockTime"::date, pr."network", pr."paymentCurrency", count(*), sum(p."amount")
-     FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId" WHERE p."accountId" = $1 GROUP BY 1, 2, 3, 4`,
+    `INSERT INTO "PaymentDaily" ("accountId", "day", "network", "currency", "kind", "count", "amount")
+     SELECT p."accountId", p."blockTime"::date, pr."network", pr."paymentCurrency", pr."kind", count(*), sum(p."amount")
+     FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId" WHERE p."accountId" = $1 GROUP BY 1, 2, 3, 4, 5`,
     [accountId],
   );
   let token = "";

@@ -116,6 +116,18 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   "settings#setDestinationAction": {
     call: () => settingsActions.setDestinationAction(none, form({ currency: "USDC-base", walletAddress: ids.destinationWalletA! })),
   },
+  "settings#destinationSigningDataAction": {
+    call: () => settingsActions.destinationSigningDataAction({ currency: "USDC-base", walletAddress: ids.destinationWalletA! }),
+  },
+  "settings#saveSignedDestinationAction": {
+    call: () =>
+      settingsActions.saveSignedDestinationAction({
+        currency: "USDC-base",
+        walletAddress: ids.destinationWalletA!,
+        nonce: "0".repeat(32),
+        signature: `0x${"11".repeat(65)}`,
+      }),
+  },
   "settings#deactivateDestinationAction": { call: () => settingsActions.deactivateDestinationAction(form({ id: ids.destinationA! })) },
   "settings#setFeeAction": {
     call: () =>

@@ -84,14 +84,14 @@ export async function insertPaidRequest(
   currency: string,
   units: bigint,
   daysAgo: number,
-  extra: { payer?: string; reference?: string; feeAmount?: bigint } = {},
+  extra: { payer?: string; reference?: string; feeAmount?: bigint; kind?: "request" | "payout" } = {},
 ) {
   const id = `01${ulid().toLowerCase().padEnd(64, "0")}`;
   const request = await db().paymentRequest.create({
     data: {
       id,
       accountId,
-      kind: "request",
+      kind: extra.kind ?? "request",
       network: "base",
       invoiceCurrency: currency,
       paymentCurrency: currency,

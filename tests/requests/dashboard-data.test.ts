@@ -22,19 +22,22 @@ beforeAll(async () => {
 describe("dashboard overview", () => {
   it("totals per currency and network, never one sum across tokens; days of the last 30 only", async () => {
     const o = await accountOverview(a.account.id);
-    expect(o.totals).toEqual([
-      { network: "base", currency: "USDC-base", symbol: "USDC", count: 2, amount: "3.5" },
-      { network: "base", currency: "USDT-base", symbol: "USDT", count: 1, amount: "4" },
+    expect(o.incoming).toEqual([
+      { direction: "incoming", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 2, amount: "3.5" },
+      { direction: "incoming", network: "base", networkName: "Base", currency: "USDT-base", symbol: "USDT", count: 1, amount: "4" },
     ]);
+    expect(o.outgoing).toEqual([]);
     expect(o.days).toHaveLength(30);
-    expect(o.days.reduce((s, d) => s + d.count, 0)).toBe(2);
-    expect(o.days.at(-1)).toMatchObject({ count: 1, amounts: { "USDC-base": "2.5" } });
+    expect(o.days.reduce((s, d) => s + d.incoming.count, 0)).toBe(2);
+    expect(o.days.at(-1)?.incoming).toEqual({ count: 1, amounts: { "USDC-base": "2.5" } });
     expect(o.requests.paid).toBe(3);
   });
 
   it("another account's payments never appear", async () => {
     const o = await accountOverview(b.account.id);
-    expect(o.totals).toEqual([{ network: "base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "9" }]);
+    expect(o.incoming).toEqual([
+      { direction: "incoming", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "9" },
+    ]);
     expect((await recentPayments(b.account.id)).map((p) => p.reference)).toEqual([`R-${b.account.id}`]);
     expect((await recentPayments(a.account.id)).every((p) => p.reference === `R-${a.account.id}`)).toBe(true);
   });
@@ -43,14 +46,14 @@ describe("dashboard overview", () => {
 describe("what the overview reads: Payment.accountId and the PaymentDaily rollup", () => {
   const fromPayments = () =>
     db().$queryRaw`
-      SELECT pr."accountId", p."blockTime"::date::text AS day, pr."network", pr."paymentCurrency" AS currency,
+      SELECT pr."accountId", p."blockTime"::date::text AS day, pr."network", pr."paymentCurrency" AS currency, pr."kind"::text AS kind,
              count(*)::int AS count, sum(p."amount")::text AS amount
       FROM "Payment" p JOIN "PaymentRequest" pr ON pr."id" = p."requestId"
-      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4`;
+      GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5`;
   const rollup = () =>
     db().$queryRaw`
-      SELECT "accountId", "day"::text AS day, "network", "currency", "count", "amount"::text AS amount
-      FROM "PaymentDaily" ORDER BY 1, 2, 3, 4`;
+      SELECT "accountId", "day"::text AS day, "network", "currency", "kind"::text AS kind, "count", "amount"::text AS amount
+      FROM "PaymentDaily" ORDER BY 1, 2, 3, 4, 5`;
 
   it("every payment carries its request's account, and the rollup equals the payments' sums per day", async () => {
     const mismatched = await db().$queryRaw<{ n: number }[]>`

@@ -27,7 +27,9 @@ export default async function LinksPage() {
           />
         ) : (
           <p className="text-sm text-slate-600">
-            Register where you receive payments first (POST /v2/payee-destination, or the hosted onboarding).
+            <a href="/dashboard/settings" className="text-indigo-700 underline">
+              First connect the wallet you get paid to, in Settings.
+            </a>
           </p>
         )}
       </Panel>

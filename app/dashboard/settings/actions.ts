@@ -2,30 +2,29 @@
 
 import { revalidatePath } from "next/cache";
 import { createDestination, deactivateDestination } from "@/lib/destinations/destinations";
+import { createSigningData } from "@/lib/destinations/proof";
+import { receivingCurrency } from "@/lib/destinations/receiving";
 import { toFormState } from "@/lib/errors";
 import { clearFeeConfig, setFeeConfig } from "@/lib/fees/fee-config";
 import { FEE_FORM_FIELDS, feeFormBody, feeFormSchema } from "@/lib/forms/fee-form";
 import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
-import { createDestinationOp } from "@/lib/operations/destinations";
+import { createDestinationOp, destinationSigningDataOp } from "@/lib/operations/destinations";
 
 export interface SettingsFormState extends FormState {
   done?: string;
 }
 
 /**
- * POST /v2/payee-destination from the dashboard: the same schema and rules (a wallet session
- * registers its own address; any other address needs the signed proof of the API).
+ * POST /v2/payee-destination from the dashboard, for a wallet session's own address (no proof:
+ * the session proved the wallet): the same schema and rules as the API.
  */
 export async function setDestinationAction(_prev: SettingsFormState, form: FormData): Promise<SettingsFormState> {
-  const values = { currency: String(form.get("currency") ?? ""), walletAddress: String(form.get("walletAddress") ?? "").trim() };
+  const values = { currency: String(form.get("currency") ?? "") };
   try {
     const me = await userForAction();
-    const body = parseWith(createDestinationOp.body!, {
-      currency: values.currency,
-      ...(values.walletAddress ? { walletAddress: values.walletAddress } : {}),
-    });
+    const body = parseWith(createDestinationOp.body!, { currency: values.currency });
     const d = await createDestination(me.session, body);
     revalidatePath("/dashboard", "layout");
     return { error: null, done: `Payments now go to ${d.walletAddress} (${d.currency})` };
@@ -34,6 +33,67 @@ export async function setDestinationAction(_prev: SettingsFormState, form: FormD
   }
 }
 
+/** The EIP-712 data the connected wallet signs (GET /v2/payee-destination/signing-data's, action `add`). */
+export interface DestinationSigningData {
+  domain: { name: string; version: string; chainId: number };
+  types: Record<string, { name: string; type: string }[]>;
+  primaryType: string;
+  message: Record<string, string>;
+  nonce: string;
+}
+
+/**
+ * Step 1 of registering a connected wallet from Settings: the signing data of GET
+ * /v2/payee-destination/signing-data for the chosen currency's token and chain (same query
+ * schema, same lib function: one nonce, five minutes, single use).
+ */
+export async function destinationSigningDataAction(input: {
+  currency: string;
+  walletAddress: string;
+}): Promise<{ error: string | null; field?: string; data?: DestinationSigningData }> {
+  try {
+    const me = await userForAction();
+    const currency = receivingCurrency(String(input.currency ?? ""));
+    const query = parseWith(destinationSigningDataOp.query!, {
+      walletAddress: String(input.walletAddress ?? ""),
+      action: "add",
+      tokenAddress: currency.token.address,
+      chainId: String(currency.dto.chainId),
+    });
+    const { domain, types, primaryType, message, nonce } = await createSigningData(me.account.id, query);
+    return { error: null, data: { domain, types: types as unknown as DestinationSigningData["types"], primaryType, message, nonce } };
+  } catch (err) {
+    return toFormState(err);
+  }
+}
+
+/**
+ * Step 2: POST /v2/payee-destination with the wallet's signature of that data (same body schema,
+ * same lib function, which checks the nonce and the signature).
+ */
+export async function saveSignedDestinationAction(input: {
+  currency: string;
+  walletAddress: string;
+  nonce: string;
+  signature: string;
+}): Promise<SettingsFormState> {
+  try {
+    const me = await userForAction();
+    const body = parseWith(createDestinationOp.body!, {
+      currency: String(input.currency ?? ""),
+      walletAddress: String(input.walletAddress ?? ""),
+      nonce: String(input.nonce ?? ""),
+      signature: String(input.signature ?? ""),
+    });
+    const d = await createDestination(me.session, body);
+    revalidatePath("/dashboard", "layout");
+    return { error: null, done: `Payments now go to ${d.walletAddress} (${d.currency})` };
+  } catch (err) {
+    return toFormState(err);
+  }
+}
+
+/** Deactivates the account's destination (a session needs no proof, as DELETE /v2/payee-destination/{id}). */
 export async function deactivateDestinationAction(form: FormData): Promise<void> {
   const me = await userForAction();
   await deactivateDestination(me.account.id, String(form.get("id") ?? ""));

@@ -1,70 +1,109 @@
 import type { Metadata } from "next";
-import { DestinationForm, FeeForm } from "@/components/dashboard/settings-forms";
+import { ActiveDestination, type DestinationRow, EarlierDestinations } from "@/components/dashboard/destination-active";
+import { DestinationSetup } from "@/components/dashboard/destination-setup";
+import type { DestinationCurrency } from "@/components/dashboard/destination-types";
+import { FeeForm } from "@/components/dashboard/settings-forms";
 import { Panel } from "@/components/dashboard/shell";
-import { formatUtc } from "@/components/shared/format";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { tokenCurrencies } from "@/lib/currencies/registry";
 import { listDestinations } from "@/lib/destinations/destinations";
 import { activeFeeConfig } from "@/lib/fees/fee-config";
 import { requireUser } from "@/lib/http/page-session";
-import { clearFeeAction, deactivateDestinationAction, setDestinationAction, setFeeAction } from "./actions";
+import {
+  clearFeeAction,
+  deactivateDestinationAction,
+  destinationSigningDataAction,
+  saveSignedDestinationAction,
+  setDestinationAction,
+  setFeeAction,
+} from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Settings", robots: { index: false } };
 
-/** USDC and USDT on the networks this deployment serves (an RPC is configured). */
-function destinationCurrencies(): string[] {
+const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url);
+
+/** USDC and USDT on the networks this deployment serves (an RPC is configured), with what a wallet needs of each chain. */
+function destinationCurrencies(): DestinationCurrency[] {
   return tokenCurrencies()
     .filter((c) => ["USDC", "USDT"].includes(c.token.symbol))
-    .filter((c) => isNetworkId(c.token.network) && Boolean(networkRuntime(c.token.network).rpcUrl))
-    .map((c) => c.id);
+    .flatMap((c) => {
+      const id = c.token.network;
+      if (!isNetworkId(id)) return [];
+      const rt = networkRuntime(id);
+      if (!rt.rpcUrl) return [];
+      const evm = rt.network.kind === "evm";
+      return [
+        {
+          id: c.id,
+          symbol: c.token.symbol,
+          networkName: rt.network.name,
+          kind: evm ? "evm" : "tron",
+          // A local devnet's RPC is the wallet's too; public chains use their public RPC (never this server's keys).
+          wallet: evm
+            ? {
+                chainId: rt.network.chainId,
+                name: rt.network.name,
+                testnet: rt.network.testnet,
+                rpcUrl: isLocal(rt.rpcUrl) ? rt.rpcUrl : null,
+              }
+            : null,
+        } satisfies DestinationCurrency,
+      ];
+    });
 }
+
+const networkName = (id: string) => (isNetworkId(id) ? networkRuntime(id).network.name : id);
 
 export default async function SettingsPage() {
   const me = await requireUser("/dashboard/settings");
   const [destinations, fee] = await Promise.all([listDestinations(me.account.id, 10), activeFeeConfig(me.account.id, "get_paid")]);
-  const active = destinations.find((d) => d.active);
+  const rows: DestinationRow[] = destinations.map((d) => ({
+    id: d.id,
+    tokenSymbol: d.tokenSymbol,
+    network: d.network,
+    walletAddress: d.walletAddress,
+    active: d.active,
+    deactivatedAt: d.deactivatedAt?.toISOString() ?? null,
+  }));
+  const active = rows.find((d) => d.active);
+  const setup = (
+    <DestinationSetup
+      currencies={destinationCurrencies()}
+      initialCurrency={active ? `${active.tokenSymbol}-${active.network}` : undefined}
+      sessionWallet={me.user.walletAddress}
+      hasActive={Boolean(active)}
+      actions={{
+        signingData: destinationSigningDataAction,
+        saveSigned: saveSignedDestinationAction,
+        registerSessionWallet: setDestinationAction,
+      }}
+    />
+  );
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Settings</h1>
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Payee destination">
-          {active ? (
-            <div className="mb-4 rounded-xl bg-slate-50 p-3 text-sm ring-1 ring-slate-200" data-testid="active-destination">
-              <p className="font-medium">
-                {active.tokenSymbol} on {active.network}
+        <Panel title="Where you get paid">
+          <div className="space-y-4">
+            {active ? (
+              <ActiveDestination destination={active} networkName={networkName(active.network)} deactivate={deactivateDestinationAction} />
+            ) : (
+              <p className="rounded-xl bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-amber-200" data-testid="no-destination">
+                No destination yet: payment links cannot be created until you choose the wallet that receives them.
               </p>
-              <p className="break-all font-mono text-xs text-slate-600">{active.walletAddress}</p>
-              <form action={deactivateDestinationAction} className="mt-2">
-                <input type="hidden" name="id" value={active.id} />
-                <button
-                  type="submit"
-                  className="rounded-md px-2 py-1 text-xs font-medium text-rose-700 ring-1 ring-inset ring-rose-200 hover:bg-rose-50"
-                >
-                  Deactivate
-                </button>
-              </form>
-            </div>
-          ) : (
-            <p className="mb-4 text-sm text-amber-800">No active destination: payment links cannot be created until one is set.</p>
-          )}
-          <DestinationForm action={setDestinationAction} currencies={destinationCurrencies()} wallet={me.user.walletAddress} />
-          {destinations.some((d) => !d.active) ? (
-            <details className="mt-4 text-sm">
-              <summary className="cursor-pointer text-slate-600">Earlier destinations</summary>
-              <ul className="mt-2 space-y-1 text-xs text-slate-500">
-                {destinations
-                  .filter((d) => !d.active)
-                  .map((d) => (
-                    <li key={d.id} className="break-all">
-                      {d.tokenSymbol} on {d.network} · {d.walletAddress} · until{" "}
-                      {d.deactivatedAt ? formatUtc(d.deactivatedAt.toISOString()) : "—"}
-                    </li>
-                  ))}
-              </ul>
-            </details>
-          ) : null}
+            )}
+            {active ? (
+              <details className="text-sm">
+                <summary className="cursor-pointer font-medium text-indigo-700">Change where you get paid</summary>
+                <div className="mt-3">{setup}</div>
+              </details>
+            ) : (
+              setup
+            )}
+            <EarlierDestinations destinations={rows.filter((d) => !d.active)} />
+          </div>
         </Panel>
         <Panel
           title="Platform fee on payment links"
