@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { verifyTypedData } from "viem";
-import { asEvmAddress, asHex, isEvmAddress, sameAddress } from "@/lib/chain/address";
+import { recoverTronSigner } from "@/lib/auth/sign-in/tron-message";
+import { asEvmAddress, asHex, isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
+import { TRON_CHAIN_ID } from "@/lib/chain/networks";
 import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { receivingCurrencyAt } from "@/lib/destinations/receiving";
@@ -13,7 +15,9 @@ import { prefixedId } from "@/lib/ids";
  * which has no wallet session) the wallet signs EIP-712 typed data from
  * GET /v2/payee-destination/signing-data (the reference's flow): one nonce, bound to the
  * account, the action, the wallet, token and chain, valid 5 minutes, single use.
- * Tron wallets prove control by signing in with the wallet (TRON message signing).
+ * A Tron wallet cannot sign EIP-712: it signs (TRON message v2, TronLink's signMessageV2) a
+ * canonical text of the same data — action, account, wallet, token, chain, nonce, expiry — from
+ * createTronSigningData; the same nonce rules apply, and the signer is recovered as sign-in does.
  */
 const TTL_MS = 5 * 60 * 1000;
 /** Signing sessions share the wallet-challenge table with SIWE sign-in challenges; this prefix tells them apart. */
@@ -83,6 +87,69 @@ export async function createSigningData(accountId: string, input: SigningDataInp
   return { ...data, message, nonce, expiresAt: new Date(expiresAt).toISOString() };
 }
 
+/** The stored form of a signing session: what was issued, and for Tron the exact text to sign. */
+type Issued = SigningDataInput & { accountId: string; text?: string };
+
+/**
+ * The text a Tron wallet signs: one field a line, so a wallet shows the merchant what it
+ * authorises. Stored with the challenge and checked byte for byte, as sign-in messages are.
+ */
+export function tronSigningText(p: {
+  accountId: string;
+  accountName: string;
+  input: SigningDataInput;
+  currencyId: string;
+  nonce: string;
+  expiresAt: number;
+}): string {
+  const verb =
+    p.input.action === "add"
+      ? `Register this wallet as the payment destination of ${p.accountName} for ${p.currencyId}.`
+      : `Deactivate this wallet as the payment destination of ${p.accountName} for ${p.currencyId}.`;
+  return [
+    "Duebill payee destination",
+    "",
+    verb,
+    "",
+    `Action: ${p.input.action}`,
+    `Account: ${p.accountId}`,
+    `Wallet: ${p.input.walletAddress}`,
+    `Token: ${p.input.tokenAddress}`,
+    `Chain ID: ${p.input.chainId}`,
+    `Nonce: ${p.nonce}`,
+    `Expires At: ${new Date(p.expiresAt).toISOString()}`,
+  ].join("\n");
+}
+
+/**
+ * The Tron form of the signing data: the text the wallet signs with TRON message v2, one nonce
+ * bound to the account, action, wallet, token and chain, valid 5 minutes, single use.
+ */
+export async function createTronSigningData(accountId: string, input: SigningDataInput) {
+  if (!isTronAddress(input.walletAddress)) throw invalidField("walletAddress", "must be a Tron base58 address (T…)");
+  if (input.chainId !== TRON_CHAIN_ID) throw invalidField("chainId", `is not the Tron chain (${TRON_CHAIN_ID})`);
+  const currency = receivingCurrencyAt(input.chainId, input.tokenAddress, "tokenAddress");
+  const account = await db().account.findUnique({ where: { id: accountId }, select: { name: true } });
+  const nonce = randomBytes(16).toString("hex");
+  const expiresAt = nowMs() + TTL_MS;
+  // The name is shown for the merchant's eyes only; the ID is what binds. Line breaks would forge lines.
+  const accountName = (account?.name ?? accountId).replace(/[\r\n\u2028\u2029]+/g, " ").slice(0, 80);
+  const text = tronSigningText({ accountId, accountName, input, currencyId: currency.id, nonce, expiresAt });
+  const issued: Issued = { accountId, ...input, text };
+  await db().walletChallenge.create({
+    data: {
+      id: prefixedId(CHALLENGE_PREFIX),
+      address: input.walletAddress,
+      chainKind: "tron",
+      chainId: input.chainId,
+      nonce,
+      message: JSON.stringify(issued),
+      expiresAt: new Date(expiresAt),
+    },
+  });
+  return { message: text, nonce, expiresAt: new Date(expiresAt).toISOString() };
+}
+
 /**
  * A bad proof is bad input: 400 naming `nonce` (unknown, used, expired, or issued for another
  * account, action, wallet, token or chain) or `signature` (not the wallet's), as the reference
@@ -95,7 +162,7 @@ const UNKNOWN = "unknown, used or expired: get a new one from GET /v2/payee-dest
 async function openChallenge(nonce: string) {
   const challenge = await db().walletChallenge.findFirst({ where: { nonce, id: { startsWith: CHALLENGE_PREFIX } } });
   if (!challenge || challenge.usedAt || challenge.expiresAt.getTime() <= nowMs()) throw badNonce(UNKNOWN);
-  return { challenge, signed: JSON.parse(challenge.message) as SigningDataInput & { accountId: string } };
+  return { challenge, signed: JSON.parse(challenge.message) as Issued };
 }
 
 /**
@@ -120,14 +187,29 @@ export async function consumeProof(accountId: string, input: SigningDataInput, p
     sameAddress(signed.tokenAddress, input.tokenAddress);
   if (!matches) throw badNonce("was issued for another wallet, token, chain or action");
   if (!/^0x[0-9a-fA-F]{130}$/.test(proof.signature)) throw invalidField("signature", "must be a 65-byte hex signature");
-  const data = typedData(accountId, signed, challenge.nonce, challenge.expiresAt.getTime());
-  const valid = await verifyTypedData({ address: asEvmAddress(input.walletAddress), ...data, signature: asHex(proof.signature) }).catch(
-    () => false,
-  );
-  if (!valid) throw invalidField("signature", "is not the wallet's signature of the signing data");
+  if (!(await signedBy(accountId, signed, challenge, asHex(proof.signature))))
+    throw invalidField("signature", "is not the wallet's signature of the signing data");
   const { count } = await db().walletChallenge.updateMany({
     where: { id: challenge.id, usedAt: null },
     data: { usedAt: new Date(nowMs()) },
   });
   if (count !== 1) throw badNonce(UNKNOWN);
+}
+
+/**
+ * EVM: the EIP-712 signature of the typed data. Tron: the TRON message v2 signature of the stored
+ * text, its signer recovered exactly as Tron sign-in recovers it (lib/auth/sign-in/tron-message).
+ */
+async function signedBy(
+  accountId: string,
+  signed: Issued,
+  challenge: { chainKind: string; nonce: string; expiresAt: Date },
+  signature: `0x${string}`,
+): Promise<boolean> {
+  if (challenge.chainKind === "tron") {
+    if (!signed.text) return false;
+    return (await recoverTronSigner(signed.text, signature).catch(() => "")) === signed.walletAddress;
+  }
+  const data = typedData(accountId, signed, challenge.nonce, challenge.expiresAt.getTime());
+  return verifyTypedData({ address: asEvmAddress(signed.walletAddress), ...data, signature }).catch(() => false);
 }

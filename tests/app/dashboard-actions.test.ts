@@ -119,6 +119,10 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   "settings#destinationSigningDataAction": {
     call: () => settingsActions.destinationSigningDataAction({ currency: "USDC-base", walletAddress: ids.destinationWalletA! }),
   },
+  "settings#tronDestinationMessageAction": {
+    call: () =>
+      settingsActions.tronDestinationMessageAction({ currency: "USDT-tron", walletAddress: "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW" }),
+  },
   "settings#saveSignedDestinationAction": {
     call: () =>
       settingsActions.saveSignedDestinationAction({

@@ -2,9 +2,9 @@
 
 import { revalidatePath } from "next/cache";
 import { createDestination, deactivateDestination } from "@/lib/destinations/destinations";
-import { createSigningData } from "@/lib/destinations/proof";
+import { createSigningData, createTronSigningData } from "@/lib/destinations/proof";
 import { receivingCurrency } from "@/lib/destinations/receiving";
-import { toFormState } from "@/lib/errors";
+import { invalidField, toFormState } from "@/lib/errors";
 import { clearFeeConfig, setFeeConfig } from "@/lib/fees/fee-config";
 import { FEE_FORM_FIELDS, feeFormBody, feeFormSchema } from "@/lib/forms/fee-form";
 import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
@@ -62,6 +62,39 @@ export async function destinationSigningDataAction(input: {
     });
     const { domain, types, primaryType, message, nonce } = await createSigningData(me.account.id, query);
     return { error: null, data: { domain, types: types as unknown as DestinationSigningData["types"], primaryType, message, nonce } };
+  } catch (err) {
+    return toFormState(err);
+  }
+}
+
+/** The text a Tron wallet signs (TRON message v2) to become the destination, and its single-use nonce. */
+export interface TronDestinationMessage {
+  message: string;
+  nonce: string;
+  expiresAt: string;
+}
+
+/**
+ * Step 1 for a Tron wallet (TronLink cannot sign EIP-712): the same signing data — the account,
+ * action `add`, the wallet, the currency's token and chain, one nonce, five minutes, single use —
+ * as a text the wallet signs with TRON message v2. Step 2 is saveSignedDestinationAction: the
+ * same POST /v2/payee-destination rules, the signer recovered as Tron sign-in recovers it.
+ */
+export async function tronDestinationMessageAction(input: {
+  currency: string;
+  walletAddress: string;
+}): Promise<{ error: string | null; field?: string; data?: TronDestinationMessage }> {
+  try {
+    const me = await userForAction();
+    const currency = receivingCurrency(String(input.currency ?? ""));
+    const query = parseWith(destinationSigningDataOp.query!, {
+      walletAddress: String(input.walletAddress ?? ""),
+      action: "add",
+      tokenAddress: currency.token.address,
+      chainId: String(currency.dto.chainId),
+    });
+    if (currency.token.network !== "tron") throw invalidField("currency", `${currency.id} is not received on Tron`);
+    return { error: null, data: await createTronSigningData(me.account.id, query) };
   } catch (err) {
     return toFormState(err);
   }
