@@ -14,13 +14,16 @@ const loading = () => (
 );
 // wagmi and RainbowKit load only when the merchant chooses to connect: the dashboard carries no wallet code.
 const DestinationEvmWallet = dynamic(() => import("./destination-evm").then((m) => m.DestinationEvmWallet), { ssr: false, loading });
+// Likewise the TronLink adapter, for a Tron currency.
+const DestinationTronWallet = dynamic(() => import("./destination-tron").then((m) => m.DestinationTronWallet), { ssr: false, loading });
 
 const isTron = (a: string | null) => Boolean(a && /^T[1-9A-HJ-NP-Za-km-z]{33}$/.test(a));
 
 /**
  * Where the account gets paid: choose the currency, then prove the receiving wallet is yours —
- * connect it and sign the destination's signing data (EVM), or, signed in with a wallet, use that
- * wallet (the session already proved it). The server checks both as the API does.
+ * connect it and sign the destination's signing data (EIP-712 with an EVM wallet, TRON message v2
+ * with TronLink), or, signed in with a wallet, use that wallet (the session already proved it).
+ * The server checks each as the API does.
  */
 export function DestinationSetup({
   currencies,
@@ -61,25 +64,20 @@ export function DestinationSetup({
           ))}
         </select>
       </label>
-      {currency.kind === "evm" ? (
-        connecting && currency.wallet ? (
-          <DestinationEvmWallet key={currency.id} currency={currency} networks={currencies} actions={actions} />
-        ) : (
-          <div className="space-y-2">
-            <p className="text-sm text-slate-600">
-              Connect the wallet that should receive payments, then sign a message proving it is yours. Signing is free and sends no
-              transaction.
-            </p>
-            <Button variant="compact" onClick={() => setConnecting(true)}>
-              Connect wallet
-            </Button>
-          </div>
-        )
-      ) : sessionFits ? null : (
-        <p className="text-sm text-slate-600">
-          A Tron wallet proves it is yours by signing in with it: sign in with TronLink, then choose {currency.symbol} on{" "}
-          {currency.networkName} here.
-        </p>
+      {connecting && currency.kind === "evm" && currency.wallet ? (
+        <DestinationEvmWallet key={currency.id} currency={currency} networks={currencies} actions={actions} />
+      ) : connecting && currency.kind === "tron" ? (
+        <DestinationTronWallet key={currency.id} currency={currency} actions={actions} />
+      ) : (
+        <div className="space-y-2">
+          <p className="text-sm text-slate-600">
+            Connect the wallet that should receive payments, then sign a message proving it is yours. Signing is free and sends no
+            transaction.
+          </p>
+          <Button variant="compact" onClick={() => setConnecting(true)}>
+            {currency.kind === "tron" ? "Connect TronLink" : "Connect wallet"}
+          </Button>
+        </div>
       )}
       {sessionFits ? (
         <form action={sessionAction} className="space-y-2 border-t border-slate-100 pt-3">

@@ -1,4 +1,4 @@
-import type { DestinationSigningData, SettingsFormState } from "@/app/dashboard/settings/actions";
+import type { DestinationSigningData, SettingsFormState, TronDestinationMessage } from "@/app/dashboard/settings/actions";
 import type { PaymentNetwork } from "@/components/wallet/evm-config";
 
 /** A currency the account can receive in (USDC or USDT on a network this deployment serves). */
@@ -17,6 +17,12 @@ export interface DestinationActions {
     error: string | null;
     field?: string;
     data?: DestinationSigningData;
+  }>;
+  /** A Tron wallet's form of the signing data: the text it signs with TRON message v2. */
+  tronMessage: (input: { currency: string; walletAddress: string }) => Promise<{
+    error: string | null;
+    field?: string;
+    data?: TronDestinationMessage;
   }>;
   saveSigned: (input: { currency: string; walletAddress: string; nonce: string; signature: string }) => Promise<SettingsFormState>;
   registerSessionWallet: (prev: SettingsFormState, form: FormData) => Promise<SettingsFormState>;

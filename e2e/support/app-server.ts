@@ -132,7 +132,9 @@ export async function startAppServer(): Promise<AppServer> {
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: databaseUrl,
-      CHAIN_CONFIG: JSON.stringify({ ...devnet.chainConfig(), ...bridge.chainConfig() }),
+      // No Tron chain runs locally (the Tron journeys use e2e/support/tron-stub.ts); a Tron endpoint marks
+      // Tron as served, so Settings offers it as a destination. Nothing calls it (detection needs TRON_API_URL).
+      CHAIN_CONFIG: JSON.stringify({ ...devnet.chainConfig(), ...bridge.chainConfig(), tron: { rpcUrl: "http://127.0.0.1:9/tron-stub" } }),
       WORKER_INLINE: "true",
       DETECTION_INTERVAL_MS: "500",
       DEPOSIT_INTERVAL_MS: "500",

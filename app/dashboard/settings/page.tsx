@@ -8,6 +8,7 @@ import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { tokenCurrencies } from "@/lib/currencies/registry";
 import { listDestinations } from "@/lib/destinations/destinations";
+import { receivesOn } from "@/lib/destinations/receiving";
 import { activeFeeConfig } from "@/lib/fees/fee-config";
 import { requireUser } from "@/lib/http/page-session";
 import {
@@ -17,6 +18,7 @@ import {
   saveSignedDestinationAction,
   setDestinationAction,
   setFeeAction,
+  tronDestinationMessageAction,
 } from "./actions";
 
 export const dynamic = "force-dynamic";
@@ -24,7 +26,7 @@ export const metadata: Metadata = { title: "Settings", robots: { index: false } 
 
 const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url);
 
-/** USDC and USDT on the networks this deployment serves (an RPC is configured), with what a wallet needs of each chain. */
+/** USDC and USDT on the networks this deployment serves (watches: lib/destinations/receiving.ts), with what a wallet needs of each chain. */
 function destinationCurrencies(): DestinationCurrency[] {
   return tokenCurrencies()
     .filter((c) => ["USDC", "USDT"].includes(c.token.symbol))
@@ -32,7 +34,7 @@ function destinationCurrencies(): DestinationCurrency[] {
       const id = c.token.network;
       if (!isNetworkId(id)) return [];
       const rt = networkRuntime(id);
-      if (!rt.rpcUrl) return [];
+      if (!receivesOn(rt)) return [];
       const evm = rt.network.kind === "evm";
       return [
         {
@@ -46,7 +48,7 @@ function destinationCurrencies(): DestinationCurrency[] {
                 chainId: rt.network.chainId,
                 name: rt.network.name,
                 testnet: rt.network.testnet,
-                rpcUrl: isLocal(rt.rpcUrl) ? rt.rpcUrl : null,
+                rpcUrl: rt.rpcUrl && isLocal(rt.rpcUrl) ? rt.rpcUrl : null,
               }
             : null,
         } satisfies DestinationCurrency,
@@ -76,6 +78,7 @@ export default async function SettingsPage() {
       hasActive={Boolean(active)}
       actions={{
         signingData: destinationSigningDataAction,
+        tronMessage: tronDestinationMessageAction,
         saveSigned: saveSignedDestinationAction,
         registerSessionWallet: setDestinationAction,
       }}
