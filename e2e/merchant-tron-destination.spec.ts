@@ -68,6 +68,8 @@ test("a new email merchant connects TronLink in Settings, signs, and receives US
 
   await panel.getByRole("button", { name: "Connect TronLink" }).click();
   await expect(panel.getByTestId("connected-tron-address")).toHaveText(address, { timeout: 15_000 });
+  // A first destination replaces nothing, and the page does not say it would.
+  await expect(panel).not.toContainText("replaces your current destination");
   expect(scripts.some((js) => js.includes("tron_requestAccounts"))).toBe(true);
   await shootBoth(page, shot, "02-connected");
 
@@ -101,5 +103,25 @@ test("a new email merchant connects TronLink in Settings, signs, and receives US
   );
   expect(used).toHaveLength(1);
   expect(used[0].usedAt).not.toBeNull();
+
+  // Changing to USDC on Tron: the same wallet signs again; one destination stays active.
+  await panel.getByText("Change where you get paid").click();
+  await panel.getByLabel("Change to").selectOption({ label: "USDC on Tron" });
+  await panel.getByRole("button", { name: "Connect TronLink" }).click();
+  await expect(panel.getByTestId("connected-tron-address")).toHaveText(address, { timeout: 15_000 });
+  await expect(panel).toContainText("It replaces your current destination for new links.");
+  await panel.getByRole("button", { name: "Sign and save" }).click();
+  await expect(panel.getByTestId("active-destination")).toContainText("Receiving USDC on Tron", { timeout: 20_000 });
+  await panel.getByText("Earlier destinations").click();
+  await expect(panel.getByText(/USDT on tron/)).toBeVisible();
+  const active = await withDb(state, async (db) =>
+    (
+      await db.query(
+        `SELECT d."tokenSymbol" FROM "PayeeDestination" d JOIN "User" u ON u."accountId" = d."accountId" WHERE u."email" = $1 AND d."active"`,
+        [email],
+      )
+    ).rows.map((r) => r.tokenSymbol),
+  );
+  expect(active).toEqual(["USDC"]);
   expect(errors).toEqual([]);
 });

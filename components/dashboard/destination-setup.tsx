@@ -67,7 +67,7 @@ export function DestinationSetup({
       {connecting && currency.kind === "evm" && currency.wallet ? (
         <DestinationEvmWallet key={currency.id} currency={currency} networks={currencies} actions={actions} />
       ) : connecting && currency.kind === "tron" ? (
-        <DestinationTronWallet key={currency.id} currency={currency} actions={actions} />
+        <DestinationTronWallet key={currency.id} currency={currency} actions={actions} hasActive={hasActive} />
       ) : (
         <div className="space-y-2">
           <p className="text-sm text-slate-600">

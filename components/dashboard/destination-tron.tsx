@@ -22,7 +22,15 @@ const LABEL: Record<Step, string> = {
  * currency, nonce, expiry), save: the server recovers the signer as Tron sign-in does and
  * registers the wallet with POST /v2/payee-destination's rules.
  */
-function ConnectAndSign({ currency, actions }: { currency: DestinationCurrency; actions: DestinationActions }) {
+function ConnectAndSign({
+  currency,
+  actions,
+  hasActive,
+}: {
+  currency: DestinationCurrency;
+  actions: DestinationActions;
+  hasActive: boolean;
+}) {
   const wallet = useTronSigningWallet();
   const router = useRouter();
   const [step, setStep] = useState<Step>("idle");
@@ -83,7 +91,7 @@ function ConnectAndSign({ currency, actions }: { currency: DestinationCurrency; 
           </p>
           <p className="text-sm text-slate-600">
             Sign to receive {currency.symbol} on {currency.networkName} at this wallet. TronLink shows the message; signing is free and
-            sends no transaction. It replaces your current destination for new links.
+            sends no transaction.{hasActive ? " It replaces your current destination for new links." : ""}
           </p>
           <Button variant="compact" disabled={step !== "idle"} onClick={() => void signAndSave()}>
             {LABEL[step]}
@@ -105,10 +113,18 @@ function ConnectAndSign({ currency, actions }: { currency: DestinationCurrency; 
 }
 
 /** Entry of the TronLink bundle for Settings: loaded only when the merchant connects. */
-export function DestinationTronWallet({ currency, actions }: { currency: DestinationCurrency; actions: DestinationActions }) {
+export function DestinationTronWallet({
+  currency,
+  actions,
+  hasActive,
+}: {
+  currency: DestinationCurrency;
+  actions: DestinationActions;
+  hasActive: boolean;
+}) {
   return (
     <TronProviders>
-      <ConnectAndSign currency={currency} actions={actions} />
+      <ConnectAndSign currency={currency} actions={actions} hasActive={hasActive} />
     </TronProviders>
   );
 }

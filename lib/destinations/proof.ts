@@ -63,7 +63,10 @@ function typedData(accountId: string, input: SigningDataInput, nonce: string, ex
 
 export async function createSigningData(accountId: string, input: SigningDataInput) {
   if (!isEvmAddress(input.walletAddress)) {
-    throw invalidField("walletAddress", "EVM address expected; a Tron wallet proves control by signing in with the wallet");
+    throw invalidField(
+      "walletAddress",
+      "EVM address expected: a Tron wallet proves control in the dashboard (Settings → Connect TronLink) or by signing in with it",
+    );
   }
   if (!isEvmAddress(input.tokenAddress)) throw invalidField("tokenAddress", "EVM address expected");
   // A registration's token must be one a destination receives (a deactivation names the destination's own).
