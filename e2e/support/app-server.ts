@@ -132,9 +132,14 @@ export async function startAppServer(): Promise<AppServer> {
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: databaseUrl,
-      // No Tron chain runs locally (the Tron journeys use e2e/support/tron-stub.ts); a Tron endpoint marks
-      // Tron as served, so Settings offers it as a destination. Nothing calls it (detection needs TRON_API_URL).
-      CHAIN_CONFIG: JSON.stringify({ ...devnet.chainConfig(), ...bridge.chainConfig(), tron: { rpcUrl: "http://127.0.0.1:9/tron-stub" } }),
+      // No Tron chain runs locally (the Tron journeys use e2e/support/tron-stub.ts, standing in for public
+      // Tron). Tron's public endpoint marks it as served, so Settings offers it as a destination; nothing
+      // calls it (Tron detection needs TRON_API_URL, unset here), and it keeps Tron's explorer links.
+      CHAIN_CONFIG: JSON.stringify({
+        ...devnet.chainConfig(),
+        ...bridge.chainConfig(),
+        tron: { rpcUrl: "https://api.trongrid.io" },
+      }),
       WORKER_INLINE: "true",
       DETECTION_INTERVAL_MS: "500",
       DEPOSIT_INTERVAL_MS: "500",
