@@ -23,6 +23,8 @@ export interface LogDelivery {
   status: string;
   attempts: number;
   nextAttemptAt: string | null;
+  lastStatus: number | null;
+  lastError: string | null;
   createdAt: string;
   /** The exact body sent on every attempt (the request body). */
   requestBody: string;
@@ -78,6 +80,8 @@ export async function listDeliveryLog(owner: Owner, endpointId: string, page = 1
       status: d.status,
       attempts: d.attempts,
       nextAttemptAt: d.status === "pending" ? d.nextAttemptAt.toISOString() : null,
+      lastStatus: d.lastStatus,
+      lastError: d.lastError,
       createdAt: d.createdAt.toISOString(),
       requestBody: redactKnownSecrets(d.body, secret),
       attemptLog: d.attemptLog.map((a) => ({
