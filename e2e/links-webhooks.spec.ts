@@ -194,7 +194,7 @@ test("webhooks: a test event beside one endpoint, its request and response in th
     receiver.secret.value = hook.secret;
     await signIn(page, "/dashboard/webhooks");
     const endpoint = page.getByRole("region", { name: receiver.url });
-    await endpoint.getByLabel("Test event").selectOption("payment.confirmed");
+    await endpoint.getByLabel("Test event", { exact: true }).selectOption("payment.confirmed");
     await endpoint.getByRole("button", { name: "Send test event" }).click();
     await expect(endpoint.getByTestId("test-result")).toContainText("Delivered: your endpoint answered HTTP 200");
     expect(receiver.hits()).toBe(1);

@@ -84,7 +84,7 @@ function searchSql(q: string | undefined): Prisma.Sql {
   const amount = text.replace(/,/g, "");
   // An amount matches by value ("25" finds "25.00"); the stored amounts are decimal strings.
   const byAmount = /^\d{1,40}(\.\d{1,18})?$/.test(amount)
-    ? Prisma.sql`OR (CASE WHEN pr.amount ~ '^[0-9]+(\\.[0-9]+)?$' THEN pr.amount::numeric = ${amount}::numeric ELSE false END)`
+    ? Prisma.sql`OR (CASE WHEN pr.amount ~ '^[0-9]+([.][0-9]+)?$' THEN pr.amount::numeric = ${amount}::numeric ELSE false END)`
     : Prisma.empty;
   return Prisma.sql`AND (sp.reference ILIKE ${like} OR sp.description ILIKE ${like} OR sp.token = ${text}
     OR EXISTS (SELECT 1 FROM "SecurePaymentRequest" x JOIN "PaymentRequest" pr ON pr.id = x."requestId"

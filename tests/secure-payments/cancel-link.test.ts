@@ -197,6 +197,8 @@ describe("the links list", () => {
     expect(await refs({ q: "25" })).toEqual(["INV-1001"]);
     expect(await refs({ q: "25.5" })).toEqual(["INV-1002"]);
     expect(await refs({ q: "1,000" })).toEqual(["INV-1003"]);
+    expect(await refs({ q: "25.500" })).toEqual(["INV-1002"]);
+    expect(await refs({ q: "7.00" })).toEqual(["ORDER-77"]);
     expect(await refs({ q: "100%" })).toEqual([]);
     expect(await refs({ q: "INV", status: "pending" })).toEqual(["INV-1001"]);
     expect(await refs({ q: "B-ONLY" })).toEqual([]);
