@@ -94,7 +94,7 @@ test("webhooks: registered (secret once), a signed test arrives, the delivery lo
     const endpoint = page.getByRole("region", { name: receiver.url });
     await expect(endpoint.getByTestId("webhook-state")).toContainText("Active");
     // "Send test event" sits beside the endpoint and is sent at once.
-    await endpoint.getByLabel("Test event", { exact: true }).selectOption("payment.confirmed");
+    await endpoint.getByRole("combobox", { name: "Test event" }).selectOption("payment.confirmed");
     await endpoint.getByRole("button", { name: "Send test event" }).click();
     await expect(endpoint.getByTestId("test-result")).toContainText("HTTP 200");
     await expect.poll(() => receiver.received.filter((r) => r.valid).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);

@@ -85,14 +85,19 @@ test("links: filter by status and by reference or amount, copy, expiry; cancel a
   await expect(row("OLD").getByRole("button", { name: "Cancel" })).toHaveCount(0);
 
   // Status filters keep the search.
-  await list.getByRole("link", { name: "Expired", exact: true }).click();
+  const chip = async (name: string, status: string | null) => {
+    await list.getByRole("link", { name, exact: true }).click();
+    await expect(page).toHaveURL(status ? new RegExp(`status=${status}&q=${tag}`) : new RegExp(`/dashboard/links\\?q=${tag}$`));
+    await expect(list.getByRole("link", { name, exact: true })).toHaveAttribute("aria-current", "page");
+  };
+  await chip("Expired", "expired");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(`${tag}-OLD`);
-  await list.getByRole("link", { name: "Pending", exact: true }).click();
+  await chip("Pending", "pending");
   await expect(rows).toHaveCount(2);
-  await list.getByRole("link", { name: "Paid", exact: true }).click();
+  await chip("Paid", "paid");
   await expect(list.getByTestId("links-count")).toHaveText("No links match.");
-  await list.getByRole("link", { name: "All", exact: true }).click();
+  await chip("All", null);
   // By amount, as the merchant types it.
   await search("22.50");
   await expect(rows.filter({ hasText: tag })).toHaveCount(1);
@@ -130,13 +135,13 @@ test("links: filter by status and by reference or amount, copy, expiry; cancel a
   await expect(row("CANCEL").getByTestId("link-expiry")).toContainText(/Cancelled less than a minute ago|Cancelled 1 minute ago/);
   await expect(row("CANCEL").getByRole("button", { name: "Cancel" })).toHaveCount(0);
   expect(await statusOf(cancel.token)).toMatchObject({ status: "expired", cancelledAt: expect.any(Date) });
-  await list.getByRole("link", { name: "Cancelled", exact: true }).click();
+  await chip("Cancelled", "cancelled");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(`${tag}-CANCEL`);
-  await list.getByRole("link", { name: "Expired", exact: true }).click();
+  await chip("Expired", "expired");
   await expect(rows).toHaveCount(1);
   await expect(rows.first()).toContainText(`${tag}-OLD`);
-  await list.getByRole("link", { name: "All", exact: true }).click();
+  await chip("All", null);
   await shootBoth(page, shot, "03-links-cancelled");
 
   const plan = await fetch(`${state.baseUrl}/v2/secure-payments/${cancel.token}/pay?wallet=${state.devnet.payee}`);
@@ -194,7 +199,7 @@ test("webhooks: a test event beside one endpoint, its request and response in th
     receiver.secret.value = hook.secret;
     await signIn(page, "/dashboard/webhooks");
     const endpoint = page.getByRole("region", { name: receiver.url });
-    await endpoint.getByLabel("Test event", { exact: true }).selectOption("payment.confirmed");
+    await endpoint.getByRole("combobox", { name: "Test event" }).selectOption("payment.confirmed");
     await endpoint.getByRole("button", { name: "Send test event" }).click();
     await expect(endpoint.getByTestId("test-result")).toContainText("Delivered: your endpoint answered HTTP 200");
     expect(receiver.hits()).toBe(1);

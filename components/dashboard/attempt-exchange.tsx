@@ -5,6 +5,7 @@ export interface AttemptExchangeView {
   responseTruncated?: boolean;
 }
 
+const SUB = "mt-2 text-[11px] font-medium text-slate-500";
 const PRE = "mt-1 whitespace-pre-wrap rounded-lg bg-slate-50 p-2 font-mono text-[12px] leading-5 text-slate-800 [overflow-wrap:anywhere]";
 
 /** JSON shown indented (as a person reads it), anything else as it came. */
@@ -44,15 +45,19 @@ export function AttemptExchange({
           <h4 className="text-xs font-semibold uppercase tracking-wide text-slate-500">Request</h4>
           <p className="mt-1 font-mono text-[12px] text-slate-700 [overflow-wrap:anywhere]">POST {url ?? ""}</p>
           {headers.length > 0 ? (
-            <dl className={PRE} data-testid="request-headers">
-              {headers.map(([k, v]) => (
-                <div key={k}>
-                  <dt className="inline text-slate-500">{k}: </dt>
-                  <dd className="inline">{v}</dd>
-                </div>
-              ))}
-            </dl>
+            <>
+              <p className={SUB}>Headers</p>
+              <dl className={PRE} data-testid="request-headers">
+                {headers.map(([k, v]) => (
+                  <div key={k}>
+                    <dt className="inline text-slate-500">{k}: </dt>
+                    <dd className="inline">{v}</dd>
+                  </div>
+                ))}
+              </dl>
+            </>
           ) : null}
+          <p className={SUB}>Body</p>
           <pre className={PRE} data-testid="request-body">
             {pretty(requestBody)}
           </pre>
@@ -66,6 +71,7 @@ export function AttemptExchange({
           </p>
           {statusCode === null ? null : attempt.responseBody ? (
             <>
+              <p className={SUB}>Body</p>
               <pre className={PRE} data-testid="response-body">
                 {pretty(attempt.responseBody)}
               </pre>
