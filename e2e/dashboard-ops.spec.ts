@@ -107,7 +107,7 @@ test("webhooks: registered (secret once), a signed test arrives, the delivery lo
         { timeout: 20_000 },
       )
       .toMatch(/succeeded[\s\S]*#1[\s\S]*HTTP 200/);
-    await endpoint.getByRole("button", { name: "Send payment.confirmed again" }).first().click();
+    await endpoint.getByRole("button", { name: "Send again: payment.confirmed" }).first().click();
     await expect
       .poll(
         async () => {

@@ -9,6 +9,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { activateDestination, createLink, type E2eState, expireLink, withDb } from "./support/api";
 import { expect, test } from "./support/fixtures";
@@ -37,6 +38,15 @@ async function shootBoth(page: Page, shot: (n: string) => Promise<void>, name: s
     await shot(`links-webhooks-${vp.name}-${name}`);
   }
   await page.setViewportSize({ width: 1280, height: 900 });
+}
+
+/** axe-core's WCAG 2 A/AA rules on the page as it is now (issue 27 item 7 asks it of every page). */
+async function expectAccessible(page: Page, what: string): Promise<void> {
+  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  expect(
+    violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
+    what,
+  ).toEqual([]);
 }
 
 /** Fails the test on any console error of the page. */
@@ -105,6 +115,7 @@ test("links: filter by status and by reference or amount, copy, expiry; cancel a
 
   await search(tag);
   await shootBoth(page, shot, "01-links");
+  await expectAccessible(page, "links list");
 
   // Copy: the button says so, and the clipboard holds the hosted page's address.
   await row("KEEP")
@@ -221,6 +232,7 @@ test("webhooks: a test event beside one endpoint, its request and response in th
     expect(html.includes(hook.secret)).toBe(false);
     expect(html.includes(hook.secret.slice("whsec_".length))).toBe(false);
     await shootBoth(page, shot, "05-webhook-log");
+    await expectAccessible(page, "webhook log with an attempt opened");
 
     // More deliveries than one page: the log pages, newest first.
     for (let i = 0; i < 10; i++) {

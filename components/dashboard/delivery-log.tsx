@@ -71,7 +71,7 @@ export function DeliveryLog({
               <button
                 type="submit"
                 className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
-                aria-label={`Send ${d.eventType} again`}
+                aria-label={`Send again: ${d.eventType}`}
               >
                 Send again
               </button>
