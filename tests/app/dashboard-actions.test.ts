@@ -68,7 +68,11 @@ async function snapshotA() {
     db().payeeDestination.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().feeConfig.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().session.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" }, select: { id: true, revokedAt: true } }),
-    db().securePayment.count({ where: { accountId: a.account.id } }),
+    db().securePayment.findMany({
+      where: { accountId: a.account.id },
+      orderBy: { token: "asc" },
+      select: { token: true, status: true, expiresAt: true, cancelledAt: true },
+    }),
     db().clientIdLink.findMany({ where: { client: { accountId: a.account.id } }, orderBy: { id: "asc" } }),
   ]);
   return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks });
@@ -90,6 +94,7 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   "sign-in#registerWithPassword": { public: true, call: () => signInActions.registerWithPassword(none, form({ email: "", password: "" })) },
   "sign-in#signOut": { public: true, call: () => signInActions.signOut() },
   "links#createLinkAction": { call: () => linkActions.createLinkAction(none, form({ amount: "5", reference: "B-LINK" })) },
+  "links#cancelLinkAction": { call: () => linkActions.cancelLinkAction(none, form({ token: ids.linkA! })) },
   "keys#createKeyAction": { call: () => keyActions.createKeyAction(none, form({ name: "b key" })) },
   "keys#revokeKeyAction": { call: () => keyActions.revokeKeyAction(form({ id: ids.apiKeyA! })) },
   "keys#createClientIdAction": { call: () => keyActions.createClientIdAction(none, form({ label: "b", allowedDomains: "" })) },
@@ -100,7 +105,9 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   },
   "webhooks#toggleWebhookAction": { call: () => webhookActions.toggleWebhookAction(form({ id: ids.webhookA! })) },
   "webhooks#deleteWebhookAction": { call: () => webhookActions.deleteWebhookAction(form({ id: ids.webhookA! })) },
-  "webhooks#sendTestAction": { call: () => webhookActions.sendTestAction(none, form({ eventType: "payment.confirmed" })) },
+  "webhooks#sendTestAction": {
+    call: () => webhookActions.sendTestAction(none, form({ endpointId: ids.webhookA!, eventType: "payment.confirmed" })),
+  },
   "webhooks#redeliverAction": {
     call: () => webhookActions.redeliverAction(form({ endpointId: ids.webhookA!, deliveryId: ids.deliveryA! })),
   },
@@ -201,6 +208,18 @@ beforeAll(async () => {
     data: { id: ulid(), endpointId: endpoint.id, eventType: "payment.confirmed", body: "{}", status: "failed", attempts: 3 },
   });
   ids.deliveryA = delivery.id;
+  ids.linkA = ulid();
+  await db().securePayment.create({
+    data: {
+      token: ids.linkA,
+      accountId: a.account.id,
+      direction: "incoming",
+      paymentType: "single",
+      network: "base",
+      identityMode: "manual_dashboard",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
   const paid = await insertPaidRequest(a.account.id, "USDC-base", 1_000_000n, 0);
   ids.scheduleA = await recurringScheduleOf(a.account.id, paid);
   ids.destinationWalletA = "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65";
@@ -306,5 +325,11 @@ describe("server actions", () => {
     const paused = await recurringActions.manageRecurringAction(none, form({ id: ids.scheduleA!, action: "pause" }));
     expect(paused.error).toBeNull();
     expect((await db().recurringSchedule.findUniqueOrThrow({ where: { id: ids.scheduleA! } })).status).toBe("paused");
+    const cancelled = await linkActions.cancelLinkAction(none, form({ token: ids.linkA! }));
+    expect(cancelled).toEqual({ error: null, cancelled: ids.linkA });
+    expect(await db().securePayment.findUniqueOrThrow({ where: { token: ids.linkA! } })).toMatchObject({
+      status: "expired",
+      cancelledAt: expect.any(Date),
+    });
   });
 });
