@@ -1,0 +1,147 @@
+import { findTokenCurrency } from "@/lib/currencies/registry";
+import { db } from "@/lib/db";
+import { invalidField } from "@/lib/errors";
+import { Prisma } from "@/lib/generated/prisma/client";
+import { formatAmount } from "@/lib/money";
+
+/**
+ * The operator's account list (/admin/accounts): newest first, a page at a time, optionally
+ * narrowed by a search. Every query is served by an index (migration 20261127040000):
+ * - the page: keyset on Account(createdAt DESC, id DESC), the cursor being an account ID;
+ * - the search: an exact account ID (primary key), or a name, sign-in email or wallet that starts
+ *   with the query (text_pattern_ops indexes, `LIKE 'q%'`). Emails and EVM wallets are stored
+ *   lowercase, so they match in any case; a name matches as typed, in lowercase, in capitals, or
+ *   capitalised ("acme" finds "Acme Corp").
+ */
+export const ACCOUNTS_PAGE_SIZE = 25;
+export const MAX_QUERY_LENGTH = 200;
+
+export interface AccountPageQuery {
+  q?: string;
+  /** The last account of the previous page: the next page starts after it. */
+  after?: string;
+  /** The first account of the following page: the previous page ends before it. */
+  before?: string;
+  take?: number;
+}
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+const capitalise = (s: string) => s.charAt(0).toUpperCase() + s.slice(1).toLowerCase();
+
+/** The spellings of a name prefix tried against the index (a btree compares case-sensitively). */
+function nameVariants(q: string): string[] {
+  const title = q.toLowerCase().replace(/(^|\s)(\S)/g, (_, space: string, c: string) => space + c.toUpperCase());
+  return [...new Set([q, q.toLowerCase(), q.toUpperCase(), capitalise(q), title])];
+}
+
+/** The IDs of the accounts a query names, each branch on its own index. */
+function hitsSql(q: string): Prisma.Sql {
+  const names = nameVariants(q).map((v) => Prisma.sql`SELECT id FROM "Account" WHERE name LIKE ${`${escapeLike(v)}%`}`);
+  const wallets = [...new Set([q, q.toLowerCase()])].map(
+    (v) => Prisma.sql`SELECT "accountId" FROM "User" WHERE "walletAddress" LIKE ${`${escapeLike(v)}%`}`,
+  );
+  return Prisma.join(
+    [
+      Prisma.sql`SELECT id FROM "Account" WHERE id = ${q}`,
+      ...names,
+      Prisma.sql`SELECT "accountId" FROM "User" WHERE email LIKE ${`${escapeLike(q.toLowerCase())}%`}`,
+      ...wallets,
+    ],
+    " UNION ",
+  );
+}
+
+export interface AccountPage {
+  accounts: Awaited<ReturnType<typeof accountRows>>;
+  /** Accounts the query matches (all accounts without one). */
+  total: number;
+  /** Cursor of the next page (`after`), or null on the last one. */
+  next: string | null;
+  /** Cursor of the previous page (`before`), or null on the first one. */
+  prev: string | null;
+}
+
+function accountRows(ids: string[]) {
+  return db().account.findMany({
+    where: { id: { in: ids } },
+    select: {
+      id: true,
+      name: true,
+      logoUrl: true,
+      createdAt: true,
+      users: { select: { email: true, walletAddress: true, isAdmin: true } },
+      _count: { select: { apiKeys: true, clientIds: true, orchestratorKeys: true, requests: true } },
+    },
+  });
+}
+
+/** One page of accounts, newest first, optionally narrowed by `q` (see the module comment). */
+export async function searchAccounts(query: AccountPageQuery = {}): Promise<AccountPage> {
+  const q = (query.q ?? "").trim();
+  if (q.length > MAX_QUERY_LENGTH) throw invalidField("q", `must be at most ${MAX_QUERY_LENGTH} characters`);
+  if (query.after && query.before) throw invalidField("before", "use either after or before, not both");
+  const take = Math.min(Math.max(query.take ?? ACCOUNTS_PAGE_SIZE, 1), 100);
+  const cursor = query.after ?? query.before ?? null;
+  const backwards = Boolean(query.before);
+  const scope = q ? Prisma.sql`JOIN (${hitsSql(q)}) hits(id) ON hits.id = a.id` : Prisma.empty;
+  // A cursor that names no account (deleted meanwhile, or typed by hand) compares with NULL: an empty page.
+  const keyset = !cursor
+    ? Prisma.empty
+    : backwards
+      ? Prisma.sql`WHERE (a."createdAt", a.id) > (SELECT "createdAt", id FROM "Account" WHERE id = ${cursor})`
+      : Prisma.sql`WHERE (a."createdAt", a.id) < (SELECT "createdAt", id FROM "Account" WHERE id = ${cursor})`;
+  const order = backwards ? Prisma.sql`a."createdAt" ASC, a.id ASC` : Prisma.sql`a."createdAt" DESC, a.id DESC`;
+  const [found, counted] = await Promise.all([
+    db().$queryRaw<{ id: string }[]>`SELECT a.id FROM "Account" a ${scope} ${keyset} ORDER BY ${order} LIMIT ${take + 1}`,
+    db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Account" a ${scope}`,
+  ]);
+  const more = found.length > take;
+  const pageIds = found.slice(0, take).map((r) => r.id);
+  if (backwards) pageIds.reverse();
+  const rows = await accountRows(pageIds);
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  const accounts = pageIds.flatMap((id) => byId.get(id) ?? []);
+  const first = pageIds[0] ?? null;
+  const last = pageIds.at(-1) ?? null;
+  return {
+    accounts,
+    total: Number(counted[0]?.n ?? 0),
+    // Going forward, a previous page exists when we came from one; going back, the cursor's page follows.
+    next: backwards ? last : more ? last : null,
+    prev: backwards ? (more ? first : null) : cursor ? first : null,
+  };
+}
+
+export interface VolumeLine {
+  /** The payment currency (the request's), e.g. USDC-sepolia. */
+  currency: string;
+  payments: number;
+  /** Base units of the token. */
+  units: string;
+  /** The same in the token's decimals ("1250.5"), or the base units when the currency is unknown here. */
+  amount: string;
+}
+
+/**
+ * Incoming volume per account and payment currency: the amounts of the payments recorded on the
+ * account's requests of kind `request` — transfers to the payee the account asked to be paid at.
+ * Payouts (kind `payout`: single, batch and recurring payouts, money the account sent) are not
+ * counted, nor the fee legs of a payment (`Payment.feeAmount`: money to the fee address, not the
+ * payee). Read through the Payment index on accountId, joined to each payment's request.
+ */
+export async function incomingVolume(accountIds: string[]): Promise<Map<string, VolumeLine[]>> {
+  const out = new Map<string, VolumeLine[]>(accountIds.map((id) => [id, []]));
+  if (accountIds.length === 0) return out;
+  const rows = await db().$queryRaw<{ accountId: string; currency: string; payments: number; units: string }[]>`
+    SELECT p."accountId", r."paymentCurrency" AS currency, count(*)::int AS payments, sum(p.amount)::text AS units
+    FROM "Payment" p JOIN "PaymentRequest" r ON r.id = p."requestId"
+    WHERE p."accountId" = ANY(${accountIds}) AND r.kind = 'request'
+    GROUP BY p."accountId", r."paymentCurrency"
+    ORDER BY r."paymentCurrency"`;
+  for (const r of rows) {
+    const token = findTokenCurrency(r.currency)?.token;
+    const amount = token ? formatAmount(BigInt(r.units), token.decimals) : r.units;
+    out.get(r.accountId)?.push({ currency: r.currency, payments: r.payments, units: r.units, amount });
+  }
+  return out;
+}
