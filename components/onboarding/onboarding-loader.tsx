@@ -31,8 +31,8 @@ export function OnboardingLoader({ data, cookie }: { data: OnboardingPageData; c
   if (!hasEvm && !hasTron)
     return (
       <Alert role="status" tone="warning">
-        This service does not watch any network for payments yet, so there is nowhere to receive them. Ask{" "}
-        {data.orchestrator.name} to try again later.
+        This service does not watch any network for payments yet, so there is nowhere to receive them. Ask {data.orchestrator.name} to try
+        again later.
       </Alert>
     );
   return (

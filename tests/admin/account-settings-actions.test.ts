@@ -136,7 +136,12 @@ describe("branding form (account:brand)", () => {
     });
     await setAccountBrandAction(none, form({ accountId, name: "Coffee Roasters", logoUrl: "" }));
     expect((await db().account.findUniqueOrThrow({ where: { id: accountId } })).logoUrl).toBeNull();
-    expect((await audit()).map((e) => e.action)).toEqual(["account:brand.refused", "account:brand.refused", "account:brand", "account:brand"]);
+    expect((await audit()).map((e) => e.action)).toEqual([
+      "account:brand.refused",
+      "account:brand.refused",
+      "account:brand",
+      "account:brand",
+    ]);
   });
 
   it("refuses a non-operator and a signed-out caller, changing nothing", async () => {

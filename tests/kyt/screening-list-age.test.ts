@@ -15,7 +15,7 @@ const HOUR = 3_600_000;
 const EXTRACTED = Date.parse("2024-09-27T00:00:00Z");
 const dirs: string[] = [];
 
-function useEnv(vars: Record<string, string | undefined>) {
+function setEnv(vars: Record<string, string | undefined>) {
   for (const [k, v] of Object.entries(vars)) {
     if (v === undefined) delete process.env[k];
     else process.env[k] = v;
@@ -24,7 +24,7 @@ function useEnv(vars: Record<string, string | undefined>) {
 }
 
 afterEach(() => {
-  useEnv({ KYT_SANCTIONS_DIR: undefined, SCREENING_LIST_MAX_AGE_HOURS: undefined });
+  setEnv({ KYT_SANCTIONS_DIR: undefined, SCREENING_LIST_MAX_AGE_HOURS: undefined });
   setClock(null);
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
@@ -41,7 +41,7 @@ describe("screening list age", () => {
   });
 
   it("follows SCREENING_LIST_MAX_AGE_HOURS, and /admin's health carries the verdict", async () => {
-    useEnv({ SCREENING_LIST_MAX_AGE_HOURS: "720" });
+    setEnv({ SCREENING_LIST_MAX_AGE_HOURS: "720" });
     setClock(() => EXTRACTED + 700 * HOUR);
     expect((await serviceHealth()).screening.age).toEqual({ ageHours: 700, maxAgeHours: 720, stale: false });
     setClock(() => EXTRACTED + 721 * HOUR);
@@ -55,18 +55,18 @@ describe("screening list age", () => {
     writeFileSync(file, "0x8589427373D6D84E98730D7795D8f6f8731FDA16\n");
     const mtime = Date.parse("2026-11-01T12:00:00Z");
     utimesSync(file, mtime / 1000, mtime / 1000);
-    useEnv({ KYT_SANCTIONS_DIR: dir });
+    setEnv({ KYT_SANCTIONS_DIR: dir });
     const info = screeningListInfo();
     expect(info).toMatchObject({ sanctioned: 1, listDate: null, listTime: mtime });
     expect(screeningListAge(info, mtime + 3 * HOUR)).toMatchObject({ ageHours: 3, stale: false });
     rmSync(file);
-    useEnv({ KYT_SANCTIONS_DIR: path.join(dir, "missing") });
+    setEnv({ KYT_SANCTIONS_DIR: path.join(dir, "missing") });
     expect(screeningListAge(screeningListInfo(), mtime)).toEqual({ ageHours: null, maxAgeHours: 24, stale: true });
   });
 
   it("refuses a max age that is not a whole number of hours from 1 up", () => {
     for (const bad of ["0", "-3", "1.5", "soon"]) {
-      useEnv({ SCREENING_LIST_MAX_AGE_HOURS: bad });
+      setEnv({ SCREENING_LIST_MAX_AGE_HOURS: bad });
       expect(() => screeningListAge({ listTime: EXTRACTED }, EXTRACTED), bad).toThrow(/SCREENING_LIST_MAX_AGE_HOURS/);
     }
   });

@@ -17,7 +17,11 @@ import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 
 const PAYEE = "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC";
-const VARS = ["CHAIN_CONFIG", "TRON_API_URL", ...["MAINNET", "ARBITRUM_ONE", "OPTIMISM", "BASE", "MATIC", "BSC", "SEPOLIA"].map((n) => `RPC_URL_${n}`)];
+const VARS = [
+  "CHAIN_CONFIG",
+  "TRON_API_URL",
+  ...["MAINNET", "ARBITRUM_ONE", "OPTIMISM", "BASE", "MATIC", "BSC", "SEPOLIA"].map((n) => `RPC_URL_${n}`),
+];
 const saved = Object.fromEntries(VARS.map((k) => [k, process.env[k]]));
 
 /** A deployment configured with exactly these variables (no RPC anywhere else). */

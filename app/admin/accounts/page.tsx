@@ -42,32 +42,34 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Accounts</h1>
-      <form method="get" role="search" className="flex flex-col gap-2 sm:flex-row sm:items-end">
-        <label className="min-w-0 flex-1 text-sm font-medium text-slate-700">
-          Search accounts
-          <input
-            name="q"
-            type="search"
-            defaultValue={q}
-            maxLength={MAX_QUERY_LENGTH}
-            placeholder="Name, email, wallet or account ID"
-            className={inputClass("sm")}
-          />
-          <span className="mt-1 block text-xs font-normal text-slate-500">
-            Matches the start of a name, sign-in email or wallet address, or a whole account ID.
-          </span>
-        </label>
-        <div className="flex gap-2 sm:mb-5">
-          <button type="submit" className={buttonClass({ variant: "compact" })}>
-            Search
-          </button>
-          {q ? (
-            <Link href="/admin/accounts" className="self-center px-2 text-sm font-medium text-indigo-700">
-              Clear
-            </Link>
-          ) : null}
-        </div>
-      </form>
+      <search>
+        <form method="get" className="flex flex-col gap-2 sm:flex-row sm:items-end">
+          <label className="min-w-0 flex-1 text-sm font-medium text-slate-700">
+            Search accounts
+            <input
+              name="q"
+              type="search"
+              defaultValue={q}
+              maxLength={MAX_QUERY_LENGTH}
+              placeholder="Name, email, wallet or account ID"
+              className={inputClass("sm")}
+            />
+            <span className="mt-1 block text-xs font-normal text-slate-500">
+              Matches the start of a name, sign-in email or wallet address, or a whole account ID.
+            </span>
+          </label>
+          <div className="flex gap-2 sm:mb-5">
+            <button type="submit" className={buttonClass({ variant: "compact" })}>
+              Search
+            </button>
+            {q ? (
+              <Link href="/admin/accounts" className="self-center px-2 text-sm font-medium text-indigo-700">
+                Clear
+              </Link>
+            ) : null}
+          </div>
+        </form>
+      </search>
       {error ? (
         <Alert as="p" role="alert">
           {error}
