@@ -63,11 +63,11 @@ export function AdminFeeForm({ accountId, action }: { accountId: string; action:
           <option value="payee">the payee (taken from the amount)</option>
         </select>
       </label>
-      <label className={labelClass}>
+      <label className={`${labelClass} sm:col-span-2`}>
         Fee address (EVM)
         <input {...keep(state, "evm")} maxLength={42} className={`${input} font-mono`} placeholder="0x…" spellCheck={false} />
       </label>
-      <label className={labelClass}>
+      <label className={`${labelClass} sm:col-span-2`}>
         Fee address (Tron)
         <input {...keep(state, "tron")} maxLength={34} className={`${input} font-mono`} placeholder="T…" spellCheck={false} />
       </label>
