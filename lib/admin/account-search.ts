@@ -6,12 +6,17 @@ import { formatAmount } from "@/lib/money";
 
 /**
  * The operator's account list (/admin/accounts): newest first, a page at a time, optionally
- * narrowed by a search. Every query is served by an index (migration 20261127040000):
+ * narrowed by a search. Every query is served by an index:
  * - the page: keyset on Account(createdAt DESC, id DESC), the cursor being an account ID;
- * - the search: an exact account ID (primary key), or a name, sign-in email or wallet that starts
- *   with the query (text_pattern_ops indexes, `LIKE 'q%'`). Emails and EVM wallets are stored
+ * - the search: an exact account ID (primary key), or a name (Account(name)), sign-in email or
+ *   wallet (User's unique indexes) that starts with the query. Emails and EVM wallets are stored
  *   lowercase, so they match in any case; a name matches as typed, in lowercase, in capitals, or
  *   capitalised ("acme" finds "Acme Corp").
+ * A prefix is matched as a btree range, `col >= p AND col < next(p)`, which an ordinary index serves
+ * under any collation (a bare `LIKE 'p%'` only under the C collation, and Prisma cannot declare the
+ * text_pattern_ops index that would serve it elsewhere), with `LIKE 'p%'` as the exact test. Under
+ * the C collation (the embedded database, `initdb --locale=C`) the range holds every match; under a
+ * linguistic one it may miss a value whose prefix is followed by characters the collation ignores.
  */
 export const ACCOUNTS_PAGE_SIZE = 25;
 export const MAX_QUERY_LENGTH = 200;
@@ -34,18 +39,27 @@ function nameVariants(q: string): string[] {
   return [...new Set([q, q.toLowerCase(), q.toUpperCase(), capitalise(q), title])];
 }
 
+/** The first string after every string that starts with `p` (its last character, one code point up). */
+function nextPrefix(p: string): string {
+  const chars = [...p];
+  const last = chars.pop()!.codePointAt(0)!;
+  return chars.join("") + String.fromCodePoint(Math.min(last + 1, 0x10ffff));
+}
+
+/** `column` starts with `p`: a range an ordinary btree index serves, then the exact test. */
+const startsWith = (column: Prisma.Sql, p: string) =>
+  Prisma.sql`${column} >= ${p} AND ${column} < ${nextPrefix(p)} AND ${column} LIKE ${`${escapeLike(p)}%`}`;
+
 /** The IDs of the accounts a query names, each branch on its own index. */
 function hitsSql(q: string): Prisma.Sql {
-  const names = nameVariants(q).map((v) => Prisma.sql`SELECT id FROM "Account" WHERE name LIKE ${`${escapeLike(v)}%`}`);
-  const wallets = [...new Set([q, q.toLowerCase()])].map(
-    (v) => Prisma.sql`SELECT "accountId" FROM "User" WHERE "walletAddress" LIKE ${`${escapeLike(v)}%`}`,
-  );
+  const name = Prisma.sql`name`;
+  const wallet = Prisma.sql`"walletAddress"`;
   return Prisma.join(
     [
       Prisma.sql`SELECT id FROM "Account" WHERE id = ${q}`,
-      ...names,
-      Prisma.sql`SELECT "accountId" FROM "User" WHERE email LIKE ${`${escapeLike(q.toLowerCase())}%`}`,
-      ...wallets,
+      ...nameVariants(q).map((v) => Prisma.sql`SELECT id FROM "Account" WHERE ${startsWith(name, v)}`),
+      Prisma.sql`SELECT "accountId" FROM "User" WHERE ${startsWith(Prisma.sql`email`, q.toLowerCase())}`,
+      ...[...new Set([q, q.toLowerCase()])].map((v) => Prisma.sql`SELECT "accountId" FROM "User" WHERE ${startsWith(wallet, v)}`),
     ],
     " UNION ",
   );
@@ -75,8 +89,17 @@ function accountRows(ids: string[]) {
   });
 }
 
-/** One page of accounts, newest first, optionally narrowed by `q` (see the module comment). */
-export async function searchAccounts(query: AccountPageQuery = {}): Promise<AccountPage> {
+interface PageSql {
+  /** The IDs of the page (and one more: is there another page?), in the direction of travel. */
+  page: Prisma.Sql;
+  count: Prisma.Sql;
+  take: number;
+  cursor: string | null;
+  backwards: boolean;
+}
+
+/** The two statements of a page (exported for the test that explains their plans). */
+export function accountPageSql(query: AccountPageQuery = {}): PageSql {
   const q = (query.q ?? "").trim();
   if (q.length > MAX_QUERY_LENGTH) throw invalidField("q", `must be at most ${MAX_QUERY_LENGTH} characters`);
   if (query.after && query.before) throw invalidField("before", "use either after or before, not both");
@@ -91,10 +114,19 @@ export async function searchAccounts(query: AccountPageQuery = {}): Promise<Acco
       ? Prisma.sql`WHERE (a."createdAt", a.id) > (SELECT "createdAt", id FROM "Account" WHERE id = ${cursor})`
       : Prisma.sql`WHERE (a."createdAt", a.id) < (SELECT "createdAt", id FROM "Account" WHERE id = ${cursor})`;
   const order = backwards ? Prisma.sql`a."createdAt" ASC, a.id ASC` : Prisma.sql`a."createdAt" DESC, a.id DESC`;
-  const [found, counted] = await Promise.all([
-    db().$queryRaw<{ id: string }[]>`SELECT a.id FROM "Account" a ${scope} ${keyset} ORDER BY ${order} LIMIT ${take + 1}`,
-    db().$queryRaw<{ n: bigint }[]>`SELECT count(*) AS n FROM "Account" a ${scope}`,
-  ]);
+  return {
+    page: Prisma.sql`SELECT a.id FROM "Account" a ${scope} ${keyset} ORDER BY ${order} LIMIT ${take + 1}`,
+    count: Prisma.sql`SELECT count(*) AS n FROM "Account" a ${scope}`,
+    take,
+    cursor,
+    backwards,
+  };
+}
+
+/** One page of accounts, newest first, optionally narrowed by `q` (see the module comment). */
+export async function searchAccounts(query: AccountPageQuery = {}): Promise<AccountPage> {
+  const { page, count, take, cursor, backwards } = accountPageSql(query);
+  const [found, counted] = await Promise.all([db().$queryRaw<{ id: string }[]>(page), db().$queryRaw<{ n: bigint }[]>(count)]);
   const more = found.length > take;
   const pageIds = found.slice(0, take).map((r) => r.id);
   if (backwards) pageIds.reverse();
