@@ -5,6 +5,7 @@ import type { AccountFormState } from "@/app/admin/accounts/[id]/actions";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { FEE_MAX_LENGTHS } from "@/lib/forms/fee-form";
 
 type Action = (prev: AccountFormState, form: FormData) => Promise<AccountFormState>;
 const input = inputClass("sm");
@@ -49,12 +50,12 @@ export function AdminFeeForm({ accountId, action }: { accountId: string; action:
       </label>
       <label className={labelClass}>
         Fee (basis points)
-        <input {...keep(state, "bps")} inputMode="numeric" maxLength={5} className={input} placeholder="250" />
+        <input {...keep(state, "bps")} inputMode="numeric" maxLength={FEE_MAX_LENGTHS.bps} className={input} placeholder="250" />
         <span className={hintClass}>100 = 1%; 0 to 10000.</span>
       </label>
       <label className={labelClass}>
         Cap (USD, optional)
-        <input {...keep(state, "cap")} inputMode="decimal" maxLength={20} className={input} placeholder="5.00" />
+        <input {...keep(state, "cap")} inputMode="decimal" maxLength={FEE_MAX_LENGTHS.cap} className={input} placeholder="5.00" />
       </label>
       <label className={labelClass}>
         Paid by
@@ -65,15 +66,15 @@ export function AdminFeeForm({ accountId, action }: { accountId: string; action:
       </label>
       <label className={`${labelClass} sm:col-span-2`}>
         Fee address (EVM)
-        <input {...keep(state, "evm")} maxLength={42} className={`${input} font-mono`} placeholder="0x…" spellCheck={false} />
+        <input {...keep(state, "evm")} maxLength={FEE_MAX_LENGTHS.evm} className={`${input} font-mono`} placeholder="0x…" spellCheck={false} />
       </label>
       <label className={`${labelClass} sm:col-span-2`}>
         Fee address (Tron)
-        <input {...keep(state, "tron")} maxLength={34} className={`${input} font-mono`} placeholder="T…" spellCheck={false} />
+        <input {...keep(state, "tron")} maxLength={FEE_MAX_LENGTHS.tron} className={`${input} font-mono`} placeholder="T…" spellCheck={false} />
       </label>
       <label className={`${labelClass} sm:col-span-2`}>
         Label (optional)
-        <input {...keep(state, "label")} maxLength={80} className={input} placeholder="Platform fee" />
+        <input {...keep(state, "label")} maxLength={FEE_MAX_LENGTHS.label} className={input} placeholder="Platform fee" />
         <span className={hintClass}>What payers see the fee called.</span>
       </label>
       <div className="sm:col-span-2">

@@ -63,7 +63,7 @@ describe("fee form (fee:set / fee:clear)", () => {
       [{ evm: "0x123" }, "evm", "Fee address (EVM) must be a checksummed 0x address"],
       [{ evm: "", tron: "" }, "evm", "Fee address (EVM) is required: a fee needs a receiving address (EVM and/or Tron)"],
       [{ tron: "Tnope" }, "tron", "Fee address (Tron) must be a Tron base58 address"],
-      [{ label: "x".repeat(81) }, "label", "Label must be 1–80 characters"],
+      [{ label: "x".repeat(61) }, "label", "Label must be at most 60 characters"],
       [{ flow: "sideways" }, "flow", "Flow must be get_paid or pay"],
       [{ bearer: "nobody" }, "bearer", "Paid by must be payer or payee"],
     ];
