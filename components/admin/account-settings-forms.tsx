@@ -66,11 +66,23 @@ export function AdminFeeForm({ accountId, action }: { accountId: string; action:
       </label>
       <label className={`${labelClass} sm:col-span-2`}>
         Fee address (EVM)
-        <input {...keep(state, "evm")} maxLength={FEE_MAX_LENGTHS.evm} className={`${input} font-mono`} placeholder="0x…" spellCheck={false} />
+        <input
+          {...keep(state, "evm")}
+          maxLength={FEE_MAX_LENGTHS.evm}
+          className={`${input} font-mono`}
+          placeholder="0x…"
+          spellCheck={false}
+        />
       </label>
       <label className={`${labelClass} sm:col-span-2`}>
         Fee address (Tron)
-        <input {...keep(state, "tron")} maxLength={FEE_MAX_LENGTHS.tron} className={`${input} font-mono`} placeholder="T…" spellCheck={false} />
+        <input
+          {...keep(state, "tron")}
+          maxLength={FEE_MAX_LENGTHS.tron}
+          className={`${input} font-mono`}
+          placeholder="T…"
+          spellCheck={false}
+        />
       </label>
       <label className={`${labelClass} sm:col-span-2`}>
         Label (optional)
