@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
 import { formatAmount } from "@/lib/money";
+import { kindOf } from "@/lib/payments/direction";
 
 /**
  * The operator's account list (/admin/accounts): newest first, a page at a time, optionally
@@ -155,21 +156,22 @@ export interface VolumeLine {
 }
 
 /**
- * Incoming volume per account and payment currency: the amounts of the payments recorded on the
- * account's requests of kind `request` — transfers to the payee the account asked to be paid at.
- * Payouts (kind `payout`: single, batch and recurring payouts, money the account sent) are not
- * counted, nor the fee legs of a payment (`Payment.feeAmount`: money to the fee address, not the
- * payee). Read through the Payment index on accountId, joined to each payment's request.
+ * Incoming volume per account and payment currency: what the account received as payee — the
+ * payments on its requests of kind `request` (lib/payments/direction.ts: `incoming`). Payouts
+ * (kind `payout`: single, batch, payout links and recurring payments, money the account sent) are
+ * not counted, nor fees (a payment's fee leg goes to the fee address, not the payee: the rollup
+ * sums `Payment.amount` only). Read from the daily rollup PaymentDaily (written with each payment),
+ * by its primary key's leading accountId, not from every payment.
  */
 export async function incomingVolume(accountIds: string[]): Promise<Map<string, VolumeLine[]>> {
   const out = new Map<string, VolumeLine[]>(accountIds.map((id) => [id, []]));
   if (accountIds.length === 0) return out;
   const rows = await db().$queryRaw<{ accountId: string; currency: string; payments: number; units: string }[]>`
-    SELECT p."accountId", r."paymentCurrency" AS currency, count(*)::int AS payments, sum(p.amount)::text AS units
-    FROM "Payment" p JOIN "PaymentRequest" r ON r.id = p."requestId"
-    WHERE p."accountId" = ANY(${accountIds}) AND r.kind = 'request'
-    GROUP BY p."accountId", r."paymentCurrency"
-    ORDER BY r."paymentCurrency"`;
+    SELECT "accountId", currency, sum(count)::int AS payments, sum(amount)::text AS units
+    FROM "PaymentDaily"
+    WHERE "accountId" = ANY(${accountIds}) AND kind = ${kindOf("incoming")}::"RequestKind"
+    GROUP BY "accountId", currency
+    ORDER BY currency`;
   for (const r of rows) {
     const token = findTokenCurrency(r.currency)?.token;
     const amount = token ? formatAmount(BigInt(r.units), token.decimals) : r.units;

@@ -109,9 +109,8 @@ describe("incomingVolume", () => {
     await insertPaidRequest(a, "USDC-base", 1_500_000n, 0);
     await insertPaidRequest(a, "USDC-base", 2_250_000n, 1, { feeAmount: 100_000n });
     await insertPaidRequest(a, "USDT-base", 7_000_000n, 0);
-    // A payout the account made: money out, never counted.
-    const payout = await insertPaidRequest(a, "USDC-base", 9_000_000n, 0);
-    await db().paymentRequest.update({ where: { id: payout }, data: { kind: "payout" } });
+    // A payout the account made (and a recurring payment is one too): money out, never counted.
+    await insertPaidRequest(a, "USDC-base", 9_000_000n, 0, { kind: "payout" });
     await insertPaidRequest(b, "USDC-base", 5_000_000n, 0);
 
     const volume = await incomingVolume([a, b, "acc_none"]);
