@@ -247,6 +247,9 @@ test("admin: a non-admin gets 404 on every /admin page; an operator issues an or
     await withDb(state, (db) => db.query(`DELETE FROM "RecurringSchedule" WHERE "id" = ANY($1)`, [stranded]));
   }
   await page.getByRole("link", { name: "Accounts" }).click();
+  // Accounts come 25 a page, newest first: the demo account is found by searching for it.
+  await page.getByRole("searchbox").fill("Demo platform");
+  await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByTestId("accounts")).toContainText(state.demo.accountId);
   await shootBoth(page, shot, "13-admin-accounts");
   await page.goto(`/admin/accounts/${state.demo.accountId}`);

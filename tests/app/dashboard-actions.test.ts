@@ -27,6 +27,7 @@ vi.mock("next/navigation", () => ({
   },
 }));
 
+import * as adminAccountActions from "@/app/admin/accounts/[id]/actions";
 import * as adminActions from "@/app/admin/actions";
 import * as keyActions from "@/app/dashboard/keys/actions";
 import * as linkActions from "@/app/dashboard/links/actions";
@@ -58,7 +59,7 @@ async function userOf(accountId: string, email: string, isAdmin = false) {
 
 /** A snapshot of everything of account A an action could touch. */
 async function snapshotA() {
-  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks] = await Promise.all([
+  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand] = await Promise.all([
     db().apiKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().orchestratorKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().clientId.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
@@ -74,8 +75,9 @@ async function snapshotA() {
       select: { token: true, status: true, expiresAt: true, cancelledAt: true },
     }),
     db().clientIdLink.findMany({ where: { client: { accountId: a.account.id } }, orderBy: { id: "asc" } }),
+    db().account.findUnique({ where: { id: a.account.id }, select: { name: true, logoUrl: true } }),
   ]);
-  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks });
+  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand });
 }
 
 const form = (fields: Record<string, string>) => {
@@ -156,6 +158,22 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   },
   "admin#setTierAction": { admin: true, call: () => adminActions.setTierAction(form({ id: ids.clientIdA!, tier: "premium" })) },
   "admin#revokeUserSessionsAction": { admin: true, call: () => adminActions.revokeUserSessionsAction(form({ userId: ids.userA! })) },
+  "admin-account#setAccountFeeAction": {
+    admin: true,
+    call: () =>
+      adminAccountActions.setAccountFeeAction(
+        none,
+        form({ accountId: a.account.id, flow: "get_paid", bps: "900", bearer: "payer", evm: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
+      ),
+  },
+  "admin-account#clearAccountFeeAction": {
+    admin: true,
+    call: () => adminAccountActions.clearAccountFeeAction(form({ accountId: a.account.id, flow: "get_paid" })),
+  },
+  "admin-account#setAccountBrandAction": {
+    admin: true,
+    call: () => adminAccountActions.setAccountBrandAction(none, form({ accountId: a.account.id, name: "Taken over", logoUrl: "" })),
+  },
 };
 
 const MODULES: Record<string, Record<string, unknown>> = {
@@ -166,6 +184,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   recurring: recurringActions,
   settings: settingsActions,
   admin: adminActions,
+  "admin-account": adminAccountActions,
 };
 
 /** Outcome of an action: thrown (refused) or returned state; a state with `error` is a refusal too. */
