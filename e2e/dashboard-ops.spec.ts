@@ -93,9 +93,10 @@ test("webhooks: registered (secret once), a signed test arrives, the delivery lo
 
     const endpoint = page.getByRole("region", { name: receiver.url });
     await expect(endpoint.getByTestId("webhook-state")).toContainText("Active");
-    await page.getByRole("region", { name: "Send a test event" }).getByLabel("Event").selectOption("payment.confirmed");
-    await page.getByRole("button", { name: "Send test" }).click();
-    await expect(page.getByRole("region", { name: "Send a test event" })).toContainText("queued");
+    // "Send test event" sits beside the endpoint and is sent at once.
+    await endpoint.getByRole("combobox", { name: "Test event" }).selectOption("payment.confirmed");
+    await endpoint.getByRole("button", { name: "Send test event" }).click();
+    await expect(endpoint.getByTestId("test-result")).toContainText("HTTP 200");
     await expect.poll(() => receiver.received.filter((r) => r.valid).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
     await expect
       .poll(
@@ -106,7 +107,7 @@ test("webhooks: registered (secret once), a signed test arrives, the delivery lo
         { timeout: 20_000 },
       )
       .toMatch(/succeeded[\s\S]*#1[\s\S]*HTTP 200/);
-    await endpoint.getByRole("button", { name: "Send payment.confirmed again" }).first().click();
+    await endpoint.getByRole("button", { name: "Send again: payment.confirmed" }).first().click();
     await expect
       .poll(
         async () => {
@@ -246,6 +247,9 @@ test("admin: a non-admin gets 404 on every /admin page; an operator issues an or
     await withDb(state, (db) => db.query(`DELETE FROM "RecurringSchedule" WHERE "id" = ANY($1)`, [stranded]));
   }
   await page.getByRole("link", { name: "Accounts" }).click();
+  // Accounts come 25 a page, newest first: the demo account is found by searching for it.
+  await page.getByRole("searchbox").fill("Demo platform");
+  await page.getByRole("button", { name: "Search" }).click();
   await expect(page.getByTestId("accounts")).toContainText(state.demo.accountId);
   await shootBoth(page, shot, "13-admin-accounts");
   await page.goto(`/admin/accounts/${state.demo.accountId}`);

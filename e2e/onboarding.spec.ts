@@ -9,13 +9,11 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { decodeFunctionData, parseAbi } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { hexToTron, tronToHex } from "@/lib/chain/address";
-import { type E2eState, withDb } from "./support/api";
+import { generatePrivateKey } from "viem/accounts";
+import { type E2eState, e2eState, withDb } from "./support/api";
 import { connectTestWallet, expect, test } from "./support/fixtures";
 import { startReceiver } from "./support/receiver";
 import { TestWallet } from "./support/test-wallet";
-import { exposeTronSigner, installTronStub, tronStubCalls } from "./support/tron-stub";
 
 const FEE_RECIPIENT = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 const feeProxyAbi = parseAbi([
@@ -80,6 +78,9 @@ async function platformPage(newPage: () => Promise<Page>, state: E2eState) {
   return { page, wallet };
 }
 
+/** The bridge's source chain as the page names networks ("Base", not "base"). */
+const bridgeName = e2eState().bridge.name;
+
 async function walkThrough(page: Page, wallet: TestWallet, shot: (name: string, p?: Page) => Promise<void>, prefix: string) {
   const current = page.locator('[aria-current="step"]');
   await connectTestWallet(page, wallet.address);
@@ -88,6 +89,13 @@ async function walkThrough(page: Page, wallet: TestWallet, shot: (name: string, 
   await page.getByRole("button", { name: "Sign in with wallet" }).click();
   await expect(current).toContainText("Payout destination");
   expect(wallet.calls.some((c) => c.method === "personal_sign")).toBe(true);
+  // Only the networks this deployment watches (the devnet's Sepolia and the bridge's source chain), not 14 options.
+  await expect(page.getByLabel("Receive payments in").getByRole("option")).toHaveText([
+    "USDC on Sepolia",
+    "USDT on Sepolia",
+    `USDC on ${bridgeName}`,
+    `USDT on ${bridgeName}`,
+  ]);
   await page.getByLabel("Receive payments in").selectOption({ label: "USDC on Sepolia" });
   await shot(`${prefix}-03-destination`, page);
   await page.getByRole("button", { name: "Use this destination" }).click();
@@ -226,33 +234,21 @@ test("onboarding at 390 px and from the keyboard; unknown and expired links say 
   await shot("onboarding-10-expired", page);
 });
 
-test("a Tron platform onboards with TronLink: TRON message sign-in, USDT on Tron", async ({ context, state, shot }) => {
+test("a deployment that does not watch Tron offers no TronLink onboarding: a Tron payout would never be detected", async ({
+  context,
+  state,
+  shot,
+}) => {
+  // The journeys' server watches the devnet's EVM networks only (no TRON_API_URL): USDT on Tron is not offered,
+  // and the page goes straight to the EVM wallet. (tests/orchestrators/onboarding-options.test.ts covers a Tron-watching one.)
   const orch = await makeOrchestrator(state, "Orchestra Tron");
   const path = await openInvite(state, orch, "Tron Studio");
-  const key = generatePrivateKey();
-  const address = hexToTron(privateKeyToAccount(key).address);
   const page = await context.newPage();
-  await exposeTronSigner(page, key);
-  await installTronStub(page, { address, hexAddress: `41${tronToHex(address).slice(2)}`, confirm: "all" });
   await page.goto(path);
-  await page.getByText("TronLink", { exact: true }).click();
-  const current = page.locator('[aria-current="step"]');
-  await page.getByRole("button", { name: "Connect TronLink" }).click();
-  await expect(page.getByTestId("connected-address")).toHaveText(address);
-  await shot("onboarding-tron-01-connected", page);
-  await page.getByRole("button", { name: "Sign in with wallet" }).click();
-  await expect(current).toContainText("Payout destination");
-  expect((await tronStubCalls(page)).some((c) => c.method === "signMessageV2")).toBe(true);
-  await page.getByLabel("Receive payments in").selectOption({ label: "USDT on Tron" });
-  await page.getByRole("button", { name: "Use this destination" }).click();
-  await page.getByRole("button", { name: "Continue" }).click();
-  await shot("onboarding-tron-02-confirm", page);
-  await page.getByRole("button", { name: "Confirm and link to Orchestra Tron" }).click();
-  await expect(page.getByRole("heading", { name: "You're connected" })).toBeVisible();
-  await expect(page.getByText("USDT on Tron")).toBeVisible();
-  await shot("onboarding-tron-03-done", page);
-  const links = await api(state, orch, "GET", "/v2/orchestrators/client-ids");
-  expect(links.body).toMatchObject({ total: 1 });
+  await expect(page.getByRole("button", { name: "Connect wallet" })).toBeEnabled();
+  await expect(page.getByRole("group", { name: "Wallet type" })).toHaveCount(0);
+  await expect(page.getByText("TronLink", { exact: true })).toHaveCount(0);
+  await shot("onboarding-tron-01-not-offered", page);
 });
 
 test("an orchestrator's screening plan: only this deployment's providers are accepted, and the page says which one screens", async ({

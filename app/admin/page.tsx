@@ -3,9 +3,12 @@ import Link from "next/link";
 import { AuditList } from "@/components/admin/audit-list";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/shared/format";
+import { Alert } from "@/components/ui/alert";
 import { requireAdmin } from "@/lib/admin/access";
 import { listAdminActions } from "@/lib/admin/audit";
 import { type RecurringNetworkHealth, serviceHealth } from "@/lib/admin/health";
+
+type ServiceHealth = Awaited<ReturnType<typeof serviceHealth>>;
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Operations", robots: { index: false } };
@@ -19,6 +22,7 @@ export default async function AdminHealthPage() {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Health of the background work</h1>
+      {h.screening.age.stale ? <StaleScreeningList screening={h.screening} /> : null}
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title="Payment detection">
           {h.cursors.length === 0 ? (
@@ -114,6 +118,26 @@ export default async function AdminHealthPage() {
         <AuditList entries={recent} />
       </Panel>
     </div>
+  );
+}
+
+/** "26 hours", "3 days" (from 72 hours on). */
+const hoursText = (h: number) => (h >= 72 ? `${Math.floor(h / 24)} days` : `${h} hour${h === 1 ? "" : "s"}`);
+
+/** The screening list is past SCREENING_LIST_MAX_AGE_HOURS (or of unknown age): newly sanctioned wallets are not refused. */
+function StaleScreeningList({ screening: s }: { screening: ServiceHealth["screening"] }) {
+  return (
+    <Alert role="alert" tone="warning" data-testid="screening-stale">
+      <p className="font-medium">
+        {s.age.ageHours === null
+          ? "The screening list has no date: its age is unknown."
+          : `The screening list is ${hoursText(s.age.ageHours)} old${s.listDate ? ` (extracted ${s.listDate})` : ""}.`}
+      </p>
+      <p className="mt-1">
+        Wallets sanctioned since then are not refused. Lists older than {hoursText(s.age.maxAgeHours)} raise this warning
+        (SCREENING_LIST_MAX_AGE_HOURS). Point KYT_SANCTIONS_DIR at a fresh extract with a SOURCE.md naming its date, and restart.
+      </p>
+    </Alert>
   );
 }
 

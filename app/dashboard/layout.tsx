@@ -1,5 +1,6 @@
 import type { ReactNode } from "react";
 import { DashboardShell } from "@/components/dashboard/shell";
+import { isAdmin } from "@/lib/admin/access";
 import { currentUser } from "@/lib/http/page-session";
 
 export const dynamic = "force-dynamic";
@@ -12,7 +13,7 @@ export default async function DashboardLayout({ children }: { children: ReactNod
   const me = await currentUser();
   if (!me) return children;
   return (
-    <DashboardShell account={me.account.name} who={me.user.email ?? me.user.walletAddress ?? ""}>
+    <DashboardShell account={me.account.name} who={me.user.email ?? me.user.walletAddress ?? ""} operator={await isAdmin(me.user)}>
       {children}
     </DashboardShell>
   );

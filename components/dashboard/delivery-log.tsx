@@ -1,3 +1,4 @@
+import { AttemptExchange, type AttemptExchangeView } from "@/components/dashboard/attempt-exchange";
 import { formatUtc } from "@/components/shared/format";
 
 export interface DeliveryView {
@@ -12,7 +13,15 @@ export interface DeliveryView {
   lastStatus: number | null;
   lastError: string | null;
   createdAt: string;
-  attemptLog: { attempt: number; startedAt: string; latencyMs: number | null; statusCode: number | null; error: string | null }[];
+  /** The exact body sent on every attempt: given, each attempt shows its request and response. */
+  requestBody?: string;
+  attemptLog: ({
+    attempt: number;
+    startedAt: string;
+    latencyMs: number | null;
+    statusCode: number | null;
+    error: string | null;
+  } & AttemptExchangeView)[];
 }
 
 const TONE: Record<string, string> = {
@@ -22,10 +31,20 @@ const TONE: Record<string, string> = {
 };
 
 /**
- * Webhook deliveries with every attempt (time, HTTP status or error, latency) and a "Send again"
- * button that redelivers under the same delivery ID (the API's redeliver).
+ * Webhook deliveries with every attempt (time, HTTP status or error, latency; with the request
+ * and response bodies when the caller has them) and a "Send again" button that redelivers under
+ * the same delivery ID (the API's redeliver).
  */
-export function DeliveryLog({ deliveries, redeliver }: { deliveries: DeliveryView[]; redeliver: (form: FormData) => Promise<void> }) {
+export function DeliveryLog({
+  deliveries,
+  redeliver,
+  endpointUrl,
+}: {
+  deliveries: DeliveryView[];
+  redeliver: (form: FormData) => Promise<void>;
+  /** The endpoint all these deliveries went to (the webhooks page's panel), when not named per delivery. */
+  endpointUrl?: string;
+}) {
   if (deliveries.length === 0) return <p className="text-sm text-slate-600">No deliveries yet.</p>;
   return (
     <ul className="divide-y divide-slate-100 text-sm" data-testid="deliveries">
@@ -52,7 +71,7 @@ export function DeliveryLog({ deliveries, redeliver }: { deliveries: DeliveryVie
               <button
                 type="submit"
                 className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50"
-                aria-label={`Send ${d.eventType} again`}
+                aria-label={`Send again: ${d.eventType}`}
               >
                 Send again
               </button>
@@ -61,11 +80,21 @@ export function DeliveryLog({ deliveries, redeliver }: { deliveries: DeliveryVie
           {d.attemptLog.length ? (
             <ol className="mt-2 space-y-1 border-l-2 border-slate-100 pl-3 text-xs text-slate-600">
               {d.attemptLog.map((a) => (
-                <li key={a.attempt}>
+                <li key={a.attempt} data-testid="attempt">
                   #{a.attempt} {formatUtc(a.startedAt)} —{" "}
                   {a.statusCode !== null ? <span className="font-medium">HTTP {a.statusCode}</span> : null}
                   {a.error ? <span className="text-rose-700"> {a.error}</span> : null}
                   {a.latencyMs !== null ? ` · ${a.latencyMs} ms` : ""}
+                  {d.requestBody !== undefined ? (
+                    <AttemptExchange
+                      url={d.url ?? endpointUrl}
+                      requestBody={d.requestBody}
+                      attempt={a}
+                      statusCode={a.statusCode}
+                      latencyMs={a.latencyMs}
+                      error={a.error}
+                    />
+                  ) : null}
                 </li>
               ))}
             </ol>

@@ -4,17 +4,30 @@ import Link from "next/link";
 import { usePathname } from "next/navigation";
 import { useEffect, useRef } from "react";
 
+export interface NavItem {
+  href: string;
+  label: string;
+  /** Other paths that belong to this section (a request's page is under Payments): they and their sub-paths mark it current. */
+  also?: readonly string[];
+}
+
+/** The section a path belongs to: the longest `href` (or `also` path) that is the path or a prefix of it at a "/". */
+export function currentSection(items: readonly NavItem[], path: string): string | undefined {
+  const within = (base: string) => path === base || path.startsWith(`${base}/`);
+  return items
+    .flatMap((n) => [n.href, ...(n.also ?? [])].filter(within).map((base) => ({ href: n.href, length: base.length })))
+    .sort((a, b) => b.length - a.length)[0]?.href;
+}
+
 /** Section links with the current one marked (aria-current), for the dashboard and admin bars. */
-export function NavLinks({ items, tone }: { items: readonly { href: string; label: string }[]; tone: "light" | "dark" }) {
+export function NavLinks({ items, tone }: { items: readonly NavItem[]; tone: "light" | "dark" }) {
   const path = usePathname();
   const active = useRef<HTMLAnchorElement>(null);
   // On a phone the bar scrolls sideways: bring the current section into view.
   useEffect(() => {
     if (path) active.current?.scrollIntoView({ block: "nearest", inline: "nearest" });
   }, [path]);
-  const current = items
-    .filter((n) => path === n.href || path.startsWith(`${n.href}/`))
-    .sort((a, b) => b.href.length - a.href.length)[0]?.href;
+  const current = currentSection(items, path ?? "");
   const base = "shrink-0 rounded-md px-3 py-1.5 text-sm font-medium";
   const styles =
     tone === "light"

@@ -1,22 +1,36 @@
 import Link from "next/link";
 import type { ReactNode } from "react";
 import { signOut } from "@/app/sign-in/actions";
-import { NavLinks } from "@/components/dashboard/nav-links";
+import { type NavItem, NavLinks } from "@/components/dashboard/nav-links";
 import { Card } from "@/components/ui/card";
 import { Logo } from "@/components/ui/logo";
 
 const NAV = [
   { href: "/dashboard", label: "Overview" },
-  { href: "/dashboard/payments", label: "Payments" },
+  // A request's page is reached from its payment (and from a link): it belongs to Payments.
+  { href: "/dashboard/payments", label: "Payments", also: ["/dashboard/requests"] },
   { href: "/dashboard/links", label: "Payment links" },
   { href: "/dashboard/recurring", label: "Recurring" },
   { href: "/dashboard/webhooks", label: "Webhooks" },
   { href: "/dashboard/keys", label: "Keys" },
   { href: "/dashboard/settings", label: "Settings" },
-] as const;
+] as const satisfies readonly NavItem[];
 
-/** The signed-in frame: who is signed in, the sections, sign-out (revokes the session on the server). */
-export function DashboardShell({ account, who, children }: { account: string; who: string; children: ReactNode }) {
+/**
+ * The signed-in frame: who is signed in, the sections, sign-out (revokes the session on the server),
+ * and for an operator (lib/admin/access.ts `isAdmin`) a link to /admin.
+ */
+export function DashboardShell({
+  account,
+  who,
+  operator = false,
+  children,
+}: {
+  account: string;
+  who: string;
+  operator?: boolean;
+  children: ReactNode;
+}) {
   return (
     <>
       <header className="border-b border-slate-200 bg-white">
@@ -26,6 +40,14 @@ export function DashboardShell({ account, who, children }: { account: string; wh
             <span className="truncate">{account}</span>
           </Link>
           <div className="flex min-w-0 items-center gap-3 text-sm">
+            {operator ? (
+              <Link
+                href="/admin"
+                className="rounded-md px-2 py-1 font-medium text-indigo-700 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
+              >
+                Admin
+              </Link>
+            ) : null}
             <span className="hidden max-w-56 truncate text-slate-500 sm:inline" title={who}>
               {who}
             </span>

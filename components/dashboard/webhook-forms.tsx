@@ -1,7 +1,7 @@
 "use client";
 
 import { useActionState } from "react";
-import type { WebhookFormState } from "@/app/dashboard/webhooks/actions";
+import type { TestEventState, WebhookFormState } from "@/app/dashboard/webhooks/actions";
 import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
@@ -68,25 +68,51 @@ export function WebhookForm({ action, clientIds }: { action: Action; clientIds: 
   );
 }
 
-/** Sends a signed sample of an event to every active endpoint (x-duebill-test: true). */
-export function TestWebhookForm({ action, eventTypes }: { action: Action; eventTypes: readonly string[] }) {
+/**
+ * Beside one endpoint: sends it a signed sample of an event (x-duebill-test: true) at once and
+ * says what the receiver answered; the log below shows the attempt's request and response.
+ */
+export function TestWebhookForm({
+  action,
+  endpointId,
+  url,
+  eventTypes,
+  disabled,
+}: {
+  action: (prev: TestEventState, form: FormData) => Promise<TestEventState>;
+  endpointId: string;
+  url: string;
+  eventTypes: readonly string[];
+  /** The endpoint is disabled: nothing would be sent. */
+  disabled?: boolean;
+}) {
   const [state, formAction, pending] = useActionState(action, { error: null });
+  const sent = state.sent;
   return (
-    <form action={formAction} className="flex flex-wrap items-end gap-2">
-      <label className="min-w-48 flex-1 text-sm font-medium text-slate-700">
-        Event
-        <select name="eventType" className={input}>
+    <form action={formAction} className="flex flex-wrap items-end gap-2" aria-label={`Send a test event to ${url}`}>
+      <input type="hidden" name="endpointId" value={endpointId} />
+      <label className="min-w-0 flex-1 basis-48 text-sm font-medium text-slate-700">
+        Test event
+        <select name="eventType" className={input} defaultValue="payment.confirmed" disabled={disabled}>
           {eventTypes.map((t) => (
             <option key={t}>{t}</option>
           ))}
         </select>
       </label>
-      <button type="submit" disabled={pending} className={button}>
-        Send test
+      <button type="submit" disabled={pending || disabled} className={button}>
+        {pending ? "Sending…" : "Send test event"}
       </button>
       <div className="basis-full" aria-live="polite">
+        {disabled ? <p className="text-sm text-slate-600">Enable this webhook to send it a test event.</p> : null}
         {state.error ? <ErrorAlert text={state.error} /> : null}
-        {state.url && !state.error ? <p className="text-sm text-emerald-800">{state.url}; the log below shows each attempt.</p> : null}
+        {sent && !state.error ? (
+          <p className={`text-sm ${sent.ok ? "text-emerald-800" : "text-rose-700"}`} data-testid="test-result">
+            {sent.ok
+              ? `Delivered: your endpoint answered HTTP ${sent.statusCode}.`
+              : `Not delivered (${sent.error ?? "no response"}); it will be retried.`}{" "}
+            The log below shows the request and the response.
+          </p>
+        ) : null}
       </div>
     </form>
   );

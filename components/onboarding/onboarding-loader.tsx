@@ -2,6 +2,7 @@
 
 import dynamic from "next/dynamic";
 import { useState } from "react";
+import { Alert } from "@/components/ui/alert";
 import { WalletLoadingCard } from "@/components/ui/loading-card";
 import type { OnboardingPageData } from "@/lib/orchestrators/onboarding-page";
 
@@ -21,13 +22,22 @@ const KINDS = [
   { kind: "tron", label: "TronLink", hint: "Tron" },
 ] as const;
 
-/** Which kind of wallet receives the payouts (EVM by default), then that wallet's onboarding flow. */
+/** Which kind of wallet receives the payouts (EVM by default; the choice only when both kinds' networks are watched), then that wallet's flow. */
 export function OnboardingLoader({ data, cookie }: { data: OnboardingPageData; cookie: string | null }) {
-  const [kind, setKind] = useState<"evm" | "tron">("evm");
+  const hasEvm = data.currencies.some((c) => c.kind === "evm");
   const hasTron = data.currencies.some((c) => c.kind === "tron");
+  const [kind, setKind] = useState<"evm" | "tron">(hasEvm || !hasTron ? "evm" : "tron");
+  // Only the networks this deployment watches are offered (a payment elsewhere would never be seen).
+  if (!hasEvm && !hasTron)
+    return (
+      <Alert role="status" tone="warning">
+        This service does not watch any network for payments yet, so there is nowhere to receive them. Ask {data.orchestrator.name} to try
+        again later.
+      </Alert>
+    );
   return (
     <>
-      {hasTron ? (
+      {hasEvm && hasTron ? (
         <fieldset className="flex gap-2" aria-label="Wallet type">
           <legend className="sr-only">Wallet type</legend>
           {KINDS.map((k) => (

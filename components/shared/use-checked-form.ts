@@ -41,8 +41,18 @@ export function useCheckedForm<S extends FormState>({
 
   const errors: Record<string, string> = clientErrors ?? state.fieldErrors ?? {};
 
+  // What the browser holds wins over the state: text typed before hydration (a slow phone, a fast
+  // test) is in the inputs but never reached onChange. Read once after hydration and at each submit.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: once, after hydration
+  useEffect(() => {
+    const dom = formValues(formRef.current, values);
+    if (dom) setValues(dom);
+  }, []);
+
   const onSubmit = (e: FormEvent<HTMLFormElement>) => {
-    const result = check(values);
+    const dom = formValues(e.currentTarget, values);
+    if (dom) setValues(dom);
+    const result = check(dom ?? values);
     if (result.ok) {
       setClientErrors(null);
       return;
@@ -68,4 +78,20 @@ export function useCheckedForm<S extends FormState>({
   const formError = !clientErrors && state.error && !(state.field && state.fieldErrors?.[state.field]) ? state.error : null;
 
   return { state, formAction, pending, values, errors, formError, onSubmit, field, formRef };
+}
+
+/** The form's current values of the fields in `values`, or null when they equal `values`. */
+function formValues(form: HTMLFormElement | null, values: Values): Values | null {
+  if (!form) return null;
+  const data = new FormData(form);
+  let changed = false;
+  const next: Values = { ...values };
+  for (const name of Object.keys(values)) {
+    const v = data.get(name);
+    if (typeof v === "string" && v !== values[name]) {
+      next[name] = v;
+      changed = true;
+    }
+  }
+  return changed ? next : null;
 }

@@ -2,30 +2,17 @@ import { loginThrottleKey } from "@/lib/auth/sign-in/email";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 
-/** Accounts with their users and how many credentials and requests each has. */
-export async function listAccounts(take = 200) {
-  const rows = await db().account.findMany({
-    orderBy: { createdAt: "desc" },
-    take,
-    select: {
-      id: true,
-      name: true,
-      createdAt: true,
-      users: { select: { email: true, walletAddress: true } },
-      _count: { select: { apiKeys: true, clientIds: true, orchestratorKeys: true, requests: true } },
-    },
-  });
-  return rows;
-}
-
-/** One account as an operator sees it: users (with live sessions), keys, client IDs. */
+/** One account as an operator sees it: branding, fees, users (with live sessions), keys, client IDs. */
 export async function accountForAdmin(accountId: string) {
   const account = await db().account.findUnique({
     where: { id: accountId },
     select: {
       id: true,
       name: true,
+      logoUrl: true,
       createdAt: true,
+      // The account's own fees (not an orchestrator's per-client overrides): what `fee:set` sets.
+      feeConfigs: { where: { active: true, clientId: null }, orderBy: { flow: "asc" } },
       users: {
         select: {
           id: true,

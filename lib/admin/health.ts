@@ -4,7 +4,7 @@ import { publicClientFor } from "@/lib/chain/reader";
 import { nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { rateLimiter } from "@/lib/http/rate-limit/limiter";
-import { screeningListInfo } from "@/lib/kyt/sanctions-list";
+import { screeningListAge, screeningListInfo } from "@/lib/kyt/sanctions-list";
 import { PAID_LINK_SQL } from "@/lib/payments/link-status";
 import { recurringMissing } from "@/lib/recurring/relayer";
 
@@ -101,6 +101,7 @@ export async function recurringHealth(): Promise<RecurringNetworkHealth[]> {
 
 /** Everything an operator looks at first: background work, screening data, blocks in force. */
 export async function serviceHealth() {
+  const screening = screeningListInfo();
   const overdue = new Date(nowMs() - 5 * 60_000);
   const [cursors, deliveries, paused, overdueLinks, blocks, recurringNetworks] = await Promise.all([
     cursorHealth(),
@@ -123,7 +124,7 @@ export async function serviceHealth() {
     recurringPaused: paused.map((p) => ({ reason: p.failureCode ?? "unknown", count: p._count._all })),
     recurringNetworks,
     expirySweep: { overdueLinks },
-    screening: screeningListInfo(),
+    screening: { ...screening, age: screeningListAge(screening) },
     rateLimitBlocks: blocks.map((b) => ({ key: b.key, until: b.until.toISOString() })),
   };
 }

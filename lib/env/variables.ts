@@ -135,6 +135,10 @@ export const envSchema = z.object({
     description: "folder of `sanctioned_addresses_<ASSET>.txt` files",
     default: "`data/ofac-sdn`",
   }),
+  SCREENING_LIST_MAX_AGE_HOURS: doc(z.coerce.number().int().min(1).max(87_600).default(24), {
+    description:
+      "age of the screening list (its date in `SOURCE.md`, else its newest file) past which `/admin` warns that it is out of date",
+  }),
   ADMIN_EMAILS: doc(z.string().optional(), {
     description: "operators who may open `/admin`, by sign-in email (comma-separated; also `npm run admin -- user:grant-admin`)",
   }),

@@ -52,6 +52,8 @@ interface PaymentConfirmedFields extends RequestRef {
   currency: string;
   paymentCurrency: string;
   fees: { type: string; amount: string; currency: string }[];
+  /** The merchant's own reference of the request (its link's `reference`, or POST /v2/request's); null when none was given. */
+  reference: string | null;
   recurring?: RecurringRef;
   crossChain?: CrossChainRef;
 }
@@ -118,6 +120,7 @@ function paymentBody(f: PaymentConfirmedFields & { subStatus?: string }) {
     subStatus: f.subStatus ?? "",
     paymentProcessor: PROCESSOR,
     fees: f.fees,
+    reference: f.reference,
     ...(f.recurring ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex } : {}),
     ...(f.crossChain
       ? {
@@ -167,6 +170,7 @@ export function paymentFailedEvent(f: PaymentFailedFields) {
     subStatus: f.subStatus,
     paymentProcessor: PROCESSOR,
     fees: f.fees,
+    reference: f.reference,
     failureReason: f.failureReason,
     ...(f.recurring
       ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex, failureCode: f.recurring.failureCode }
@@ -212,6 +216,7 @@ export function paymentFailedPayload(
     currency: request.invoiceCurrency,
     paymentCurrency: request.paymentCurrency,
     fees: f.feeAmount > 0n ? [{ type: "platform", amount: formatAmount(f.feeAmount, token.decimals), currency: token.symbol }] : [],
+    reference: request.reference,
     subStatus: f.subStatus,
     failureReason: f.failureReason,
     recurring: f.recurring,
@@ -276,6 +281,7 @@ function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: C
     currency: request.invoiceCurrency,
     paymentCurrency: request.paymentCurrency,
     fees: fee > 0n ? [{ type: "platform", amount: formatAmount(fee, token.decimals), currency: token.symbol }] : [],
+    reference: request.reference,
     recurring:
       request.recurringScheduleId && request.recurringIndex
         ? { recurringPaymentId: request.recurringScheduleId, paymentIndex: request.recurringIndex }

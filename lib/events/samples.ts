@@ -29,6 +29,7 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
     currency: "USD",
     paymentCurrency: "USDC-base",
     fees: [],
+    reference: "INV-1001",
   });
   const confirmed = (totalAmountPaid: string) => paymentConfirmedEvent(fields(totalAmountPaid));
   const payment = (event: string, totalAmountPaid: string, subStatus = "") => ({ ...confirmed(totalAmountPaid), event, subStatus });
@@ -105,6 +106,7 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
         currency: "USD",
         paymentCurrency: "USDC-base",
         fees: [],
+        reference: "INV-1001",
         subStatus: "insufficient_funds",
         failureReason: "The payer's token balance is below the payment amount.",
         recurring: { recurringPaymentId: ulid(), paymentIndex: 2, failureCode: "insufficient_balance" },

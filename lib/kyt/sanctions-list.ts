@@ -1,6 +1,7 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { addressKey } from "@/lib/chain/address";
+import { nowMs } from "@/lib/clock";
 import { env } from "@/lib/env";
 import type { KytProvider, KytResult } from "@/lib/kyt/types";
 
@@ -47,19 +48,53 @@ function current(): Lists {
   return lists.lists;
 }
 
+export interface ScreeningListInfo {
+  source: string;
+  sanctioned: number;
+  denied: number;
+  /** The extraction date SOURCE.md names (YYYY-MM-DD), or null. */
+  listDate: string | null;
+  /** When the list dates from (ms): SOURCE.md's date at 00:00 UTC, else the newest list file's mtime; null without either. */
+  listTime: number | null;
+}
+
 /** For operators: where the screening list comes from, how many addresses, and the extraction date. */
-export function screeningListInfo(): { source: string; sanctioned: number; denied: number; listDate: string | null } {
+export function screeningListInfo(): ScreeningListInfo {
   const dir = env().KYT_SANCTIONS_DIR ?? path.join(process.cwd(), "data", "ofac-sdn");
   const { sanctioned, denied } = current();
   let listDate: string | null = null;
   const note = path.join(dir, "SOURCE.md");
   if (existsSync(/*turbopackIgnore: true*/ note)) listDate = /\b(\d{4}-\d{2}-\d{2})\b/.exec(readFileSync(note, "utf8"))?.[1] ?? null;
+  let listTime = listDate ? Date.parse(`${listDate}T00:00:00Z`) : Number.NaN;
+  if (Number.isNaN(listTime)) {
+    const files = existsSync(/*turbopackIgnore: true*/ dir)
+      ? readdirSync(/*turbopackIgnore: true*/ dir).filter((f) => /^sanctioned_addresses_\w+\.txt$/.test(f))
+      : [];
+    listTime = files.length ? Math.max(...files.map((f) => statSync(path.join(dir, f)).mtimeMs)) : Number.NaN;
+  }
   return {
     source: env().KYT_SANCTIONS_DIR ? dir : "Bundled OFAC SDN list (data/ofac-sdn)",
     sanctioned: sanctioned.size,
     denied: denied.size,
     listDate,
+    listTime: Number.isNaN(listTime) ? null : listTime,
   };
+}
+
+export interface ScreeningListAge {
+  /** Whole hours since the list's date, or null when it has none. */
+  ageHours: number | null;
+  maxAgeHours: number;
+  /** Older than SCREENING_LIST_MAX_AGE_HOURS, or of unknown age: the operator should update it. */
+  stale: boolean;
+}
+
+/** How old the screening list is at `at` (the domain clock by default), against SCREENING_LIST_MAX_AGE_HOURS. */
+export function screeningListAge(info: Pick<ScreeningListInfo, "listTime">, at: number = nowMs()): ScreeningListAge {
+  const maxAgeHours = env().SCREENING_LIST_MAX_AGE_HOURS;
+  if (info.listTime === null) return { ageHours: null, maxAgeHours, stale: true };
+  const ageHours = Math.max(0, Math.floor((at - info.listTime) / 3_600_000));
+  return { ageHours, maxAgeHours, stale: at - info.listTime > maxAgeHours * 3_600_000 };
 }
 
 /** The operator's deny list alone: its rejection, or null (screening plans run it before any vendor). */

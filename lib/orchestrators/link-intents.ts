@@ -3,6 +3,8 @@ import { recordAudit } from "@/lib/audit";
 import { normaliseAllowedDomains } from "@/lib/auth/origins";
 import { hashSecret } from "@/lib/auth/secrets";
 import { addressKey } from "@/lib/chain/address";
+import type { NetworkId } from "@/lib/chain/networks";
+import { isWatchedNetwork, watchedNetworkNames } from "@/lib/chain/watched";
 import { now, nowMs } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { getActiveDestination } from "@/lib/destinations/destinations";
@@ -119,6 +121,12 @@ export async function completeLinkIntent(token: string, accountId: string, kytCh
   if (view.orchestrator.id === accountId) throw new AppError("forbidden", "An orchestrator cannot onboard itself");
   const destination = await getActiveDestination(accountId);
   if (!destination) throw invalidField("destination", "register a payout destination (network and currency) first");
+  // Payments on a network this deployment does not watch would never be detected (the page offers none).
+  if (!isWatchedNetwork(destination.network as NetworkId))
+    throw invalidField(
+      "destination",
+      `${destination.tokenSymbol} on ${destination.network} is not a network this service watches (${watchedNetworkNames()}): set a payout destination on one of those`,
+    );
   if (view.kyt === null && kytChoice !== undefined && !isAvailableKytProvider(kytChoice))
     throw invalidField("kyt", notAvailableKytProvider(kytChoice));
 

@@ -1,6 +1,6 @@
 import { networkRuntime } from "@/lib/chain/config";
-import { NETWORK_IDS, NETWORKS } from "@/lib/chain/networks";
 import { primaryLocalNetwork } from "@/lib/chain/stored";
+import { watchedNetworks } from "@/lib/chain/watched";
 import { availableKytProviders, type KytProviderInfo } from "@/lib/kyt/plan";
 import { linkIntentByToken } from "@/lib/orchestrators/link-intents";
 
@@ -22,9 +22,12 @@ export interface OnboardingPageData {
    */
   kytPlan: KytProviderInfo[] | null;
   kytChoices: KytProviderInfo[];
-  /** Payout currencies: USDC/USDT on each EVM network (an EVM wallet) and on Tron (TronLink). */
+  /**
+   * Payout currencies: USDC/USDT on each network this deployment watches (lib/chain/watched.ts),
+   * EVM ones for an EVM wallet and Tron's for TronLink. Empty when it watches none.
+   */
   currencies: { id: string; label: string; network: string; kind: "evm" | "tron" }[];
-  /** The wallet's network for signing in: a local devnet when one runs, else Base. */
+  /** The wallet's network for signing in: a local devnet when one runs, else the first watched EVM network, else Base. */
   wallet: { chainId: number; name: string; testnet: boolean; rpcUrl: string | null };
 }
 
@@ -33,12 +36,13 @@ const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:
 export async function getOnboardingPage(token: string): Promise<OnboardingPageData | null> {
   const view = await linkIntentByToken(token);
   if (!view) return null;
-  const evm = NETWORK_IDS.filter((id) => NETWORKS[id].kind === "evm").map((id) => networkRuntime(id));
+  const watched = watchedNetworks();
+  const evm = watched.filter((rt) => rt.network.kind === "evm");
   // The devnet's own network, not the cross-chain source chain beside it.
   const localId = primaryLocalNetwork()?.network.id;
   const local = evm.find((rt) => rt.network.id === localId);
   const ordered = local ? [local, ...evm.filter((rt) => rt !== local)] : evm;
-  const currencies = [...ordered, networkRuntime("tron")].flatMap((rt) =>
+  const currencies = [...ordered, ...watched.filter((rt) => rt.network.kind === "tron")].flatMap((rt) =>
     rt.tokens
       .filter((t) => (t.symbol === "USDC" || t.symbol === "USDT") && !t.paymentAliasOf)
       .map((t) => ({
@@ -48,7 +52,7 @@ export async function getOnboardingPage(token: string): Promise<OnboardingPageDa
         kind: rt.network.kind === "tron" ? ("tron" as const) : ("evm" as const),
       })),
   );
-  const walletRt = local ?? networkRuntime("base");
+  const walletRt = local ?? evm[0] ?? networkRuntime("base");
   const available = availableKytProviders();
   return {
     token,

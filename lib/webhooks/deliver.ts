@@ -3,7 +3,8 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { ulid } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
+import { type PostResult, postWebhook, type Resolver } from "@/lib/webhooks/http-post";
+import { type AttemptExchange, attemptExchange } from "@/lib/webhooks/redact";
 import { webhookResolver } from "@/lib/webhooks/resolver";
 import { decryptSecret } from "@/lib/webhooks/secret-box";
 import { deliveryHeaders } from "@/lib/webhooks/sign";
@@ -59,7 +60,7 @@ async function pool<T>(items: T[], n: number, fn: (item: T) => Promise<void>): P
   await Promise.all(lanes);
 }
 
-interface Outcome {
+interface Outcome extends AttemptExchange {
   id: string;
   /** Attempts before this one: with the lease value, proves this worker still owns the row. */
   prev: number;
@@ -79,15 +80,19 @@ interface Outcome {
 async function writeOutcomes(batch: Outcome[], leaseUntil: Date): Promise<number> {
   const col = <K extends keyof Outcome>(k: K) => batch.map((o) => o[k]);
   const iso = (dates: Date[]) => dates.map((d) => d.toISOString());
+  const headers = batch.map((o) => (o.requestHeaders ? JSON.stringify(o.requestHeaders) : null));
   return db().$executeRaw`
     WITH r AS (
       SELECT * FROM unnest(${col("id")}::text[], ${batch.map(() => ulid())}::text[], ${col("prev")}::int[], ${col("status")}::text[],
         ${iso(col("nextAttemptAt"))}::timestamp[], ${iso(col("startedAt"))}::timestamp[], ${col("latencyMs")}::int[],
-        ${col("statusCode")}::int[], ${col("error")}::text[])
-        AS r(id, attempt_id, prev, status, next_at, started_at, latency, code, error)
+        ${col("statusCode")}::int[], ${col("error")}::text[], ${headers}::text[], ${col("responseBody")}::text[],
+        ${col("responseTruncated")}::boolean[])
+        AS r(id, attempt_id, prev, status, next_at, started_at, latency, code, error, req_headers, res_body, res_truncated)
     ), ins AS (
-      INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "latencyMs", "statusCode", error)
-      SELECT r.attempt_id, r.id, r.prev + 1, r.started_at, r.latency, r.code, r.error FROM r JOIN "WebhookDelivery" d ON d.id = r.id)
+      INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "latencyMs", "statusCode", error,
+        "requestHeaders", "responseBody", "responseTruncated")
+      SELECT r.attempt_id, r.id, r.prev + 1, r.started_at, r.latency, r.code, r.error, r.req_headers::jsonb, r.res_body, r.res_truncated
+      FROM r JOIN "WebhookDelivery" d ON d.id = r.id)
     UPDATE "WebhookDelivery" d
     SET status = r.status::"DeliveryStatus", attempts = r.prev + 1, "nextAttemptAt" = r.next_at, "leaseUntil" = NULL,
         "lastStatus" = r.code, "lastError" = r.error, "updatedAt" = ${clockNow()}
@@ -174,12 +179,14 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
     }
     const startedAt = clockNow();
     const t0 = performance.now();
-    let outcome: { statusCode: number | null; latencyMs: number; error: string | null };
+    let outcome: PostResult;
+    let secret: string | null = null;
+    let headers: Record<string, string> | null = null;
     try {
-      const secret = secrets.get(d.endpointId) ?? decryptSecret(d.secretEnc);
+      secret = secrets.get(d.endpointId) ?? decryptSecret(d.secretEnc);
       secrets.set(d.endpointId, secret);
       const bytes = Buffer.from(d.body, "utf8");
-      const headers = deliveryHeaders({
+      headers = deliveryHeaders({
         service,
         secret,
         body: bytes,
@@ -201,7 +208,17 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
     const delay = RETRY_DELAYS_MS[d.attempts];
     const status = outcome.error === null ? "succeeded" : delay === undefined ? "failed" : "pending";
     const nextAttemptAt = status === "pending" && delay !== undefined ? new Date(now.getTime() + delay) : now;
-    record.add({ id: d.id, prev: d.attempts, status, nextAttemptAt, startedAt, ...outcome, error: outcome.error?.slice(0, 500) ?? null });
+    record.add({
+      id: d.id,
+      prev: d.attempts,
+      status,
+      nextAttemptAt,
+      startedAt,
+      statusCode: outcome.statusCode,
+      latencyMs: outcome.latencyMs,
+      error: outcome.error?.slice(0, 500) ?? null,
+      ...attemptExchange(headers, outcome.responseBytes, secret),
+    });
   }).finally(() => record.drain());
   return result;
 }

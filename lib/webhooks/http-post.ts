@@ -3,6 +3,7 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { env } from "@/lib/env";
+import { RESPONSE_BODY_LIMIT } from "@/lib/webhooks/redact";
 import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "@/lib/webhooks/url-policy";
 
 /**
@@ -14,7 +15,8 @@ import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "@/lib/webhooks/url-
  *   refused name never reaches the socket layer (no connection attempt at all);
  * - redirects are never followed (a 3xx is a failed attempt);
  * - one hard deadline covers resolution, connect, TLS, response and body;
- * - at most 64 KB of the response body is read (it is only drained, never stored).
+ * - at most 64 KB of the response body is read; its first RESPONSE_BODY_LIMIT (+1, to tell a
+ *   longer one) bytes are returned for the delivery log, which masks secrets before storing them.
  */
 
 export interface ResolvedAddress {
@@ -41,6 +43,8 @@ export interface PostResult {
   statusCode: number | null;
   latencyMs: number;
   error: string | null;
+  /** The start of the response body (at most RESPONSE_BODY_LIMIT + 1 bytes); absent when no response came. */
+  responseBytes?: Buffer;
 }
 
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -122,11 +126,14 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult>
     let settled = false;
     let statusCode: number | null = null;
     let timer: NodeJS.Timeout | undefined;
+    const kept: Buffer[] = [];
+    let keptBytes = 0;
     const finish = (error: string | null) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      resolve({ statusCode, latencyMs: elapsed(), error });
+      const responseBytes = statusCode === null ? undefined : Buffer.concat(kept, keptBytes);
+      resolve({ statusCode, latencyMs: elapsed(), error, ...(responseBytes ? { responseBytes } : {}) });
     };
     const outcome = (): string | null => {
       if (statusCode === null) return "no response";
@@ -148,6 +155,11 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult>
       let seen = 0;
       res.on("data", (chunk: Buffer) => {
         seen += chunk.length;
+        if (keptBytes <= RESPONSE_BODY_LIMIT) {
+          const part = chunk.subarray(0, RESPONSE_BODY_LIMIT + 1 - keptBytes);
+          kept.push(part);
+          keptBytes += part.length;
+        }
         if (seen > MAX_RESPONSE_BYTES) {
           // Enough: the status decides, the rest of an oversized body is not worth reading.
           res.destroy();

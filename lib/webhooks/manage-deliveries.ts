@@ -1,7 +1,7 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
-import { notFound } from "@/lib/errors";
+import { AppError, notFound } from "@/lib/errors";
 import { TEST_EVENT_TYPES, type TestEventType } from "@/lib/events/catalog";
 import { sampleEvent } from "@/lib/events/samples";
 import type { WebhookAttempt, WebhookDelivery, WebhookEndpoint } from "@/lib/generated/prisma/client";
@@ -9,6 +9,7 @@ import { ulid } from "@/lib/ids";
 import { RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
 import { activeWebhooks, getWebhookOrThrow, type Owner } from "@/lib/webhooks/endpoints";
 import { type PostResult, postWebhook } from "@/lib/webhooks/http-post";
+import { attemptExchange } from "@/lib/webhooks/redact";
 import { webhookResolver } from "@/lib/webhooks/resolver";
 import { decryptSecret } from "@/lib/webhooks/secret-box";
 import { deliveryHeaders } from "@/lib/webhooks/sign";
@@ -36,6 +37,18 @@ export function toDeliveryDto(d: WebhookDelivery & { attemptLog?: WebhookAttempt
         error: a.error,
       })),
   };
+}
+
+/**
+ * The dashboard's "Send test event" beside one endpoint: one test delivery to it, attempted at once
+ * (sendTestDeliveriesNow), so the answer says what the receiver did. Another owner's endpoint: 404;
+ * a disabled one: 409 (its deliveries would fail without being sent).
+ */
+export async function sendTestToEndpoint(owner: Owner, endpointId: string, eventType: TestEventType): Promise<ImmediateAttempt> {
+  const endpoint = await getWebhookOrThrow(owner, endpointId);
+  if (!endpoint.active) throw new AppError("conflict", "This webhook is disabled: enable it to send a test event");
+  const [attempt] = await sendTestDeliveriesNow([endpoint], eventType);
+  return attempt!;
 }
 
 /** POST /v1/webhook/test: one test delivery per active webhook of the owner; 404 when none. */
@@ -134,10 +147,12 @@ export async function sendTestDeliveriesNow(endpoints: WebhookEndpoint[], eventT
       const startedAt = now();
       const t0 = performance.now();
       let outcome: PostResult;
+      let secret: string | null = null;
+      let headers: Record<string, string> | null = null;
       try {
-        const secret = decryptSecret(endpoint.secretEnc);
+        secret = decryptSecret(endpoint.secretEnc);
         const bytes = Buffer.from(delivery.body, "utf8");
-        const headers = deliveryHeaders({
+        headers = deliveryHeaders({
           service,
           secret,
           body: bytes,
@@ -157,6 +172,7 @@ export async function sendTestDeliveriesNow(endpoints: WebhookEndpoint[], eventT
       }
       const ok = outcome.error === null;
       const error = outcome.error?.slice(0, 500) ?? null;
+      const exchange = attemptExchange(headers, outcome.responseBytes, secret);
       const done = now();
       await db().$transaction(async (tx) => {
         const { count } = await tx.webhookDelivery.updateMany({
@@ -180,6 +196,8 @@ export async function sendTestDeliveriesNow(endpoints: WebhookEndpoint[], eventT
             latencyMs: outcome.latencyMs,
             statusCode: outcome.statusCode,
             error,
+            ...exchange,
+            requestHeaders: exchange.requestHeaders ?? undefined,
           },
         });
       });

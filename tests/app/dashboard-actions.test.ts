@@ -27,6 +27,7 @@ vi.mock("next/navigation", () => ({
   },
 }));
 
+import * as adminAccountActions from "@/app/admin/accounts/[id]/actions";
 import * as adminActions from "@/app/admin/actions";
 import * as keyActions from "@/app/dashboard/keys/actions";
 import * as linkActions from "@/app/dashboard/links/actions";
@@ -58,7 +59,7 @@ async function userOf(accountId: string, email: string, isAdmin = false) {
 
 /** A snapshot of everything of account A an action could touch. */
 async function snapshotA() {
-  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks] = await Promise.all([
+  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand] = await Promise.all([
     db().apiKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().orchestratorKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().clientId.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
@@ -68,10 +69,15 @@ async function snapshotA() {
     db().payeeDestination.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().feeConfig.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().session.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" }, select: { id: true, revokedAt: true } }),
-    db().securePayment.count({ where: { accountId: a.account.id } }),
+    db().securePayment.findMany({
+      where: { accountId: a.account.id },
+      orderBy: { token: "asc" },
+      select: { token: true, status: true, expiresAt: true, cancelledAt: true },
+    }),
     db().clientIdLink.findMany({ where: { client: { accountId: a.account.id } }, orderBy: { id: "asc" } }),
+    db().account.findUnique({ where: { id: a.account.id }, select: { name: true, logoUrl: true } }),
   ]);
-  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks });
+  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand });
 }
 
 const form = (fields: Record<string, string>) => {
@@ -90,6 +96,7 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   "sign-in#registerWithPassword": { public: true, call: () => signInActions.registerWithPassword(none, form({ email: "", password: "" })) },
   "sign-in#signOut": { public: true, call: () => signInActions.signOut() },
   "links#createLinkAction": { call: () => linkActions.createLinkAction(none, form({ amount: "5", reference: "B-LINK" })) },
+  "links#cancelLinkAction": { call: () => linkActions.cancelLinkAction(none, form({ token: ids.linkA! })) },
   "keys#createKeyAction": { call: () => keyActions.createKeyAction(none, form({ name: "b key" })) },
   "keys#revokeKeyAction": { call: () => keyActions.revokeKeyAction(form({ id: ids.apiKeyA! })) },
   "keys#createClientIdAction": { call: () => keyActions.createClientIdAction(none, form({ label: "b", allowedDomains: "" })) },
@@ -100,7 +107,9 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   },
   "webhooks#toggleWebhookAction": { call: () => webhookActions.toggleWebhookAction(form({ id: ids.webhookA! })) },
   "webhooks#deleteWebhookAction": { call: () => webhookActions.deleteWebhookAction(form({ id: ids.webhookA! })) },
-  "webhooks#sendTestAction": { call: () => webhookActions.sendTestAction(none, form({ eventType: "payment.confirmed" })) },
+  "webhooks#sendTestAction": {
+    call: () => webhookActions.sendTestAction(none, form({ endpointId: ids.webhookA!, eventType: "payment.confirmed" })),
+  },
   "webhooks#redeliverAction": {
     call: () => webhookActions.redeliverAction(form({ endpointId: ids.webhookA!, deliveryId: ids.deliveryA! })),
   },
@@ -153,6 +162,22 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   },
   "admin#setTierAction": { admin: true, call: () => adminActions.setTierAction(form({ id: ids.clientIdA!, tier: "premium" })) },
   "admin#revokeUserSessionsAction": { admin: true, call: () => adminActions.revokeUserSessionsAction(form({ userId: ids.userA! })) },
+  "admin-account#setAccountFeeAction": {
+    admin: true,
+    call: () =>
+      adminAccountActions.setAccountFeeAction(
+        none,
+        form({ accountId: a.account.id, flow: "get_paid", bps: "900", bearer: "payer", evm: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" }),
+      ),
+  },
+  "admin-account#clearAccountFeeAction": {
+    admin: true,
+    call: () => adminAccountActions.clearAccountFeeAction(form({ accountId: a.account.id, flow: "get_paid" })),
+  },
+  "admin-account#setAccountBrandAction": {
+    admin: true,
+    call: () => adminAccountActions.setAccountBrandAction(none, form({ accountId: a.account.id, name: "Taken over", logoUrl: "" })),
+  },
 };
 
 const MODULES: Record<string, Record<string, unknown>> = {
@@ -163,6 +188,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   recurring: recurringActions,
   settings: settingsActions,
   admin: adminActions,
+  "admin-account": adminAccountActions,
 };
 
 /** Outcome of an action: thrown (refused) or returned state; a state with `error` is a refusal too. */
@@ -205,6 +231,18 @@ beforeAll(async () => {
     data: { id: ulid(), endpointId: endpoint.id, eventType: "payment.confirmed", body: "{}", status: "failed", attempts: 3 },
   });
   ids.deliveryA = delivery.id;
+  ids.linkA = ulid();
+  await db().securePayment.create({
+    data: {
+      token: ids.linkA,
+      accountId: a.account.id,
+      direction: "incoming",
+      paymentType: "single",
+      network: "base",
+      identityMode: "manual_dashboard",
+      expiresAt: new Date(Date.now() + 86_400_000),
+    },
+  });
   const paid = await insertPaidRequest(a.account.id, "USDC-base", 1_000_000n, 0);
   ids.scheduleA = await recurringScheduleOf(a.account.id, paid);
   ids.destinationWalletA = "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65";
@@ -310,5 +348,11 @@ describe("server actions", () => {
     const paused = await recurringActions.manageRecurringAction(none, form({ id: ids.scheduleA!, action: "pause" }));
     expect(paused.error).toBeNull();
     expect((await db().recurringSchedule.findUniqueOrThrow({ where: { id: ids.scheduleA! } })).status).toBe("paused");
+    const cancelled = await linkActions.cancelLinkAction(none, form({ token: ids.linkA! }));
+    expect(cancelled).toEqual({ error: null, cancelled: ids.linkA });
+    expect(await db().securePayment.findUniqueOrThrow({ where: { token: ids.linkA! } })).toMatchObject({
+      status: "expired",
+      cancelledAt: expect.any(Date),
+    });
   });
 });

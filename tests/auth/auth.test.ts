@@ -361,7 +361,15 @@ describe("email and password", () => {
     const locked = await post(login, "/v1/auth/login", { email: "b@example.com", password: "long enough" });
     expect(locked.status).toBe(429);
     expect(Number(locked.headers.get("retry-after"))).toBe(900);
-    t += minutes(15);
+    // The code stays rate_limited; the message says how long (issue 27): rounded up to whole minutes.
+    expect(locked.body).toMatchObject({ code: "rate_limited", message: "Too many failed attempts. Try again in 15 minutes." });
+    t += minutes(1) + 1;
+    const later = await post(login, "/v1/auth/login", { email: "b@example.com", password: "long enough" });
+    expect(later.body).toMatchObject({ code: "rate_limited", message: "Too many failed attempts. Try again in 14 minutes." });
+    t += minutes(13) + 30_000;
+    const last = await post(login, "/v1/auth/login", { email: "b@example.com", password: "long enough" });
+    expect(last.body).toMatchObject({ message: "Too many failed attempts. Try again in 1 minute." });
+    t += minutes(1);
     expect((await post(login, "/v1/auth/login", { email: "b@example.com", password: "long enough" })).status).toBe(200);
   });
 

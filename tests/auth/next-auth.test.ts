@@ -208,7 +208,7 @@ describe("next-auth routes", () => {
     for (let i = 0; i < 5; i++)
       expect(errorOf((await signInPassword("page@x.test", "wrong-password")).redirect)).toBe("Invalid email or password");
     const locked = await signInPassword("page@x.test", "correct-horse-1");
-    expect(errorOf(locked.redirect)).toBe("Too many failed sign-in attempts; try again later");
+    expect(errorOf(locked.redirect)).toBe("Too many failed attempts. Try again in 15 minutes.");
     expect(locked.set[COOKIE]).toBeUndefined();
     expect(errorOf((await signInPassword("not-an-email", "whatever-long")).redirect)).toMatch(/^email: /);
   });

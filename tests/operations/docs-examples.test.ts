@@ -15,6 +15,7 @@ import { type ExampleContext, exampleContext, recurrenceOf } from "@/lib/openapi
 import { OPERATIONS } from "@/lib/operations/index";
 import { type Devnet, devAccount } from "@/scripts/devnet";
 import { parseCurl } from "@/tests/helpers/curl";
+import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { operationHandlers } from "@/tests/helpers/operations";
@@ -296,6 +297,8 @@ async function resolve(name: string, operationId: string): Promise<string> {
 }
 
 beforeAll(async () => {
+  // Files share one database: start from an empty one (an earlier file may hold the example wallets' destinations).
+  await resetDb();
   await startUpstream();
   devnet = await useDevnet();
   handlers = await operationHandlers();

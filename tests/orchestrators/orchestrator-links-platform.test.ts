@@ -21,6 +21,7 @@ import { db } from "@/lib/db";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { watching } from "@/tests/helpers/watched-env";
 
 type Integrator = Awaited<ReturnType<typeof makeIntegrator>>;
 let orch: Integrator;
@@ -152,6 +153,8 @@ describe("the platform sees and ends orchestrator links of its client IDs", () =
 });
 
 describe("onboarding with a Tron destination", () => {
+  // Onboarding onto Tron needs a deployment that watches Tron.
+  watching({ TRON_API_URL: "https://tron.api.example" });
   it("client_id.linked carries the Tron address exactly (a valid Base58Check address), and the link is audited as onboarding", async () => {
     // The oracle: @scure/base's Base58Check (double SHA-256) accepts the fixed address, version byte 0x41.
     const decoded = base58check(sha256).decode(TRON_ADDRESS);

@@ -21,6 +21,7 @@ import { prefixedId } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { watching } from "@/tests/helpers/watched-env";
 
 type Integrator = Awaited<ReturnType<typeof makeIntegrator>>;
 let orch: Integrator;
@@ -151,6 +152,8 @@ describe("link intents", () => {
 });
 
 describe("hosted onboarding completion", () => {
+  // The platform's destination is USDC on base: a network this deployment must watch to onboard onto it.
+  watching({ RPC_URL_BASE: "https://base.rpc.example" });
   async function openIntent(extra: Record<string, unknown> = {}) {
     const res = await intent({ clientIdName: "Acme shop", domains: ["https://shop.acme.test"], externalId: "acme-42", ...extra });
     return new URL(res.body.url).searchParams.get("token")!;

@@ -266,11 +266,16 @@ describe("fan-out and delivery", () => {
     const f = await createTestDelivery(ep.id, "payment.failed");
     expect(d).toMatchObject({ isTest: true, eventId: null, eventType: "payment.confirmed", status: "pending" });
     expect(Object.keys(JSON.parse(d.body))).toEqual(
-      "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency paymentCurrency isCryptoToFiat subStatus paymentProcessor fees".split(
+      "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency paymentCurrency isCryptoToFiat subStatus paymentProcessor fees reference".split(
         " ",
       ),
     );
-    expect(JSON.parse(f.body)).toMatchObject({ event: "payment.failed", subStatus: "insufficient_funds", txHash: "" });
+    expect(JSON.parse(f.body)).toMatchObject({
+      event: "payment.failed",
+      subStatus: "insufficient_funds",
+      txHash: "",
+      reference: "INV-1001",
+    });
     // The interface's payment-event fields (docs/spec/service-interface.md, Events), like payment.confirmed.
     expectInterfacePaymentEvent(JSON.parse(d.body), "payment.confirmed");
     expectInterfacePaymentEvent(JSON.parse(f.body), "payment.failed");

@@ -7,6 +7,7 @@ import { LINK_FORM_FIELDS, linkFormBody } from "@/lib/forms/link-form";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { createSecurePaymentBodySchema } from "@/lib/operations/secure-payments-schemas";
+import { cancelSecurePayment } from "@/lib/secure-payments/cancel";
 import { createSecurePayment } from "@/lib/secure-payments/create-secure-payment";
 
 export interface LinkFormState extends FormState {
@@ -31,5 +32,28 @@ export async function createLinkAction(_prev: LinkFormState, form: FormData): Pr
     return { error: null, created: { url: link.securePaymentUrl, token: link.token } };
   } catch (err) {
     return { ...toFormState(err, LINK_FORM_FIELDS), values };
+  }
+}
+
+export interface CancelLinkState {
+  error: string | null;
+  /** The token of the link just cancelled. */
+  cancelled?: string;
+}
+
+/**
+ * Cancels one of the account's links (lib/secure-payments/cancel.ts): it becomes expired at once
+ * and its hosted page refuses payment. Another account's token reads as not found.
+ */
+export async function cancelLinkAction(_prev: CancelLinkState, form: FormData): Promise<CancelLinkState> {
+  try {
+    const me = await userForAction();
+    const token = String(form.get("token") ?? "").slice(0, 64);
+    const actor = `user:${me.user.id} ${me.user.email ?? me.user.walletAddress ?? ""}`.trim();
+    await cancelSecurePayment(me.account.id, token, actor);
+    revalidatePath("/dashboard/links");
+    return { error: null, cancelled: token };
+  } catch (err) {
+    return toFormState(err);
   }
 }

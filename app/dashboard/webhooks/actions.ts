@@ -8,7 +8,7 @@ import { type PageUser, userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { testWebhookOp } from "@/lib/operations/webhooks";
 import { createWebhook, deleteWebhook, ownerFor, setWebhookActive } from "@/lib/webhooks/endpoints";
-import { redeliverForOwner, sendTestDeliveries } from "@/lib/webhooks/manage-deliveries";
+import { redeliverForOwner, sendTestToEndpoint } from "@/lib/webhooks/manage-deliveries";
 
 export interface WebhookFormState extends FormState {
   /** The new endpoint's signing secret: shown once (it is stored encrypted). */
@@ -49,14 +49,24 @@ export async function deleteWebhookAction(form: FormData): Promise<void> {
   revalidatePath("/dashboard/webhooks");
 }
 
-/** POST /v1/webhook/test for one of the account's client IDs: a signed sample to each active endpoint. */
-export async function sendTestAction(_prev: WebhookFormState, form: FormData): Promise<WebhookFormState> {
+/** What "Send test event" answers: the attempt's outcome, or why it was not sent. */
+export interface TestEventState {
+  error: string | null;
+  sent?: { ok: boolean; statusCode: number | null; error: string | null };
+}
+
+/**
+ * "Send test event" beside one endpoint: a signed sample of the event to that endpoint, attempted
+ * at once (the same headers, signatures and SSRF-safe POST as every delivery), answered with what
+ * the receiver did. Another account's endpoint: not found; a disabled one: refused.
+ */
+export async function sendTestAction(_prev: TestEventState, form: FormData): Promise<TestEventState> {
   try {
     const me = await userForAction();
     const body = parseWith(testWebhookOp.body!, { eventType: String(form.get("eventType") ?? "") });
-    const sent = await sendTestDeliveries(accountOwner(me), body.eventType);
+    const sent = await sendTestToEndpoint(accountOwner(me), String(form.get("endpointId") ?? "").slice(0, 64), body.eventType);
     revalidatePath("/dashboard/webhooks");
-    return { error: null, url: `${sent} test deliver${sent === 1 ? "y" : "ies"} queued` };
+    return { error: null, sent: { ok: sent.ok, statusCode: sent.statusCode, error: sent.error } };
   } catch (err) {
     return toFormState(err);
   }

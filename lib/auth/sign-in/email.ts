@@ -48,9 +48,17 @@ export async function register(email: string, password: string) {
   }
 }
 
+/** "Too many failed attempts. Try again in 14 minutes." — the wait rounded up to whole minutes (at least one). */
+export function lockoutMessage(remainingMs: number): string {
+  const minutes = Math.max(1, Math.ceil(remainingMs / 60_000));
+  return `Too many failed attempts. Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`;
+}
+
+/** The lockout's answer, the same for /v1/auth/login and the sign-in page (next-auth shows the message). */
 function locked(until: Date): AppError {
-  const retryAfter = Math.max(1, Math.ceil((until.getTime() - nowMs()) / 1000));
-  return new AppError("rate_limited", "Too many failed sign-in attempts; try again later", {
+  const remaining = until.getTime() - nowMs();
+  const retryAfter = Math.max(1, Math.ceil(remaining / 1000));
+  return new AppError("rate_limited", lockoutMessage(remaining), {
     headers: { "retry-after": String(retryAfter) },
   });
 }

@@ -1,11 +1,15 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
+import { AdminBrandForm, AdminFeeForm } from "@/components/admin/account-settings-forms";
 import { IssueKeyForm } from "@/components/admin/issue-key-form";
+import { VolumeList } from "@/components/admin/volume-list";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/shared/format";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { RATE_TIERS } from "@/lib/accounts/issue-credentials";
 import { requireAdmin } from "@/lib/admin/access";
+import { incomingVolume } from "@/lib/admin/account-search";
 import { accountForAdmin } from "@/lib/admin/accounts";
 import { AppError } from "@/lib/errors";
 import {
@@ -16,6 +20,7 @@ import {
   setClientIdStatusAction,
   setTierAction,
 } from "../../actions";
+import { clearAccountFeeAction, setAccountBrandAction, setAccountFeeAction } from "./actions";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Account", robots: { index: false } };
@@ -59,6 +64,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
     if (err instanceof AppError && err.code === "not_found") notFound();
     throw err;
   }
+  const volume = (await incomingVolume([a.id])).get(a.id) ?? [];
   return (
     <div className="space-y-6">
       <nav className="text-sm">
@@ -70,6 +76,52 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
         {a.name} <span className="align-middle font-mono text-sm font-normal text-slate-500">{a.id}</span>
       </h1>
       <div className="grid gap-6 lg:grid-cols-2">
+        <Panel title="Incoming volume">
+          <VolumeList lines={volume} />
+          <p className="mt-2 text-xs text-slate-500">
+            Payments received on the account&apos;s requests and payment links (as payee); payouts it sent and fees are not counted.
+          </p>
+        </Panel>
+        <Panel title="Branding">
+          <div className="mb-3 flex min-w-0 items-center gap-3 text-sm" data-testid="brand-summary">
+            {a.logoUrl ? (
+              // biome-ignore lint/performance/noImgElement: an operator-set https logo of any host, shown as the pay page shows it
+              <img src={a.logoUrl} alt="" className="size-8 shrink-0 rounded object-contain ring-1 ring-slate-200" />
+            ) : null}
+            <span className="min-w-0 break-words">
+              Payers see <strong>{a.name}</strong>
+              {a.logoUrl ? "" : " (no logo)"}
+            </span>
+          </div>
+          <AdminBrandForm accountId={a.id} current={{ name: a.name, logoUrl: a.logoUrl }} action={setAccountBrandAction} />
+        </Panel>
+        <Panel title="Fees">
+          <ul className="mb-4 divide-y divide-slate-100 text-sm" data-testid="admin-fees">
+            {a.feeConfigs.length === 0 ? <li className="py-2 text-slate-600">No fee: links carry none.</li> : null}
+            {a.feeConfigs.map((f) => (
+              <li key={f.id} className="flex flex-wrap items-start justify-between gap-2 py-2" data-testid="admin-fee">
+                <span className="min-w-0 break-words">
+                  <span className="font-medium">{f.flow === "get_paid" ? "Get paid" : "Pay"}:</span> {f.percentageBps / 100}%
+                  {f.capUsd ? `, capped at $${f.capUsd.toString()}` : ""} · paid by the {f.feeBearer} · “{f.label}”
+                  <span className="block font-mono text-xs text-slate-500 [overflow-wrap:anywhere]">
+                    {[f.evmAddress, f.tronAddress].filter(Boolean).join(" · ")}
+                  </span>
+                </span>
+                <form action={clearAccountFeeAction}>
+                  <Hidden name="accountId" value={a.id} />
+                  <Hidden name="flow" value={f.flow} />
+                  <ConfirmButton
+                    title={`Remove the ${f.flow === "get_paid" ? "get-paid" : "pay"} fee?`}
+                    consequence={`Links created from now on carry no ${f.percentageBps / 100}% fee; existing ones keep theirs.`}
+                  >
+                    Remove
+                  </ConfirmButton>
+                </form>
+              </li>
+            ))}
+          </ul>
+          <AdminFeeForm accountId={a.id} action={setAccountFeeAction} />
+        </Panel>
         <Panel title="Orchestrator keys">
           <IssueKeyForm accountId={a.id} action={issueOrchestratorKeyAction} />
           <ul className="mt-4 divide-y divide-slate-100 text-sm" data-testid="orchestrator-keys">
