@@ -9,11 +9,13 @@
 import { createHash, randomBytes } from "node:crypto";
 import type { Page } from "@playwright/test";
 import { decodeFunctionData, parseAbi } from "viem";
-import { generatePrivateKey } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { hexToTron, tronToHex } from "@/lib/chain/address";
 import { type E2eState, e2eState, withDb } from "./support/api";
 import { connectTestWallet, expect, test } from "./support/fixtures";
 import { startReceiver } from "./support/receiver";
 import { TestWallet } from "./support/test-wallet";
+import { exposeTronSigner, installTronStub, tronStubCalls } from "./support/tron-stub";
 
 const FEE_RECIPIENT = "0x90F79bf6EB2c4f870365E785982E1f101E93b906";
 const feeProxyAbi = parseAbi([
@@ -234,21 +236,48 @@ test("onboarding at 390 px and from the keyboard; unknown and expired links say 
   await shot("onboarding-10-expired", page);
 });
 
-test("a deployment that does not watch Tron offers no TronLink onboarding: a Tron payout would never be detected", async ({
-  context,
-  state,
-  shot,
-}) => {
-  // The journeys' server watches the devnet's EVM networks only (no TRON_API_URL): USDT on Tron is not offered,
-  // and the page goes straight to the EVM wallet. (tests/orchestrators/onboarding-options.test.ts covers a Tron-watching one.)
+test("a Tron platform onboards with TronLink: TRON message sign-in, USDT on Tron", async ({ context, state, shot }) => {
+  // The journeys' server watches Tron (TRON_API_URL: e2e/support/tron-node-stub.ts) beside the devnet's EVM
+  // networks, so the page offers both wallet kinds, and TronLink only Tron's currencies.
   const orch = await makeOrchestrator(state, "Orchestra Tron");
   const path = await openInvite(state, orch, "Tron Studio");
+  const key = generatePrivateKey();
+  const address = hexToTron(privateKeyToAccount(key).address);
   const page = await context.newPage();
+  await exposeTronSigner(page, key);
+  await installTronStub(page, { address, hexAddress: `41${tronToHex(address).slice(2)}`, confirm: "all" });
   await page.goto(path);
-  await expect(page.getByRole("button", { name: "Connect wallet" })).toBeEnabled();
-  await expect(page.getByRole("group", { name: "Wallet type" })).toHaveCount(0);
-  await expect(page.getByText("TronLink", { exact: true })).toHaveCount(0);
-  await shot("onboarding-tron-01-not-offered", page);
+  const kinds = page.getByRole("group", { name: "Wallet type" });
+  await expect(kinds.getByRole("radio")).toHaveCount(2);
+  await expect(kinds.getByRole("radio", { name: /EVM wallet/ })).toBeChecked();
+  await page.getByText("TronLink", { exact: true }).click();
+  await expect(kinds.getByRole("radio", { name: /TronLink/ })).toBeChecked();
+  const current = page.locator('[aria-current="step"]');
+  await page.getByRole("button", { name: "Connect TronLink" }).click();
+  await expect(page.getByTestId("connected-address")).toHaveText(address);
+  await shot("onboarding-tron-01-connected", page);
+  await page.getByRole("button", { name: "Sign in with wallet" }).click();
+  await expect(current).toContainText("Payout destination");
+  expect((await tronStubCalls(page)).some((c) => c.method === "signMessageV2")).toBe(true);
+  // TronLink receives on Tron only: exactly Tron's two currencies, none of the EVM networks'.
+  await expect(page.getByLabel("Receive payments in").getByRole("option")).toHaveText(["USDC on Tron", "USDT on Tron"]);
+  await page.getByLabel("Receive payments in").selectOption({ label: "USDT on Tron" });
+  await page.getByRole("button", { name: "Use this destination" }).click();
+  await page.getByRole("button", { name: "Continue" }).click();
+  await shot("onboarding-tron-02-confirm", page);
+  await page.getByRole("button", { name: "Confirm and link to Orchestra Tron" }).click();
+  await expect(page.getByRole("heading", { name: "You're connected" })).toBeVisible();
+  await expect(page.getByText("USDT on Tron")).toBeVisible();
+  await shot("onboarding-tron-03-done", page);
+  const links = await api(state, orch, "GET", "/v2/orchestrators/client-ids");
+  expect(links.body).toMatchObject({ total: 1 });
+  // The new client ID is bound to the TronLink wallet, on Tron.
+  const rows = await withDb(state, (db) =>
+    db.query(
+      `SELECT d."walletAddress", d."network", d."tokenSymbol" FROM "PayeeDestination" d JOIN "ClientId" c ON c."boundDestinationId" = d."id" WHERE c."name" = 'Tron Studio'`,
+    ),
+  );
+  expect(rows.rows).toEqual([{ walletAddress: address, network: "tron", tokenSymbol: "USDT" }]);
 });
 
 test("an orchestrator's screening plan: only this deployment's providers are accepted, and the page says which one screens", async ({

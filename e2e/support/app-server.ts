@@ -2,7 +2,8 @@
  * The whole stack the journeys run against, on this machine only: a fresh Postgres database
  * (`duebill_e2e`, migrated), an anvil devnet with the Request Network contracts standing in
  * for Sepolia, the production build served by `next start` on a free port (detection
- * running inline every 500 ms), and the demo account seeded (scripts/ops/seed.ts).
+ * running inline every 500 ms, Tron's through a local TronGrid stand-in, e2e/support/tron-node-stub.ts),
+ * and the demo account seeded (scripts/ops/seed.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createWriteStream, existsSync, mkdirSync } from "node:fs";
@@ -11,6 +12,7 @@ import pg from "pg";
 import { type Devnet, devAccount, getFreePort, startDevnet } from "@/scripts/devnet";
 import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "@/scripts/devnet/bridge";
 import { relayerFor } from "@/scripts/devnet/bridge-relayer";
+import { startTronNodeStub, type TronNodeStub } from "./tron-node-stub";
 
 const ROOT = path.resolve(__dirname, "../..");
 /** Fixed, public: this server only ever holds test data. */
@@ -30,6 +32,8 @@ export interface AppServer {
   devnet: Devnet;
   /** The cross-chain source chain (standing in for Arbitrum One); its relayer runs in this process. */
   bridge: BridgeDevnet;
+  /** The TronGrid-compatible API the server watches Tron through (TRON_API_URL). */
+  tronNode: TronNodeStub;
   demo: SeededDemo;
   logFile: string;
   stop(): Promise<void>;
@@ -122,7 +126,9 @@ export async function startAppServer(): Promise<AppServer> {
   let child: ChildProcess | undefined;
   let bridge: BridgeDevnet | undefined;
   let relayer: ReturnType<typeof relayerFor> | undefined;
+  let tronNode: TronNodeStub | undefined;
   try {
+    tronNode = await startTronNodeStub();
     bridge = await startBridgeDevnet(devnet, { port: 0, relayerPrivateKey: devAccount(BRIDGE_RELAYER_INDEX).privateKey });
     relayer = relayerFor(devnet, bridge, { pollMs: 500, log: () => {} });
     const port = await getFreePort();
@@ -132,14 +138,13 @@ export async function startAppServer(): Promise<AppServer> {
       NODE_ENV: "production",
       NEXT_TELEMETRY_DISABLED: "1",
       DATABASE_URL: databaseUrl,
-      // No Tron chain runs locally (the Tron journeys use e2e/support/tron-stub.ts, standing in for public
-      // Tron). Tron's public endpoint marks it as served, so Settings offers it as a destination; nothing
-      // calls it (Tron detection needs TRON_API_URL, unset here), and it keeps Tron's explorer links.
-      CHAIN_CONFIG: JSON.stringify({
-        ...devnet.chainConfig(),
-        ...bridge.chainConfig(),
-        tron: { rpcUrl: "https://api.trongrid.io" },
-      }),
+      CHAIN_CONFIG: JSON.stringify({ ...devnet.chainConfig(), ...bridge.chainConfig() }),
+      // The server watches Tron as a deployment with TronGrid does (lib/chain/watched.ts): detection sweeps
+      // it through this local stand-in (no events: no Tron chain runs here; the Tron journeys' wallet is
+      // e2e/support/tron-stub.ts), and Settings and onboarding offer it. Tron has no rpcUrl, so it keeps its
+      // public explorer links (lib/chain/explorer.ts).
+      TRON_API_URL: tronNode.url,
+      TRON_API_KEY: undefined,
       WORKER_INLINE: "true",
       DETECTION_INTERVAL_MS: "500",
       DEPOSIT_INTERVAL_MS: "500",
@@ -169,11 +174,13 @@ export async function startAppServer(): Promise<AppServer> {
     const server = child;
     const source = bridge;
     const bridgeRelayer = relayer;
+    const tron = tronNode;
     return {
       baseUrl,
       databaseUrl,
       devnet,
       bridge: source,
+      tronNode: tron,
       demo,
       logFile,
       stop: async () => {
@@ -181,6 +188,8 @@ export async function startAppServer(): Promise<AppServer> {
         log.end();
         bridgeRelayer.stop();
         await source.stop();
+        await tron.stop();
+        if (tron.unknown.length) console.warn(`tron-node-stub was asked what it does not answer: ${[...new Set(tron.unknown)].join(", ")}`);
         await devnet.stop();
         await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`).catch(() => {});
       },
@@ -189,6 +198,7 @@ export async function startAppServer(): Promise<AppServer> {
     if (child) await stopChild(child);
     relayer?.stop();
     await bridge?.stop();
+    await tronNode?.stop();
     await devnet.stop();
     throw err;
   }

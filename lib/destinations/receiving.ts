@@ -1,7 +1,5 @@
 import { sameAddress } from "@/lib/chain/address";
-import type { NetworkRuntime } from "@/lib/chain/config";
 import { findTokenCurrency, tokenCurrencies } from "@/lib/currencies/registry";
-import { env } from "@/lib/env";
 import { invalidField } from "@/lib/errors";
 
 /**
@@ -24,14 +22,4 @@ export function receivingCurrencyAt(chainId: number, tokenAddress: string, field
   );
   if (!currency) throw invalidField(field, `not the USDC or USDT token of a supported network (chain ${chainId})`);
   return currency;
-}
-
-/**
- * Whether a destination may receive on this network here: the deployment watches it. An EVM
- * network needs an RPC; Tron is watched through TRON_API_URL (lib/detection/tron-source.ts) or
- * has a configured endpoint of its own (CHAIN_CONFIG's `tron.rpcUrl`).
- */
-export function receivesOn(rt: Pick<NetworkRuntime, "network" | "rpcUrl">): boolean {
-  if (rt.network.kind === "tron") return Boolean(rt.rpcUrl || env().TRON_API_URL);
-  return Boolean(rt.rpcUrl);
 }

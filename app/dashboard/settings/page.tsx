@@ -6,9 +6,9 @@ import { FeeForm } from "@/components/dashboard/settings-forms";
 import { Panel } from "@/components/dashboard/shell";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
+import { isWatchedNetwork } from "@/lib/chain/watched";
 import { tokenCurrencies } from "@/lib/currencies/registry";
 import { listDestinations } from "@/lib/destinations/destinations";
-import { receivesOn } from "@/lib/destinations/receiving";
 import { activeFeeConfig } from "@/lib/fees/fee-config";
 import { requireUser } from "@/lib/http/page-session";
 import {
@@ -26,15 +26,15 @@ export const metadata: Metadata = { title: "Settings", robots: { index: false } 
 
 const isLocal = (url: string) => /^https?:\/\/(127\.0\.0\.1|localhost|\[::1\])(:\d+)?(\/|$)/.test(url);
 
-/** USDC and USDT on the networks this deployment serves (watches: lib/destinations/receiving.ts), with what a wallet needs of each chain. */
+/** USDC and USDT on the networks this deployment serves (watches: lib/chain/watched.ts — what detection sweeps), with what a wallet needs of each chain. */
 function destinationCurrencies(): DestinationCurrency[] {
   return tokenCurrencies()
     .filter((c) => ["USDC", "USDT"].includes(c.token.symbol))
     .flatMap((c) => {
       const id = c.token.network;
       if (!isNetworkId(id)) return [];
+      if (!isWatchedNetwork(id)) return [];
       const rt = networkRuntime(id);
-      if (!receivesOn(rt)) return [];
       const evm = rt.network.kind === "evm";
       return [
         {
