@@ -278,6 +278,14 @@ test("a Tron platform onboards with TronLink: TRON message sign-in, USDT on Tron
     ),
   );
   expect(rows.rows).toEqual([{ walletAddress: address, network: "tron", tokenSymbol: "USDT" }]);
+  // And the server really watches Tron: detection's Tron cursor moves with the stand-in's head.
+  const tronCursor = () =>
+    withDb(state, (db) => db.query<{ lastBlock: string }>(`SELECT "lastBlock"::text FROM "ChainCursor" WHERE "network" = 'tron'`)).then(
+      (r) => (r.rows[0] ? BigInt(r.rows[0].lastBlock) : null),
+    );
+  await expect.poll(tronCursor, { timeout: 15_000 }).not.toBeNull();
+  const seen = (await tronCursor()) ?? 0n;
+  await expect.poll(tronCursor, { timeout: 30_000 }).toBeGreaterThan(seen);
 });
 
 test("an orchestrator's screening plan: only this deployment's providers are accepted, and the page says which one screens", async ({
