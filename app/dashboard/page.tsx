@@ -39,7 +39,7 @@ export default async function DashboardPage() {
         <Stat label="Requests paid" value={overview.requests.paid} />
         <Stat label="Payouts paid" value={overview.payouts.paid} />
         <Stat label="Links pending" value={overview.links.pending} />
-        <Stat label="Links completed" value={overview.links.completed} />
+        <Stat label="Links paid" value={overview.links.completed} />
       </div>
       <div className="grid gap-6 lg:grid-cols-2">
         <Panel title="Received, by currency and network">

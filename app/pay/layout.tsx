@@ -17,7 +17,8 @@ export default function PayLayout({ children }: { children: ReactNode }) {
       </header>
       <main className="mx-auto w-full max-w-xl flex-1 space-y-4 px-4 py-6 sm:py-10">{children}</main>
       <footer className="mx-auto w-full max-w-xl px-4 pb-8 text-center text-xs text-slate-500">
-        Non-custodial: your wallet sends the payment directly to the recipient. Duebill never holds your funds.
+        Non-custodial: a wallet payment goes straight to the merchant, and a transfer to this payment's own address is passed on to the
+        merchant by that address's contract. Duebill never holds your funds.
       </footer>
     </div>
   );

@@ -1,7 +1,9 @@
 import Link from "next/link";
 import type { FirstRunChecklist as Checklist } from "@/lib/requests/first-run";
 
-const ITEMS: { key: keyof Checklist; label: string; href: string; cta: string }[] = [
+type Step = "destination" | "link" | "webhook" | "apiKey";
+
+const ITEMS: { key: Step; label: string; href: string; cta: string }[] = [
   { key: "destination", label: "Choose where you get paid", href: "/dashboard/settings", cta: "Connect a wallet" },
   { key: "link", label: "Create your first payment link", href: "/dashboard/links", cta: "New link" },
   { key: "webhook", label: "Register a webhook", href: "/dashboard/webhooks", cta: "Add endpoint" },
@@ -29,6 +31,10 @@ export function FirstRunChecklist({ checklist }: { checklist: Checklist }) {
       <ol className="mt-3 divide-y divide-slate-100">
         {ITEMS.map((item) => {
           const ok = checklist[item.key];
+          // A webhook is registered for a client ID: without one, the step starts on the Keys page.
+          const needsClientId = item.key === "webhook" && !checklist.clientId;
+          const href = needsClientId ? "/dashboard/keys" : item.href;
+          const cta = needsClientId ? "Create a client ID first" : item.cta;
           return (
             <li key={item.key} className="flex items-center justify-between gap-3 py-2 text-sm" data-done={ok}>
               <span className={`flex min-w-0 items-center gap-2 ${ok ? "text-slate-500 line-through" : "text-slate-900"}`}>
@@ -44,11 +50,8 @@ export function FirstRunChecklist({ checklist }: { checklist: Checklist }) {
                 <span className="sr-only">{ok ? " (done)" : " (to do)"}</span>
               </span>
               {ok ? null : (
-                <Link
-                  href={item.href}
-                  className="shrink-0 whitespace-nowrap font-medium text-indigo-700 underline-offset-2 hover:underline"
-                >
-                  {item.cta} →
+                <Link href={href} className="shrink-0 whitespace-nowrap font-medium text-indigo-700 underline-offset-2 hover:underline">
+                  {cta} →
                 </Link>
               )}
             </li>

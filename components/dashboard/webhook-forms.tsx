@@ -1,5 +1,6 @@
 "use client";
 
+import Link from "next/link";
 import { useActionState } from "react";
 import type { TestEventState, WebhookFormState } from "@/app/dashboard/webhooks/actions";
 import { useCheckedForm } from "@/components/shared/use-checked-form";
@@ -54,7 +55,15 @@ export function WebhookForm({ action, clientIds }: { action: Action; clientIds: 
       <button type="submit" disabled={form.pending || clientIds.length === 0} className={button}>
         Register webhook
       </button>
-      {clientIds.length === 0 ? <p className="text-sm text-slate-600">Create a client ID first (Keys).</p> : null}
+      {clientIds.length === 0 ? (
+        <p className="text-sm text-slate-600">
+          A webhook belongs to a client ID:{" "}
+          <Link href="/dashboard/keys" className="font-medium text-indigo-700 underline">
+            create a client ID first
+          </Link>
+          .
+        </p>
+      ) : null}
       {form.formError ? <ErrorAlert text={form.formError} /> : null}
       {state.secret && !state.error ? (
         <Alert role="status" tone="warning">

@@ -98,3 +98,8 @@ export const NETWORKS: Readonly<Record<NetworkId, Network>> = {
 export function isNetworkId(value: string): value is NetworkId {
   return Object.hasOwn(NETWORKS, value);
 }
+
+/** A network's name for people ("Sepolia", "Arbitrum One"); an unknown ID as it is. */
+export function networkName(id: string): string {
+  return isNetworkId(id) ? NETWORKS[id].name : id;
+}

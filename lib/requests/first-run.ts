@@ -11,14 +11,23 @@ export interface FirstRunChecklist {
   link: boolean;
   webhook: boolean;
   apiKey: boolean;
+  /** Not a step of its own: a webhook needs a client ID, so the webhook step leads to Keys until one exists. */
+  clientId: boolean;
 }
 
 export async function firstRunChecklist(accountId: string): Promise<FirstRunChecklist> {
-  const [destination, link, webhook, apiKey] = await Promise.all([
+  const [destination, link, webhook, apiKey, clientId] = await Promise.all([
     db().payeeDestination.findFirst({ where: { accountId, active: true }, select: { id: true } }),
     db().securePayment.findFirst({ where: { accountId }, select: { token: true } }),
     db().webhookEndpoint.findFirst({ where: { accountId }, select: { id: true } }),
     db().apiKey.findFirst({ where: { accountId }, select: { id: true } }),
+    db().clientId.findFirst({ where: { accountId, status: "active" }, select: { id: true } }),
   ]);
-  return { destination: destination !== null, link: link !== null, webhook: webhook !== null, apiKey: apiKey !== null };
+  return {
+    destination: destination !== null,
+    link: link !== null,
+    webhook: webhook !== null,
+    apiKey: apiKey !== null,
+    clientId: clientId !== null,
+  };
 }

@@ -7,6 +7,7 @@ import { Pager } from "@/components/dashboard/pager";
 import { Panel } from "@/components/dashboard/shell";
 import { buttonClass } from "@/components/ui/button";
 import { inputClass } from "@/components/ui/field";
+import { networkName } from "@/lib/chain/networks";
 import { nowMs } from "@/lib/clock";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { getActiveDestination } from "@/lib/destinations/destinations";
@@ -56,7 +57,7 @@ export default async function LinksPage({ searchParams }: Props) {
         {destination ? (
           <LinkForm
             action={createLinkAction}
-            currency={`${destination.tokenSymbol} on ${destination.network}`}
+            currency={`${destination.tokenSymbol} on ${networkName(destination.network)}`}
             decimals={findTokenCurrency(`${destination.tokenSymbol}-${destination.network}`)?.token.decimals}
           />
         ) : (
