@@ -128,7 +128,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
             {a.orchestratorKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
             {a.orchestratorKeys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="min-w-0 flex-1 break-words">
+                <span className="min-w-48 flex-1 break-words">
                   <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
                   <span className="block text-xs text-slate-500">
                     {k.revokedAt
@@ -213,7 +213,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
             {a.apiKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
             {a.apiKeys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="min-w-0 flex-1 break-words">
+                <span className="min-w-48 flex-1 break-words">
                   <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
                   <span className="block text-xs text-slate-500">
                     {k.revokedAt
