@@ -101,18 +101,28 @@ test("operator: stale screening list flagged; accounts searched and paged; fee a
     await expect(page).toHaveURL(new RegExp(`/admin/accounts/${state.demo.accountId}$`));
     await expect(page.getByRole("region", { name: "Incoming volume" })).toBeVisible();
 
-    // A fee: a refused input says which field in words and keeps what was typed.
+    // A fee: a refused input says which field in words and keeps what was typed — first in the
+    // browser (the form's schema), then on the server (setFeeConfig's EIP-55 checksum).
     const fees = page.getByRole("region", { name: "Fees" });
-    await fees.getByLabel("Fee (basis points)").fill("20000");
-    await fees.getByLabel("Fee address (EVM)").fill(feeWallet);
-    await fees.getByLabel("Label (optional)").fill("Marketplace fee");
+    const bps = fees.getByLabel("Fee (basis points, 100 = 1%)");
+    // The payer's address with one letter's case flipped: the shape of an address, a wrong checksum.
+    const badChecksum = feeWallet.replace(/[a-fA-F]/, (c) => (c === c.toLowerCase() ? c.toUpperCase() : c.toLowerCase()));
+    await bps.fill("20000");
+    await fees.getByLabel("Fee address (EVM)").fill(badChecksum);
+    await fees.getByLabel("Label shown to payers").fill("Marketplace fee");
     await fees.getByRole("button", { name: "Save fee" }).click();
-    await expect(fees.getByRole("alert")).toHaveText("Fee (basis points) must be an integer from 0 to 10000");
-    await expect(fees.getByLabel("Fee (basis points)")).toHaveValue("20000");
-    await expect(fees.getByLabel("Fee (basis points)")).toHaveAttribute("aria-invalid", "true");
-    await expect(fees.getByLabel("Fee address (EVM)")).toHaveValue(feeWallet);
-    await expect(fees.getByLabel("Label (optional)")).toHaveValue("Marketplace fee");
-    await fees.getByLabel("Fee (basis points)").fill("250");
+    await expect(fees.getByText("Fee (basis points) must be an integer from 0 to 10000")).toBeVisible();
+    await expect(bps).toHaveValue("20000");
+    await expect(bps).toHaveAttribute("aria-invalid", "true");
+    await expect(bps).toBeFocused();
+    await expect(fees.getByLabel("Label shown to payers")).toHaveValue("Marketplace fee");
+    await bps.fill("250");
+    await fees.getByRole("button", { name: "Save fee" }).click();
+    await expect(fees.getByText("Fee address (EVM) must be a checksummed 0x address")).toBeVisible();
+    await expect(fees.getByLabel("Fee address (EVM)")).toHaveAttribute("aria-invalid", "true");
+    await expect(bps).toHaveValue("250");
+    await expect(fees.getByLabel("Label shown to payers")).toHaveValue("Marketplace fee");
+    await fees.getByLabel("Fee address (EVM)").fill(feeWallet);
     await fees.getByRole("button", { name: "Save fee" }).click();
     await expect(fees.getByRole("status")).toContainText("Fee saved");
     await expect(fees.getByTestId("admin-fee")).toContainText("Get paid: 2.5%");
@@ -122,12 +132,27 @@ test("operator: stale screening list flagged; accounts searched and paged; fee a
     await brand.getByLabel("Logo URL (optional)").fill("http://insecure.example/logo.png");
     await brand.getByLabel("Display name").fill("Roastery & Co");
     await brand.getByRole("button", { name: "Save branding" }).click();
-    await expect(brand.getByRole("alert")).toHaveText("Logo URL must be an https URL");
+    await expect(brand.getByText("Logo URL must be an https URL")).toBeVisible();
+    await expect(brand.getByLabel("Logo URL (optional)")).toHaveAttribute("aria-invalid", "true");
     await expect(brand.getByLabel("Display name")).toHaveValue("Roastery & Co");
     await brand.getByLabel("Logo URL (optional)").fill("");
     await brand.getByRole("button", { name: "Save branding" }).click();
     await expect(brand.getByTestId("brand-summary")).toContainText("Payers see Roastery & Co");
     await shootBoth(page, shot, "03-account");
+
+    // Revoking an API key asks first, naming the key and what stops working; "Keep it" changes nothing.
+    const apiKeys = page.getByRole("region", { name: "API keys" });
+    const revokeKey = apiKeys.getByRole("button", { name: /^Revoke API key / }).first();
+    const keyName = ((await revokeKey.textContent()) ?? "").replace(/^Revoke API key /, "").replace(/ \S+$/, "");
+    await revokeKey.click();
+    const dialog = page.getByRole("dialog");
+    await expect(dialog.getByRole("heading")).toHaveText(`Revoke API key “${keyName}”?`);
+    await expect(dialog).toContainText(`Integrations using ‘${keyName}’`);
+    await expect(dialog).toContainText("get 401 from now on");
+    await shootBoth(page, shot, "04-revoke-dialog");
+    await dialog.getByRole("button", { name: "Keep it" }).click();
+    await expect(dialog).toBeHidden();
+    await expect(revokeKey).toBeVisible();
 
     // Applied: a new link of this account carries the fee, and its pay page shows the brand.
     const link = await createLink(state, { requests: [{ amount: "10" }], destinationId: state.demo.destinationId, reference: "ADMIN-FEE" });

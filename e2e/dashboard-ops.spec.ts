@@ -193,6 +193,9 @@ test("webhooks: registered (secret once), a signed test arrives, the delivery lo
     await expect(fee.getByTestId("fee-summary")).toContainText("2.5%");
     await shootBoth(page, shot, "11-settings");
     await fee.getByRole("button", { name: "Remove fee" }).click();
+    // It asks first, naming what changes.
+    await expect(page.getByRole("dialog")).toContainText("carry no 2.5% fee");
+    await page.getByRole("dialog").getByRole("button", { name: "Remove fee" }).click();
     await expect(fee.getByTestId("fee-summary")).toContainText("No fee");
   } finally {
     await receiver.close();
@@ -287,10 +290,26 @@ test("admin: a non-admin gets 404 on every /admin page; an operator issues an or
   await row.getByRole("button", { name: "Activate" }).click();
   await expect(row.getByTestId("client-id-status")).toHaveText("active");
 
+  // Revoking the orchestrator key asks first, naming it and what stops working; then the key gets 401.
+  await page
+    .getByRole("button", { name: /^Revoke orchestrator key e2e platform/ })
+    .first()
+    .click();
+  const dialog = page.getByRole("dialog");
+  await expect(dialog.getByRole("heading")).toHaveText("Revoke orchestrator key “e2e platform”?");
+  await expect(dialog).toContainText("Integrations using ‘e2e platform’");
+  await expect(dialog).toContainText("get 401 from now on");
+  await shootBoth(page, shot, "14b-admin-revoke-dialog");
+  await dialog.getByRole("button", { name: "Revoke key" }).click();
+  await expect(page.getByTestId("orchestrator-keys")).toContainText("revoked");
+  const revoked = await fetch(`${state.baseUrl}/v2/orchestrators/client-ids`, { headers: { "x-orchestrator-key": key } });
+  expect(revoked.status).toBe(401);
+
   await page.getByRole("link", { name: "Audit log" }).click();
   const audit = page.getByTestId("audit");
   await expect(audit).toContainText("orchestrator_key.issue");
   await expect(audit).toContainText("client_id.restrict");
+  await expect(audit).toContainText("orchestrator_key.revoke");
   await expect(audit).toContainText(`by user:`);
   await shootBoth(page, shot, "15-admin-audit");
 });

@@ -1,105 +1,119 @@
 "use client";
 
-import { useActionState } from "react";
 import type { AccountFormState } from "@/app/admin/accounts/[id]/actions";
+import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
-import { inputClass } from "@/components/ui/field";
-import { FEE_MAX_LENGTHS } from "@/lib/forms/fee-form";
+import { Field, SelectField } from "@/components/ui/field";
+import { BRAND_FORM_FIELDS, BRAND_MAX_LENGTHS, brandFormBody, brandFormSchema } from "@/lib/forms/brand-form";
+import { ADMIN_FEE_FORM_FIELDS, adminFeeFormBody, adminFeeFormSchema, FEE_MAX_LENGTHS } from "@/lib/forms/fee-form";
+import { checkForm } from "@/lib/forms/form-state";
 
 type Action = (prev: AccountFormState, form: FormData) => Promise<AccountFormState>;
-const input = inputClass("sm");
-const labelClass = "block text-sm font-medium text-slate-700";
-const hintClass = "mt-1 block text-xs font-normal text-slate-500";
+const button = buttonClass({ variant: "compact" });
 
-function Outcome({ state }: { state: AccountFormState }) {
-  if (state.error)
+/** The server's answer under the form: its error when no field shows it, else what was saved. */
+function Outcome({ formError, state }: { formError: string | null; state: AccountFormState }) {
+  if (formError)
     return (
-      <Alert as="p" role="alert" className="sm:col-span-2">
-        {state.error}
+      <Alert as="p" role="alert">
+        {formError}
       </Alert>
     );
-  if (state.done)
+  if (state.done && !state.error)
     return (
-      <p role="status" className="break-words text-sm text-emerald-800 sm:col-span-2">
+      <p role="status" className="break-words text-sm text-emerald-800">
         {state.done}
       </p>
     );
   return null;
 }
 
-/** Props of an input that shows the refused field and keeps what was typed (React resets a form after its action). */
-const keep = (state: AccountFormState, name: string, initial = "") => ({
-  name,
-  defaultValue: state.values?.[name] ?? initial,
-  "aria-invalid": state.field === name || undefined,
-});
-
-/** `npm run admin -- fee:set` as a form: the fee the account's links carry, for one flow. */
+/**
+ * `npm run admin -- fee:set` as a form: the fee the account's links carry, for one flow. The fields
+ * and rules of the merchant's own fee form in Settings (lib/forms/fee-form.ts), plus the flow,
+ * checked in the browser first; a refused value stays in its field with the reason under it.
+ */
 export function AdminFeeForm({ accountId, action }: { accountId: string; action: Action }) {
-  const [state, formAction, pending] = useActionState(action, { error: null });
+  const form = useCheckedForm({
+    action,
+    initial: { flow: "get_paid", bps: "", cap: "", bearer: "payer", label: "", evm: "", tron: "" },
+    check: (v) => checkForm(adminFeeFormSchema, adminFeeFormBody(v), ADMIN_FEE_FORM_FIELDS),
+  });
   return (
-    <form action={formAction} className="grid gap-3 sm:grid-cols-2" key={JSON.stringify(state.values ?? {})} noValidate>
+    <form ref={form.formRef} action={form.formAction} onSubmit={form.onSubmit} noValidate className="grid gap-3 sm:grid-cols-2">
       <input type="hidden" name="accountId" value={accountId} />
-      <label className={labelClass}>
-        Flow
-        <select {...keep(state, "flow", "get_paid")} className={input}>
-          <option value="get_paid">Get paid (payment links)</option>
-          <option value="pay">Pay (payout links)</option>
-        </select>
-      </label>
-      <label className={labelClass}>
-        Fee (basis points)
-        <input {...keep(state, "bps")} inputMode="numeric" maxLength={FEE_MAX_LENGTHS.bps} className={input} placeholder="250" />
-        <span className={hintClass}>100 = 1%; 0 to 10000.</span>
-      </label>
-      <label className={labelClass}>
-        Cap (USD, optional)
-        <input {...keep(state, "cap")} inputMode="decimal" maxLength={FEE_MAX_LENGTHS.cap} className={input} placeholder="5.00" />
-      </label>
-      <label className={labelClass}>
-        Paid by
-        <select {...keep(state, "bearer", "payer")} className={input}>
-          <option value="payer">the payer (added on top)</option>
-          <option value="payee">the payee (taken from the amount)</option>
-        </select>
-      </label>
-      <label className={`${labelClass} sm:col-span-2`}>
-        Fee address (EVM)
-        <input
-          {...keep(state, "evm")}
-          maxLength={FEE_MAX_LENGTHS.evm}
-          className={`${input} font-mono`}
-          placeholder="0x…"
-          spellCheck={false}
-        />
-      </label>
-      <label className={`${labelClass} sm:col-span-2`}>
-        Fee address (Tron)
-        <input
-          {...keep(state, "tron")}
-          maxLength={FEE_MAX_LENGTHS.tron}
-          className={`${input} font-mono`}
-          placeholder="T…"
-          spellCheck={false}
-        />
-      </label>
-      <label className={`${labelClass} sm:col-span-2`}>
-        Label (optional)
-        <input {...keep(state, "label")} maxLength={FEE_MAX_LENGTHS.label} className={input} placeholder="Platform fee" />
-        <span className={hintClass}>What payers see the fee called.</span>
-      </label>
-      <div className="sm:col-span-2">
-        <button type="submit" disabled={pending} className={buttonClass({ variant: "compact" })}>
+      <SelectField id="admin-fee-flow" size="sm" label="Flow" {...form.field("flow")}>
+        <option value="get_paid">Get paid (payment links)</option>
+        <option value="pay">Pay (payout links)</option>
+      </SelectField>
+      <Field
+        id="admin-fee-bps"
+        size="sm"
+        label="Fee (basis points, 100 = 1%)"
+        inputMode="numeric"
+        maxLength={FEE_MAX_LENGTHS.bps}
+        placeholder="250"
+        required
+        {...form.field("bps")}
+      />
+      <Field
+        id="admin-fee-cap"
+        size="sm"
+        label="Cap (USD, optional)"
+        inputMode="decimal"
+        maxLength={FEE_MAX_LENGTHS.cap}
+        placeholder="5.00"
+        {...form.field("cap")}
+      />
+      <SelectField id="admin-fee-bearer" size="sm" label="Paid by" {...form.field("bearer")}>
+        <option value="payer">the payer (added on top)</option>
+        <option value="payee">the payee (taken from the amount)</option>
+      </SelectField>
+      <Field
+        id="admin-fee-label"
+        size="sm"
+        label="Label shown to payers"
+        placeholder="Platform fee"
+        maxLength={FEE_MAX_LENGTHS.label}
+        {...form.field("label")}
+      />
+      <Field
+        id="admin-fee-evm"
+        size="sm"
+        label="Fee address (EVM)"
+        className="font-mono"
+        maxLength={FEE_MAX_LENGTHS.evm}
+        placeholder="0x…"
+        autoComplete="off"
+        spellCheck={false}
+        {...form.field("evm")}
+      />
+      <Field
+        id="admin-fee-tron"
+        size="sm"
+        label="Fee address (Tron)"
+        className="font-mono"
+        maxLength={FEE_MAX_LENGTHS.tron}
+        placeholder="T…"
+        autoComplete="off"
+        spellCheck={false}
+        {...form.field("tron")}
+      />
+      <div className="min-w-0 space-y-3 sm:col-span-2">
+        <button type="submit" disabled={form.pending} className={button}>
           Save fee
         </button>
+        <Outcome formError={form.formError} state={form.state} />
       </div>
-      <Outcome state={state} />
     </form>
   );
 }
 
-/** `npm run admin -- account:brand` as a form: the name and logo payers see on the account's pay pages. */
+/**
+ * `npm run admin -- account:brand` as a form: the name and logo payers see on the account's pay
+ * pages, with setAccountBrand's limits (lib/accounts/brand-schema.ts) checked in the browser first.
+ */
 export function AdminBrandForm({
   accountId,
   current,
@@ -109,33 +123,40 @@ export function AdminBrandForm({
   current: { name: string; logoUrl: string | null };
   action: Action;
 }) {
-  const [state, formAction, pending] = useActionState(action, { error: null });
+  const form = useCheckedForm({
+    action,
+    initial: { name: current.name, logoUrl: current.logoUrl ?? "" },
+    check: (v) => checkForm(brandFormSchema, brandFormBody(v), BRAND_FORM_FIELDS),
+  });
   return (
-    <form action={formAction} className="grid gap-3" key={JSON.stringify(state.values ?? {})} noValidate>
+    <form ref={form.formRef} action={form.formAction} onSubmit={form.onSubmit} noValidate className="grid gap-3">
       <input type="hidden" name="accountId" value={accountId} />
-      <label className={labelClass}>
-        Display name
-        <input {...keep(state, "name", current.name)} maxLength={200} className={input} />
-        <span className={hintClass}>Shown to payers as the merchant on hosted pay pages.</span>
-      </label>
-      <label className={labelClass}>
-        Logo URL (optional)
-        <input
-          {...keep(state, "logoUrl", current.logoUrl ?? "")}
-          type="url"
-          maxLength={2048}
-          className={input}
-          placeholder="https://…/logo.png"
-          spellCheck={false}
-        />
-        <span className={hintClass}>An https image; empty removes the logo.</span>
-      </label>
-      <div>
-        <button type="submit" disabled={pending} className={buttonClass({ variant: "compact" })}>
+      <Field
+        id="admin-brand-name"
+        size="sm"
+        label="Display name"
+        hint="Shown to payers as the merchant on hosted pay pages."
+        maxLength={BRAND_MAX_LENGTHS.name}
+        required
+        {...form.field("name")}
+      />
+      <Field
+        id="admin-brand-logo"
+        size="sm"
+        label="Logo URL (optional)"
+        hint="An https image; empty removes the logo."
+        type="url"
+        maxLength={BRAND_MAX_LENGTHS.logoUrl}
+        placeholder="https://…/logo.png"
+        spellCheck={false}
+        {...form.field("logoUrl")}
+      />
+      <div className="min-w-0 space-y-3">
+        <button type="submit" disabled={form.pending} className={button}>
           Save branding
         </button>
+        <Outcome formError={form.formError} state={form.state} />
       </div>
-      <Outcome state={state} />
     </form>
   );
 }

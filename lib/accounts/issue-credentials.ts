@@ -1,3 +1,4 @@
+import { brandLogoUrlSchema, brandNameSchema } from "@/lib/accounts/brand-schema";
 import { invalidateCredentialCache } from "@/lib/auth/api-credentials";
 import { normaliseAllowedDomains } from "@/lib/auth/origins";
 import { hashSecret } from "@/lib/auth/secrets";
@@ -20,9 +21,15 @@ export async function createAccount(name: string): Promise<{ id: string; name: s
 /** How the account appears to payers on its hosted pages: its name and an HTTPS logo (null clears it). */
 export async function setAccountBrand(accountId: string, brand: { name?: string; logoUrl?: string | null }) {
   await assertAccount(accountId);
-  if (brand.name !== undefined && (!brand.name.trim() || brand.name.length > 200)) throw invalidField("name", "must be 1–200 characters");
-  if (brand.logoUrl != null && !(/^https:\/\//.test(brand.logoUrl) && URL.canParse(brand.logoUrl) && brand.logoUrl.length <= 2048))
-    throw invalidField("logoUrl", "must be an https URL");
+  // The limits of the operators' branding form (lib/accounts/brand-schema.ts, checked in the browser too).
+  if (brand.name !== undefined) {
+    const name = brandNameSchema.safeParse(brand.name);
+    if (!name.success) throw invalidField("name", name.error.issues[0]!.message);
+  }
+  if (brand.logoUrl != null) {
+    const logo = brandLogoUrlSchema.safeParse(brand.logoUrl);
+    if (!logo.success) throw invalidField("logoUrl", logo.error.issues[0]!.message);
+  }
   return db().account.update({
     where: { id: accountId },
     data: { name: brand.name?.trim(), logoUrl: brand.logoUrl },

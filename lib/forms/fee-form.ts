@@ -16,15 +16,13 @@ export const FEE_FORM_FIELDS = {
  * setFeeConfig's schema, with the basis points typed as text: digits only, then the same integer
  * bounds (0 to 10000).
  */
-export const feeFormSchema = feeConfigFieldsSchema
-  .extend({
-    bps: z
-      .string()
-      .regex(/^\d{1,5}$/, "must be an integer from 0 to 10000")
-      .transform(Number)
-      .pipe(feeConfigFieldsSchema.shape.bps),
-  })
-  .refine(...feeAddressRule);
+const bpsText = z
+  .string()
+  .regex(/^\d{1,5}$/, "must be an integer from 0 to 10000")
+  .transform(Number)
+  .pipe(feeConfigFieldsSchema.shape.bps);
+
+export const feeFormSchema = feeConfigFieldsSchema.extend({ bps: bpsText }).refine(...feeAddressRule);
 
 export function feeFormBody(v: Record<string, string | undefined>) {
   return {
@@ -38,3 +36,17 @@ export function feeFormBody(v: Record<string, string | undefined>) {
 }
 
 export const FEE_MAX_LENGTHS = { bps: 5, cap: 12, label: FEE_LABEL_MAX, evm: 42, tron: 34 } as const;
+
+/**
+ * The operators' fee form (/admin/accounts/[id], the CLI's `fee:set`): the merchant's fields plus
+ * the flow the fee applies to (a merchant's Settings sets the get-paid one only).
+ */
+export const ADMIN_FEE_FORM_FIELDS = { flow: { label: "Flow" }, ...FEE_FORM_FIELDS } as const satisfies FormFields;
+
+export const adminFeeFormSchema = feeConfigFieldsSchema
+  .extend({ flow: z.enum(["get_paid", "pay"], "must be get_paid or pay"), bps: bpsText })
+  .refine(...feeAddressRule);
+
+export function adminFeeFormBody(v: Record<string, string | undefined>) {
+  return { flow: v.flow ?? "", ...feeFormBody(v) };
+}

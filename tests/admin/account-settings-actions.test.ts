@@ -21,8 +21,11 @@ vi.mock("next/headers", () => ({
 vi.mock("next/cache", () => ({ revalidatePath: () => undefined }));
 
 import { clearAccountFeeAction, setAccountBrandAction, setAccountFeeAction } from "@/app/admin/accounts/[id]/actions";
+import { setAccountBrand } from "@/lib/accounts/issue-credentials";
 import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
+import { BRAND_FORM_FIELDS, BRAND_MAX_LENGTHS, brandFormBody, brandFormSchema } from "@/lib/forms/brand-form";
+import { checkForm } from "@/lib/forms/form-state";
 import { prefixedId } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
 import { makeAccount } from "@/tests/helpers/factories";
@@ -63,7 +66,9 @@ describe("fee form (fee:set / fee:clear)", () => {
       [{ evm: "0x123" }, "evm", "Fee address (EVM) must be a checksummed 0x address"],
       [{ evm: "", tron: "" }, "evm", "Fee address (EVM) is required: a fee needs a receiving address (EVM and/or Tron)"],
       [{ tron: "Tnope" }, "tron", "Fee address (Tron) must be a Tron base58 address"],
-      [{ label: "x".repeat(61) }, "label", "Label must be at most 60 characters"],
+      // The form's shape passes; setFeeConfig's EIP-55 check (server only) refuses it, in the same words.
+      [{ evm: "0x70997970c51812dc3A010C7d01b50e0d17dc79C8" }, "evm", "Fee address (EVM) must be a checksummed 0x address"],
+      [{ label: "x".repeat(61) }, "label", "Label shown to payers must be at most 60 characters"],
       [{ flow: "sideways" }, "flow", "Flow must be get_paid or pay"],
       [{ bearer: "nobody" }, "bearer", "Paid by must be payer or payee"],
     ];
@@ -142,6 +147,23 @@ describe("branding form (account:brand)", () => {
       "account:brand",
       "account:brand",
     ]);
+  });
+
+  it("the browser's check (lib/forms/brand-form.ts) and setAccountBrand share one set of limits", async () => {
+    const body = (name: string, logoUrl: string) => brandFormBody({ name, logoUrl });
+    const fields = (name: string, logoUrl: string) => {
+      const r = checkForm(brandFormSchema, body(name, logoUrl), BRAND_FORM_FIELDS);
+      return r.ok ? {} : r.fieldErrors;
+    };
+    const longLogo = `https://cdn.example/${"l".repeat(BRAND_MAX_LENGTHS.logoUrl)}.png`;
+    expect(fields("x".repeat(BRAND_MAX_LENGTHS.name), "")).toEqual({});
+    expect(fields("x".repeat(BRAND_MAX_LENGTHS.name + 1), "")).toEqual({ name: "Display name must be 1–200 characters" });
+    expect(fields("   ", "")).toEqual({ name: "Display name is required" });
+    expect(fields("Shop", longLogo)).toEqual({ logoUrl: "Logo URL must be at most 2048 characters" });
+    expect(fields("Shop", "ftp://cdn.example/l.png")).toEqual({ logoUrl: "Logo URL must be an https URL" });
+    await expect(setAccountBrand(accountId, { name: "x".repeat(BRAND_MAX_LENGTHS.name + 1) })).rejects.toThrow();
+    await expect(setAccountBrand(accountId, { logoUrl: longLogo })).rejects.toThrow();
+    await expect(setAccountBrand(accountId, { name: "x".repeat(BRAND_MAX_LENGTHS.name) })).resolves.toBeTruthy();
   });
 
   it("refuses a non-operator and a signed-out caller, changing nothing", async () => {

@@ -4,6 +4,7 @@ import { DestinationSetup } from "@/components/dashboard/destination-setup";
 import type { DestinationCurrency } from "@/components/dashboard/destination-types";
 import { FeeForm } from "@/components/dashboard/settings-forms";
 import { Panel } from "@/components/dashboard/shell";
+import { ConfirmButton } from "@/components/ui/confirm-button";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { isWatchedNetwork } from "@/lib/chain/watched";
@@ -113,12 +114,13 @@ export default async function SettingsPage() {
           action={
             fee ? (
               <form action={clearFeeAction}>
-                <button
-                  type="submit"
+                <ConfirmButton
+                  title="Remove the platform fee?"
+                  consequence={`Payment links created from now on carry no ${fee.percentageBps / 100}% fee (“${fee.label}”); links already sent keep theirs.`}
                   className="shrink-0 whitespace-nowrap rounded-md px-2 py-1 text-xs font-medium text-rose-700 ring-1 ring-inset ring-rose-200 hover:bg-rose-50"
                 >
                   Remove fee
-                </button>
+                </ConfirmButton>
               </form>
             ) : null
           }

@@ -128,7 +128,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
             {a.orchestratorKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
             {a.orchestratorKeys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="min-w-0 flex-1 break-words">
+                <span className="min-w-48 flex-1 break-words">
                   <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
                   <span className="block text-xs text-slate-500">
                     {k.revokedAt
@@ -141,9 +141,18 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
                     <TierForm id={k.id} tier={k.rateTier} />
                     <form action={revokeOrchestratorKeyAction}>
                       <Hidden name="id" value={k.id} />
-                      <button type="submit" className={danger} aria-label={`Revoke orchestrator key ${k.prefix}`}>
-                        Revoke
-                      </button>
+                      <ConfirmButton
+                        title={`Revoke orchestrator key “${k.name}”?`}
+                        confirmLabel="Revoke key"
+                        consequence={
+                          <p>
+                            Integrations using ‘{k.name}’ (<span className="font-mono">{k.prefix}…</span>) get 401 from now on: they can no
+                            longer manage linked client IDs, fees, branding or webhooks. A revoked key cannot be turned back on.
+                          </p>
+                        }
+                      >
+                        Revoke<span className="sr-only">{` orchestrator key ${k.name} ${k.prefix}`}</span>
+                      </ConfirmButton>
                     </form>
                   </span>
                 )}
@@ -177,9 +186,21 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
                           Restrict
                         </button>
                       )}
-                      <button type="submit" name="op" value="revoke" className={danger} aria-label={`Revoke ${c.name}`}>
-                        Revoke
-                      </button>
+                      <ConfirmButton
+                        name="op"
+                        value="revoke"
+                        title={`Revoke client ID “${c.name}”?`}
+                        confirmLabel="Revoke client ID"
+                        consequence={
+                          <p>
+                            Every call that sends <span className="break-all font-mono">{c.id}</span>
+                            {c.allowedDomains.length ? " (checkout pages on its origins included)" : ""} is refused with 403 from now on: it
+                            can no longer create payment links or manage its webhooks. A revoked client ID cannot be turned back on.
+                          </p>
+                        }
+                      >
+                        Revoke<span className="sr-only">{` client ID ${c.name}`}</span>
+                      </ConfirmButton>
                     </form>
                   </span>
                 )}
@@ -192,7 +213,7 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
             {a.apiKeys.length === 0 ? <li className="py-2 text-slate-600">None.</li> : null}
             {a.apiKeys.map((k) => (
               <li key={k.id} className="flex flex-wrap items-center justify-between gap-2 py-2">
-                <span className="min-w-0 flex-1 break-words">
+                <span className="min-w-48 flex-1 break-words">
                   <span className="font-medium">{k.name}</span> <span className="font-mono text-xs text-slate-500">{k.prefix}…</span>
                   <span className="block text-xs text-slate-500">
                     {k.revokedAt
@@ -205,9 +226,18 @@ export default async function AdminAccountPage({ params }: { params: Promise<{ i
                     <TierForm id={k.id} tier={k.rateTier} />
                     <form action={revokeApiKeyAdminAction}>
                       <Hidden name="id" value={k.id} />
-                      <button type="submit" className={danger}>
-                        Revoke
-                      </button>
+                      <ConfirmButton
+                        title={`Revoke API key “${k.name}”?`}
+                        confirmLabel="Revoke key"
+                        consequence={
+                          <p>
+                            Integrations using ‘{k.name}’ (<span className="font-mono">{k.prefix}…</span>) get 401 from now on, and the key
+                            cannot be turned back on: the merchant needs a new one.
+                          </p>
+                        }
+                      >
+                        Revoke<span className="sr-only">{` API key ${k.name} ${k.prefix}`}</span>
+                      </ConfirmButton>
                     </form>
                   </span>
                 )}
