@@ -86,7 +86,13 @@ for (const vp of [
     await expect(page.getByRole("region", { name: "1 payment" })).toBeVisible();
     await page.getByLabel("From (UTC)").fill("yesterday");
     await page.getByRole("button", { name: "Search" }).click();
-    await expect(page.getByRole("alert").filter({ hasText: "From (UTC): must be an ISO 8601 date" })).toBeVisible();
+    await expect(page.getByRole("alert").filter({ hasText: "From (UTC) must be an ISO 8601 date" })).toBeVisible();
+    // The API's bounds hold on the page too: each input stops at the query's maxLength, and a longer
+    // value pasted into the URL is refused in words (never reaching the search, never a 500).
+    await expect(page.getByLabel("Your reference")).toHaveAttribute("maxlength", "255");
+    const long = await page.goto(`/dashboard/payments?reference=${"x".repeat(10_000)}`);
+    expect(long?.status()).toBe(200);
+    await expect(page.getByRole("alert").filter({ hasText: "Your reference" })).toHaveText("Your reference: at most 255 characters");
     await page.getByRole("link", { name: "Clear" }).click();
     await shot(`dashboard-${vp.name}-05-payments`);
 

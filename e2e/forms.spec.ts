@@ -92,6 +92,9 @@ test("link form: words next to the field, the input kept, required, bounded amou
   await form.getByLabel(/^Redirect after payment/).fill("");
   await form.getByRole("button", { name: "Create payment link" }).click();
   await expect(page.getByTestId("created-link")).toContainText("/pay/");
+  // The kit's copy button: it says it copied (the clipboard, or the selection fallback on plain http).
+  await page.getByRole("button", { name: "Copy the new link" }).click();
+  await expect(page.getByRole("button", { name: "Copied" })).toBeVisible();
   await expect(amount).toHaveValue("");
   await expect(amount).not.toHaveAttribute("aria-invalid");
 });

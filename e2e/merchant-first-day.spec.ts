@@ -231,7 +231,7 @@ test("a new email merchant sets its destination with its wallet, gets paid (mone
   await expect(rows.first().getByTestId("direction")).toHaveText(/In/);
   await shootBoth(page, shot, "06-payments-incoming");
   await page.goto("/dashboard/payments?direction=sideways");
-  await expect(page.getByRole("alert").filter({ hasText: "Direction:" })).toHaveText("Direction: must be incoming or outgoing");
+  await expect(page.getByRole("alert").filter({ hasText: "Direction" })).toHaveText("Direction must be incoming or outgoing");
 
   // The API's search, with the merchant's key.
   const search = async (q: string) => {

@@ -7,6 +7,7 @@ import { MoneyTotals } from "@/components/dashboard/money-totals";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount } from "@/components/shared/format";
 import { requireUser } from "@/lib/http/page-session";
+import { DIRECTION_LABELS } from "@/lib/payments/direction";
 import { accountOverview, recentPayments } from "@/lib/requests/account-overview";
 import { firstRunChecklist } from "@/lib/requests/first-run";
 
@@ -42,15 +43,15 @@ export default async function DashboardPage() {
         <Stat label="Links paid" value={overview.links.completed} />
       </div>
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title="Received, by currency and network">
+        <Panel title={`${DIRECTION_LABELS.incoming}, by currency and network`}>
           <MoneyTotals totals={overview.incoming} testId="totals-incoming" empty="Nothing received yet." />
         </Panel>
-        <Panel title="Paid out, by currency and network">
+        <Panel title={`${DIRECTION_LABELS.outgoing}, by currency and network`}>
           <MoneyTotals totals={overview.outgoing} testId="totals-outgoing" empty="No payouts yet." />
         </Panel>
       </div>
       <Panel title="Payments, last 30 days">
-        <BarChart days={overview.days} />
+        <BarChart days={overview.days} labels={DIRECTION_LABELS} />
       </Panel>
       <Panel
         title="Recent payments"

@@ -1,3 +1,5 @@
+import type { Direction } from "@/lib/payments/direction";
+
 interface ChartDay {
   day: string;
   incoming: { count: number };
@@ -11,9 +13,10 @@ const plural = (n: number) => `${n} payment${n === 1 ? "" : "s"}`;
 /**
  * Payments per day, money in and money out side by side, as an SVG bar chart rendered on the
  * server: no chart library, no JavaScript. Each day has a <title> (hover) and the chart a text
- * summary for screen readers; the legend names the two colours in words.
+ * summary for screen readers; the legend names the two colours in the pages' words (`labels`:
+ * lib/payments/direction.ts DIRECTION_LABELS, "Received" / "Paid out").
  */
-export function BarChart({ days }: { days: ChartDay[] }) {
+export function BarChart({ days, labels }: { days: ChartDay[]; labels: Record<Direction, string> }) {
   const max = Math.max(1, ...days.flatMap((d) => [d.incoming.count, d.outgoing.count]));
   const w = 600;
   const h = 120;
@@ -22,11 +25,12 @@ export function BarChart({ days }: { days: ChartDay[] }) {
   const totalIn = days.reduce((s, d) => s + d.incoming.count, 0);
   const totalOut = days.reduce((s, d) => s + d.outgoing.count, 0);
   const bar = (count: number) => Math.round((count / max) * (h - 8));
-  if (totalIn + totalOut === 0) return <p className="text-sm text-slate-600">No payments in or out in the last {days.length} days.</p>;
+  if (totalIn + totalOut === 0)
+    return <p className="text-sm text-slate-600">Nothing received or paid out in the last {days.length} days.</p>;
   return (
     <figure>
       <svg viewBox={`0 0 ${w} ${h + 20}`} className="h-auto w-full" role="img" aria-labelledby="chart-summary">
-        <title id="chart-summary">{`Last ${days.length} days: ${plural(totalIn)} in, ${plural(totalOut)} out; at most ${max} in a day`}</title>
+        <title id="chart-summary">{`Last ${days.length} days: ${labels.incoming} ${plural(totalIn)}, ${labels.outgoing} ${plural(totalOut)}; at most ${max} in a day`}</title>
         <line x1={0} x2={w} y1={h} y2={h} stroke="#e2e8f0" />
         {days.map((d, i) => {
           const x = i * slot;
@@ -34,7 +38,7 @@ export function BarChart({ days }: { days: ChartDay[] }) {
           const hout = bar(d.outgoing.count);
           return (
             <g key={d.day}>
-              <title>{`${d.day}: ${plural(d.incoming.count)} in, ${plural(d.outgoing.count)} out`}</title>
+              <title>{`${d.day}: ${labels.incoming} ${plural(d.incoming.count)}, ${labels.outgoing} ${plural(d.outgoing.count)}`}</title>
               <rect x={x} y={h - hin} width={bw} height={hin} rx={1.5} fill={IN} />
               <rect x={x + bw + 1} y={h - hout} width={bw} height={hout} rx={1.5} fill={OUT} />
             </g>
@@ -50,11 +54,11 @@ export function BarChart({ days }: { days: ChartDay[] }) {
       <figcaption className="mt-2 flex flex-wrap gap-4 text-xs text-slate-600">
         <span className="flex items-center gap-1.5">
           <span aria-hidden="true" className="size-2.5 rounded-sm" style={{ background: IN }} />
-          Money in ({totalIn})
+          {labels.incoming} ({totalIn})
         </span>
         <span className="flex items-center gap-1.5">
           <span aria-hidden="true" className="size-2.5 rounded-sm" style={{ background: OUT }} />
-          Money out ({totalOut})
+          {labels.outgoing} ({totalOut})
         </span>
       </figcaption>
     </figure>

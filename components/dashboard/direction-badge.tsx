@@ -1,5 +1,7 @@
-/** Which way money moved, in words and colour: money in (a payment to the account) or money out (a payout it made). */
-export function DirectionBadge({ direction }: { direction: "incoming" | "outgoing" }) {
+import type { Direction } from "@/lib/payments/direction";
+
+/** Which way money moved, as a short badge in colour: "In" (received: a payment to the account) or "Out" (paid out: a payout it made). */
+export function DirectionBadge({ direction }: { direction: Direction }) {
   const incoming = direction === "incoming";
   return (
     <span

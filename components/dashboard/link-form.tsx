@@ -4,6 +4,7 @@ import type { LinkFormState } from "@/app/dashboard/links/actions";
 import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
 import { Field } from "@/components/ui/field";
 import { checkForm } from "@/lib/forms/form-state";
 import { LINK_FORM_FIELDS, linkFormBody, linkFormMaxLengths, linkFormSchema } from "@/lib/forms/link-form";
@@ -81,13 +82,7 @@ export function LinkForm({
               <a href={state.created.url} data-testid="created-link" className="break-all font-mono text-[13px] text-indigo-700 underline">
                 {state.created.url}
               </a>
-              <button
-                type="button"
-                onClick={() => void navigator.clipboard?.writeText(state.created?.url ?? "")}
-                className="rounded-md px-2 py-1 text-sm font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50"
-              >
-                Copy
-              </button>
+              <CopyButton text={state.created.url} name="Copy the new link" />
             </p>
           </Alert>
         ) : null}

@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
-import { CopyButton } from "@/components/dashboard/copy-button";
 import { formatRelative, formatUtc, groupAmount } from "@/components/shared/format";
+import { CopyButton } from "@/components/ui/copy-button";
 import { StatusBadge } from "@/components/ui/status-badge";
 import type { AccountLink } from "@/lib/secure-payments/account-links";
 
@@ -70,7 +70,7 @@ export function LinkRow({ l, now, actions }: { l: AccountLink; now: number; acti
         <Expiry l={l} now={now} />
       </div>
       <div className="flex flex-wrap items-center gap-2 sm:justify-end">
-        <CopyButton text={l.url} what={linkTitle(l)} />
+        <CopyButton text={l.url} label="Copy link" name={`Copy link: ${linkTitle(l)}`} size="xs" />
         {actions}
       </div>
     </li>

@@ -29,8 +29,9 @@ export function linkFormBody(v: Partial<LinkFormValues>) {
 }
 
 /**
- * The API's body schema, its amount bounded by the currency's own decimals (the API's is 18; the
- * server checks the currency's with the same words, "has more than 6 decimal places").
+ * The API's body schema, its amount bounded by the currency's own decimals (the API's is 18): the
+ * browser's check and the dashboard's server action (app/dashboard/links/actions.ts) both use it,
+ * with the destination currency's decimals, so both refuse the same input in the same words.
  */
 export function linkFormSchema(decimals: number = AMOUNT_MAX_FRACTION_DIGITS) {
   const shape = createSecurePaymentBodySchema.shape;

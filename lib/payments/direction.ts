@@ -12,6 +12,8 @@ import type { RequestKind } from "@/lib/generated/prisma/enums";
  */
 export const DIRECTIONS = ["incoming", "outgoing"] as const;
 export type Direction = (typeof DIRECTIONS)[number];
+/** Each direction in words, on every page: totals, headings, the chart's legend and the filter ("In"/"Out" is only the short badge). */
+export const DIRECTION_LABELS: Record<Direction, string> = { incoming: "Received", outgoing: "Paid out" };
 
 const KIND_OF: Record<Direction, RequestKind> = { incoming: "request", outgoing: "payout" };
 

@@ -26,6 +26,8 @@ import { signInWithPassword } from "@/app/sign-in/actions";
 import { hashPassword } from "@/lib/auth/passwords";
 import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
+import { checkForm } from "@/lib/forms/form-state";
+import { LINK_FORM_FIELDS, linkFormBody, linkFormSchema } from "@/lib/forms/link-form";
 import { prefixedId, ulid } from "@/lib/ids";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator } from "@/tests/helpers/factories";
@@ -83,14 +85,23 @@ describe("the link form's action", () => {
   it("a 44-digit amount is bounded, in words, and nothing is created", async () => {
     const before = await db().securePayment.count({ where: { accountId } });
     const out = await createLinkAction(none, form({ ...typed, amount: "1".repeat(44) }));
-    expect(out.fieldErrors).toEqual({ amount: "Amount: at most 18 digits before the point and 18 after" });
+    // The destination's currency (USDC: 6 decimals) bounds it, as the browser's check does.
+    expect(out.fieldErrors).toEqual({ amount: "Amount: at most 18 digits before the point and 6 after" });
     expect(out.error).not.toMatch(/requests\.0/);
     expect(await db().securePayment.count({ where: { accountId } })).toBe(before);
   });
 
-  it("the currency's decimals (the domain's rule) are named as the field too", async () => {
+  it("the currency's decimals: the action checks the browser's schema (linkFormSchema(6)) and says the same words", async () => {
+    for (const amount of ["1.1234567", "1".repeat(19), "0", "12,50", ""]) {
+      const values = { ...typed, amount };
+      const browser = checkForm(linkFormSchema(6), linkFormBody(values), LINK_FORM_FIELDS);
+      expect(browser.ok, amount).toBe(false);
+      const out = await createLinkAction(none, form(values));
+      expect(out.fieldErrors, amount).toEqual(browser.ok ? undefined : browser.fieldErrors);
+      expect(out).toMatchObject({ field: "amount", values: { amount } });
+    }
     const out = await createLinkAction(none, form({ ...typed, amount: "1.1234567" }));
-    expect(out).toMatchObject({ error: "Amount has more than 6 decimal places", field: "amount", values: { amount: "1.1234567" } });
+    expect(out.error).toBe("Amount: at most 18 digits before the point and 6 after");
   });
 
   it("a valid form makes the link", async () => {

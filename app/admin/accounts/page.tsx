@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { VolumeList } from "@/components/admin/volume-list";
+import { Pager } from "@/components/dashboard/pager";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc } from "@/components/shared/format";
 import { Alert } from "@/components/ui/alert";
@@ -101,22 +102,11 @@ export default async function AccountsPage({ searchParams }: { searchParams: Pro
             </li>
           ))}
         </ul>
-        {page.prev || page.next ? (
-          <nav aria-label="Pages" className="mt-4 flex justify-between gap-2 border-t border-slate-100 pt-3">
-            {page.prev ? (
-              <Link href={pageHref(q, { before: page.prev })} className={buttonClass({ variant: "secondary" })} rel="prev">
-                ← Newer
-              </Link>
-            ) : (
-              <span />
-            )}
-            {page.next ? (
-              <Link href={pageHref(q, { after: page.next })} className={buttonClass({ variant: "secondary" })} rel="next">
-                Older →
-              </Link>
-            ) : null}
-          </nav>
-        ) : null}
+        <Pager
+          label="Pages"
+          prevHref={page.prev ? pageHref(q, { before: page.prev }) : null}
+          nextHref={page.next ? pageHref(q, { after: page.next }) : null}
+        />
       </Panel>
     </div>
   );

@@ -1,12 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { findTokenCurrency } from "@/lib/currencies/registry";
+import { getActiveDestination } from "@/lib/destinations/destinations";
 import { toFormState } from "@/lib/errors";
 import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
-import { LINK_FORM_FIELDS, linkFormBody } from "@/lib/forms/link-form";
+import { LINK_FORM_FIELDS, linkFormBody, linkFormSchema } from "@/lib/forms/link-form";
 import { userForAction } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
-import { createSecurePaymentBodySchema } from "@/lib/operations/secure-payments-schemas";
 import { cancelSecurePayment } from "@/lib/secure-payments/cancel";
 import { createSecurePayment } from "@/lib/secure-payments/create-secure-payment";
 
@@ -15,8 +16,9 @@ export interface LinkFormState extends FormState {
 }
 
 /**
- * Creates a link from the dashboard: the same zod schema and domain function as
- * POST /v2/secure-payments, as the signed-in account (identity mode manual_dashboard). A refusal
+ * Creates a link from the dashboard: the browser's schema (linkFormSchema: POST /v2/secure-payments'
+ * body, the amount bounded by the destination currency's decimals, as the page gives the form) and
+ * the API's domain function, as the signed-in account (identity mode manual_dashboard). A refusal
  * names the form's field in words and gives back what was typed.
  */
 export async function createLinkAction(_prev: LinkFormState, form: FormData): Promise<LinkFormState> {
@@ -24,10 +26,13 @@ export async function createLinkAction(_prev: LinkFormState, form: FormData): Pr
   try {
     const me = await userForAction();
     const body = linkFormBody(values);
-    const checked = checkForm(createSecurePaymentBodySchema, body, LINK_FORM_FIELDS);
+    const destination = await getActiveDestination(me.account.id);
+    const decimals = destination ? findTokenCurrency(`${destination.tokenSymbol}-${destination.network}`)?.token.decimals : undefined;
+    const schema = linkFormSchema(decimals);
+    const checked = checkForm(schema, body, LINK_FORM_FIELDS);
     if (!checked.ok) return refusedState(checked.fieldErrors, values);
     // parseWith adds the checks every API body gets (no NUL, no lone surrogates) to the same schema.
-    const link = await createSecurePayment(me.session, parseWith(createSecurePaymentBodySchema, body));
+    const link = await createSecurePayment(me.session, parseWith(schema, body));
     revalidatePath("/dashboard/links");
     return { error: null, created: { url: link.securePaymentUrl, token: link.token } };
   } catch (err) {

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DirectionBadge } from "@/components/dashboard/direction-badge";
+import { Pager } from "@/components/dashboard/pager";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount } from "@/components/shared/format";
 import { Alert } from "@/components/ui/alert";
@@ -8,8 +9,12 @@ import { inputClass } from "@/components/ui/field";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { explorerLink } from "@/lib/chain/stored";
-import { toFormState } from "@/lib/errors";
+import { type FormFields, toFormState } from "@/lib/errors";
+import { checkForm, maxLengthOf } from "@/lib/forms/form-state";
 import { requireUser } from "@/lib/http/page-session";
+import { parseWith } from "@/lib/http/parse";
+import { searchPaymentsQuery } from "@/lib/operations/payments";
+import { DIRECTION_LABELS, DIRECTIONS } from "@/lib/payments/direction";
 import { type PaymentSearch, searchPayments } from "@/lib/requests/search-payments";
 
 export const dynamic = "force-dynamic";
@@ -27,6 +32,9 @@ const LABELS: Record<(typeof FILTERS)[number], string> = {
   fromDate: "From (UTC)",
   toDate: "Until (UTC)",
 };
+/** The filters in words, for refusals: checked with GET /v2/payments' own query schema (its bounds and words). */
+const FIELDS: FormFields = { direction: { label: "Direction" }, ...Object.fromEntries(FILTERS.map((f) => [f, { label: LABELS[f] }])) };
+const QUERY = searchPaymentsQuery;
 /** Shown at once; the rest sit under "More filters" (open when one of them is set). */
 const PRIMARY = ["reference", "walletAddress", "fromDate", "toDate"] as const;
 const MORE = ["requestId", "txHash", "paymentCurrency", "network"] as const;
@@ -35,17 +43,24 @@ function FilterInput({ name, value }: { name: (typeof FILTERS)[number]; value: s
   return (
     <label className="text-xs font-medium text-slate-600">
       {LABELS[name]}
-      <input name={name} defaultValue={value ?? ""} className={input} placeholder={name.endsWith("Date") ? "2026-11-01T00:00:00Z" : ""} />
+      <input
+        name={name}
+        defaultValue={value ?? ""}
+        maxLength={maxLengthOf(QUERY.shape[name])}
+        className={input}
+        placeholder={name.endsWith("Date") ? "2026-11-01T00:00:00Z" : ""}
+      />
     </label>
   );
 }
 
-const DIRECTIONS = [
-  { value: "", label: "In and out" },
-  { value: "incoming", label: "Money in" },
-  { value: "outgoing", label: "Money out" },
-] as const;
+const DIRECTION_OPTIONS = [
+  { value: "", label: "Received and paid out" },
+  ...DIRECTIONS.map((d) => ({ value: d, label: DIRECTION_LABELS[d] })),
+];
 const PAGE = 20;
+/** The API's offset stops at 1 000 000: the last page that can be asked for. */
+const MAX_PAGE = Math.floor(1_000_000 / PAGE) + 1;
 const networkName = (id: string) => (isNetworkId(id) ? networkRuntime(id).network.name : id);
 const input = inputClass("sm");
 
@@ -57,21 +72,24 @@ export default async function PaymentsPage({ searchParams }: Props) {
     const v = raw[f];
     if (typeof v === "string" && v.trim()) q[f] = v.trim();
   }
-  // Passed on as typed: the search itself refuses a value that is neither (a 400 naming `direction`).
+  // Passed on as typed: the API's query schema refuses a value that is neither (naming Direction).
   if (typeof raw.direction === "string" && raw.direction) q.direction = raw.direction as PaymentSearch["direction"];
-  const page = Math.max(0, Number.parseInt(String(raw.page ?? "0"), 10) || 0);
+  const page = Math.min(MAX_PAGE, Math.max(1, Number.parseInt(String(raw.page ?? "1"), 10) || 1));
   let result: Awaited<ReturnType<typeof searchPayments>> | null = null;
   let error: string | null = null;
-  try {
-    // The API's own search (GET /v2/payments): same validation, the same account scoping.
-    result = await searchPayments(me.account.id, { ...q, limit: String(PAGE), offset: String(page * PAGE) });
-  } catch (err) {
-    // The field in words, as the form names it ("From (UTC): must be …", not "fromDate: must be …").
-    const state = toFormState(err);
-    const label = state.field === "direction" ? "Direction" : LABELS[state.field as (typeof FILTERS)[number]];
-    error = label && state.error?.startsWith(`${state.field}: `) ? `${label}: ${state.error.slice(state.field!.length + 2)}` : state.error;
-  }
-  const link = (p: number) => `/dashboard/payments?${new URLSearchParams({ ...q, page: String(p) } as Record<string, string>)}`;
+  // GET /v2/payments' own query schema first (its length bounds: a 10 000-character reference never
+  // reaches the database), the field named in words ("Your reference: at most 255 characters").
+  const checked = checkForm(QUERY, q, FIELDS);
+  if (!checked.ok) error = Object.values(checked.fieldErrors)[0] ?? "Check the filters";
+  else
+    try {
+      // The API's own search: the same validation (parseWith: NUL, invalid Unicode), the same account scoping.
+      result = await searchPayments(me.account.id, { ...parseWith(QUERY, q), limit: String(PAGE), offset: String((page - 1) * PAGE) });
+    } catch (err) {
+      error = toFormState(err, FIELDS).error;
+    }
+  const link = (p: number) =>
+    `/dashboard/payments?${new URLSearchParams({ ...q, ...(p > 1 ? { page: String(p) } : {}) } as Record<string, string>)}`;
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Payments</h1>
@@ -80,7 +98,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
           <label className="text-xs font-medium text-slate-600">
             Direction
             <select name="direction" defaultValue={q.direction ?? ""} className={input}>
-              {DIRECTIONS.map((d) => (
+              {DIRECTION_OPTIONS.map((d) => (
                 <option key={d.value} value={d.value}>
                   {d.label}
                 </option>
@@ -159,20 +177,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
               ))}
             </ul>
           )}
-          <nav aria-label="Pages" className="mt-4 flex justify-between text-sm">
-            {page > 0 ? (
-              <Link href={link(page - 1)} className="font-medium text-indigo-700">
-                ← Newer
-              </Link>
-            ) : (
-              <span />
-            )}
-            {result.pagination.hasMore ? (
-              <Link href={link(page + 1)} className="font-medium text-indigo-700">
-                Older →
-              </Link>
-            ) : null}
-          </nav>
+          <Pager page={page} pageCount={Math.max(1, Math.ceil(result.pagination.total / PAGE))} href={link} label="Payments pages" />
         </Panel>
       ) : null}
     </div>

@@ -7,28 +7,10 @@ import { depositProgress, qrDataUri } from "@/components/pay/lib/deposit";
 import { Address } from "@/components/ui/address";
 import { Alert } from "@/components/ui/alert";
 import { Button, ButtonLink } from "@/components/ui/button";
+import { CopyButton } from "@/components/ui/copy-button";
 import type { Checkout, LinkDepositAnswer } from "@/lib/operations/checkout-schemas";
 
 const POLL_MS = 3_000;
-
-function CopyButton({ text, label }: { text: string; label: string }) {
-  const [copied, setCopied] = useState(false);
-  return (
-    <button
-      type="button"
-      aria-label={`Copy ${label}`}
-      onClick={() => {
-        void navigator.clipboard?.writeText(text).then(() => {
-          setCopied(true);
-          setTimeout(() => setCopied(false), 1_500);
-        });
-      }}
-      className="shrink-0 rounded-md px-2 py-1 text-sm font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50 focus-visible:outline-2 focus-visible:outline-indigo-600"
-    >
-      {copied ? "Copied" : "Copy"}
-    </button>
-  );
-}
 
 /**
  * The request's deposit address: QR code (EIP-681), exact amount, address, and live progress until
@@ -104,7 +86,7 @@ export function DepositPanel({ data, leading = false }: { data: Checkout; leadin
               <span className="text-lg font-semibold text-slate-900" data-testid="deposit-amount">
                 {deposit.amount} {deposit.token.symbol}
               </span>
-              <CopyButton text={deposit.amount} label="amount" />
+              <CopyButton text={deposit.amount} name="Copy amount" />
             </dd>
           </div>
           <div>
@@ -121,7 +103,7 @@ export function DepositPanel({ data, leading = false }: { data: Checkout; leadin
               <span className="min-w-0 text-slate-900" data-testid="deposit-address" data-send-to="">
                 <Address value={deposit.address} />
               </span>
-              <CopyButton text={deposit.address} label="address" />
+              <CopyButton text={deposit.address} name="Copy address" />
             </dd>
           </div>
         </dl>

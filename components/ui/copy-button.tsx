@@ -1,6 +1,7 @@
 "use client";
 
 import { useEffect, useRef, useState } from "react";
+import { cx } from "./cx";
 
 /** Copies through a selected text area: for browsers without the async clipboard (an http:// page that is not localhost). */
 function copyBySelection(text: string): boolean {
@@ -18,8 +19,25 @@ function copyBySelection(text: string): boolean {
   }
 }
 
-/** "Copy link": writes `text` to the clipboard and says "Copied" for two seconds (or that it could not). */
-export function CopyButton({ text, label = "Copy link", what }: { text: string; label?: string; what: string }) {
+const SIZES = { xs: "text-xs", sm: "text-sm" } as const;
+
+/**
+ * The one copy button (links list, a new link, the pay page's deposit panel): writes `text` to the
+ * clipboard (or, without the async clipboard, through a selection) and says "Copied" for two
+ * seconds, or "Copy failed". `label` is its text ("Copy", "Copy link"); `name` its accessible name
+ * while idle ("Copy address", "Copy link: Invoice 42"), the text itself once it says what happened.
+ */
+export function CopyButton({
+  text,
+  label = "Copy",
+  name,
+  size = "sm",
+}: {
+  text: string;
+  label?: string;
+  name?: string;
+  size?: keyof typeof SIZES;
+}) {
   const [state, setState] = useState<"idle" | "copied" | "failed">("idle");
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   useEffect(() => () => clearTimeout(timer.current), []);
@@ -39,12 +57,12 @@ export function CopyButton({ text, label = "Copy link", what }: { text: string; 
     <button
       type="button"
       onClick={() => void copy()}
-      aria-label={state === "idle" ? `${label}: ${what}` : undefined}
-      className={
-        state === "copied"
-          ? "rounded-md px-2 py-1 text-xs font-medium text-emerald-800 ring-1 ring-inset ring-emerald-300 bg-emerald-50"
-          : "rounded-md px-2 py-1 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50"
-      }
+      aria-label={state === "idle" ? name : undefined}
+      className={cx(
+        "shrink-0 rounded-md px-2 py-1 font-medium ring-1 ring-inset focus-visible:outline-2 focus-visible:outline-indigo-600",
+        SIZES[size],
+        state === "copied" ? "bg-emerald-50 text-emerald-800 ring-emerald-300" : "text-indigo-700 ring-indigo-200 hover:bg-indigo-50",
+      )}
     >
       <span aria-live="polite">{state === "copied" ? "Copied" : state === "failed" ? "Copy failed" : label}</span>
     </button>
