@@ -1,5 +1,5 @@
 import { createDemoSession, type E2eState } from "./support/api";
-import { connectTestWallet, expect, test } from "./support/fixtures";
+import { connectTestWallet, ensureTestWalletConnected, expect, test } from "./support/fixtures";
 
 /**
  * A multicall payout link: the creator's wallet pays several payout links in one batch
@@ -128,7 +128,7 @@ for (const viewport of [
     await expect(rows.nth(2)).toContainText("22.22 USDC");
     await shot(`multicall-${viewport.name}-05-partly-paid`);
 
-    if (await page.getByRole("button", { name: "Connect wallet" }).isVisible()) await connectTestWallet(page, wallet.address);
+    await ensureTestWalletConnected(page, wallet.address);
     const pay = page.getByRole("button", { name: /pay/i }).last();
     await expect(pay).toBeEnabled();
     // The wallet's step says what the transaction pays: the rest, not the link's first total.

@@ -53,12 +53,29 @@ export async function anvil(state: E2eState, method: string, params: unknown[] =
   return body.result;
 }
 
-/** Connects the injected test wallet through RainbowKit's modal and waits until the page shows its address. */
+/**
+ * Connects the injected test wallet through RainbowKit's modal and waits until the page shows its
+ * address — or, when the page reconnects the remembered wallet by itself first, takes that.
+ */
 export async function connectTestWallet(page: Page, address: string): Promise<void> {
-  await page.getByRole("button", { name: "Connect wallet" }).click();
-  await page
-    .getByRole("dialog")
-    .getByRole("button", { name: /Duebill Test Wallet/ })
-    .click();
-  await expect(page.getByTestId("connected-address")).toHaveText(address);
+  await ensureTestWalletConnected(page, address);
+}
+
+/**
+ * Connects the test wallet on a page that may reconnect it by itself (wagmi remembers the last
+ * connection of this browser context): the "Connect wallet" button can vanish between seeing it and
+ * clicking it, so whichever comes first — the connected address or RainbowKit's wallet list — wins.
+ */
+export async function ensureTestWalletConnected(page: Page, address: string): Promise<void> {
+  const connected = page.getByTestId("connected-address");
+  const connect = page.getByRole("button", { name: "Connect wallet" });
+  await expect(connected.or(connect).first()).toBeVisible();
+  if (!(await connected.isVisible())) {
+    // A click on a button the reconnect just removed times out: the address check below decides.
+    await connect.click({ timeout: 5_000 }).catch(() => undefined);
+    const option = page.getByRole("dialog").getByRole("button", { name: /Duebill Test Wallet/ });
+    await expect(connected.or(option).first()).toBeVisible();
+    if (!(await connected.isVisible())) await option.click();
+  }
+  await expect(connected).toHaveText(address);
 }
