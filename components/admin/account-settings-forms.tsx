@@ -1,33 +1,16 @@
 "use client";
 
 import type { AccountFormState } from "@/app/admin/accounts/[id]/actions";
+import { FeeFields, FormOutcome } from "@/components/shared/fee-fields";
 import { useCheckedForm } from "@/components/shared/use-checked-form";
-import { Alert } from "@/components/ui/alert";
 import { buttonClass } from "@/components/ui/button";
 import { Field, SelectField } from "@/components/ui/field";
 import { BRAND_FORM_FIELDS, BRAND_MAX_LENGTHS, brandFormBody, brandFormSchema } from "@/lib/forms/brand-form";
-import { ADMIN_FEE_FORM_FIELDS, adminFeeFormBody, adminFeeFormSchema, FEE_MAX_LENGTHS } from "@/lib/forms/fee-form";
+import { ADMIN_FEE_FORM_FIELDS, adminFeeFormBody, adminFeeFormSchema } from "@/lib/forms/fee-form";
 import { checkForm } from "@/lib/forms/form-state";
 
 type Action = (prev: AccountFormState, form: FormData) => Promise<AccountFormState>;
 const button = buttonClass({ variant: "compact" });
-
-/** The server's answer under the form: its error when no field shows it, else what was saved. */
-function Outcome({ formError, state }: { formError: string | null; state: AccountFormState }) {
-  if (formError)
-    return (
-      <Alert as="p" role="alert">
-        {formError}
-      </Alert>
-    );
-  if (state.done && !state.error)
-    return (
-      <p role="status" className="break-words text-sm text-emerald-800">
-        {state.done}
-      </p>
-    );
-  return null;
-}
 
 /**
  * `npm run admin -- fee:set` as a form: the fee the account's links carry, for one flow. The fields
@@ -47,64 +30,12 @@ export function AdminFeeForm({ accountId, action }: { accountId: string; action:
         <option value="get_paid">Get paid (payment links)</option>
         <option value="pay">Pay (payout links)</option>
       </SelectField>
-      <Field
-        id="admin-fee-bps"
-        size="sm"
-        label="Fee (basis points, 100 = 1%)"
-        inputMode="numeric"
-        maxLength={FEE_MAX_LENGTHS.bps}
-        placeholder="250"
-        required
-        {...form.field("bps")}
-      />
-      <Field
-        id="admin-fee-cap"
-        size="sm"
-        label="Cap (USD, optional)"
-        inputMode="decimal"
-        maxLength={FEE_MAX_LENGTHS.cap}
-        placeholder="5.00"
-        {...form.field("cap")}
-      />
-      <SelectField id="admin-fee-bearer" size="sm" label="Paid by" {...form.field("bearer")}>
-        <option value="payer">the payer (added on top)</option>
-        <option value="payee">the payee (taken from the amount)</option>
-      </SelectField>
-      <Field
-        id="admin-fee-label"
-        size="sm"
-        label="Label shown to payers"
-        placeholder="Platform fee"
-        maxLength={FEE_MAX_LENGTHS.label}
-        {...form.field("label")}
-      />
-      <Field
-        id="admin-fee-evm"
-        size="sm"
-        label="Fee address (EVM)"
-        className="font-mono"
-        maxLength={FEE_MAX_LENGTHS.evm}
-        placeholder="0x…"
-        autoComplete="off"
-        spellCheck={false}
-        {...form.field("evm")}
-      />
-      <Field
-        id="admin-fee-tron"
-        size="sm"
-        label="Fee address (Tron)"
-        className="font-mono"
-        maxLength={FEE_MAX_LENGTHS.tron}
-        placeholder="T…"
-        autoComplete="off"
-        spellCheck={false}
-        {...form.field("tron")}
-      />
+      <FeeFields idPrefix="admin-fee" field={form.field} />
       <div className="min-w-0 space-y-3 sm:col-span-2">
         <button type="submit" disabled={form.pending} className={button}>
           Save fee
         </button>
-        <Outcome formError={form.formError} state={form.state} />
+        <FormOutcome formError={form.formError} state={form.state} />
       </div>
     </form>
   );
@@ -155,7 +86,7 @@ export function AdminBrandForm({
         <button type="submit" disabled={form.pending} className={button}>
           Save branding
         </button>
-        <Outcome formError={form.formError} state={form.state} />
+        <FormOutcome formError={form.formError} state={form.state} />
       </div>
     </form>
   );

@@ -5,6 +5,14 @@ import type { FormCheck, FormState } from "@/lib/forms/form-state";
 
 type Values = Record<string, string>;
 
+/** An input's controlled props by name (`useCheckedForm().field`), for field groups shared by forms. */
+export type CheckedField = (name: string) => {
+  name: string;
+  value: string;
+  error: string | undefined;
+  onChange: (e: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => void;
+};
+
 /**
  * A dashboard form that keeps what was typed and checks it in the browser first, with the schema
  * the server checks it with (`check`, from lib/forms): a refused submit never leaves the page, and the
@@ -64,7 +72,7 @@ export function useCheckedForm<S extends FormState>({
   };
 
   /** An input's controlled props: its name, value, change handler and error. */
-  const field = (name: string) => ({
+  const field: CheckedField = (name) => ({
     name,
     value: values[name] ?? "",
     error: errors[name],

@@ -33,6 +33,21 @@ export async function setDestinationAction(_prev: SettingsFormState, form: FormD
   }
 }
 
+/**
+ * GET /v2/payee-destination/signing-data's query (same schema) for a Settings currency and wallet:
+ * action `add`, the currency's token and chain. Both wallet kinds' step 1 start here.
+ */
+function signingQuery(input: { currency: string; walletAddress: string }) {
+  const currency = receivingCurrency(String(input.currency ?? ""));
+  const query = parseWith(destinationSigningDataOp.query!, {
+    walletAddress: String(input.walletAddress ?? ""),
+    action: "add",
+    tokenAddress: currency.token.address,
+    chainId: String(currency.dto.chainId),
+  });
+  return { currency, query };
+}
+
 /** The EIP-712 data the connected wallet signs (GET /v2/payee-destination/signing-data's, action `add`). */
 export interface DestinationSigningData {
   domain: { name: string; version: string; chainId: number };
@@ -53,13 +68,7 @@ export async function destinationSigningDataAction(input: {
 }): Promise<{ error: string | null; field?: string; data?: DestinationSigningData }> {
   try {
     const me = await userForAction();
-    const currency = receivingCurrency(String(input.currency ?? ""));
-    const query = parseWith(destinationSigningDataOp.query!, {
-      walletAddress: String(input.walletAddress ?? ""),
-      action: "add",
-      tokenAddress: currency.token.address,
-      chainId: String(currency.dto.chainId),
-    });
+    const { query } = signingQuery(input);
     const { domain, types, primaryType, message, nonce } = await createSigningData(me.account.id, query);
     return { error: null, data: { domain, types: types as unknown as DestinationSigningData["types"], primaryType, message, nonce } };
   } catch (err) {
@@ -86,13 +95,7 @@ export async function tronDestinationMessageAction(input: {
 }): Promise<{ error: string | null; field?: string; data?: TronDestinationMessage }> {
   try {
     const me = await userForAction();
-    const currency = receivingCurrency(String(input.currency ?? ""));
-    const query = parseWith(destinationSigningDataOp.query!, {
-      walletAddress: String(input.walletAddress ?? ""),
-      action: "add",
-      tokenAddress: currency.token.address,
-      chainId: String(currency.dto.chainId),
-    });
+    const { currency, query } = signingQuery(input);
     if (currency.token.network !== "tron") throw invalidField("currency", `${currency.id} is not received on Tron`);
     return { error: null, data: await createTronSigningData(me.account.id, query) };
   } catch (err) {
