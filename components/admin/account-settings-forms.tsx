@@ -1,10 +1,11 @@
 "use client";
 
 import type { AccountFormState } from "@/app/admin/accounts/[id]/actions";
-import { FeeFields, FormOutcome } from "@/components/shared/fee-fields";
+import { FeeFields } from "@/components/shared/fee-fields";
 import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { buttonClass } from "@/components/ui/button";
 import { Field, SelectField } from "@/components/ui/field";
+import { FormOutcome } from "@/components/ui/form-outcome";
 import { BRAND_FORM_FIELDS, BRAND_MAX_LENGTHS, brandFormBody, brandFormSchema } from "@/lib/forms/brand-form";
 import { ADMIN_FEE_FORM_FIELDS, adminFeeFormBody, adminFeeFormSchema } from "@/lib/forms/fee-form";
 import { checkForm } from "@/lib/forms/form-state";
@@ -35,7 +36,7 @@ export function AdminFeeForm({ accountId, action }: { accountId: string; action:
         <button type="submit" disabled={form.pending} className={button}>
           Save fee
         </button>
-        <FormOutcome formError={form.formError} state={form.state} />
+        <FormOutcome error={form.formError} done={form.state.error ? null : form.state.done} />
       </div>
     </form>
   );
@@ -86,7 +87,7 @@ export function AdminBrandForm({
         <button type="submit" disabled={form.pending} className={button}>
           Save branding
         </button>
-        <FormOutcome formError={form.formError} state={form.state} />
+        <FormOutcome error={form.formError} done={form.state.error ? null : form.state.done} />
       </div>
     </form>
   );

@@ -5,8 +5,8 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { useAccount, useSignTypedData, useSwitchChain } from "wagmi";
 import { walletErrorMessage } from "@/components/shared/wallet-errors";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { FormOutcome } from "@/components/ui/form-outcome";
 import { EvmProviders } from "@/components/wallet/evm-providers";
 import type { DestinationActions, DestinationCurrency } from "./destination-types";
 
@@ -90,16 +90,7 @@ function ConnectAndSign({ currency, actions }: { currency: DestinationCurrency; 
       <Button variant="compact" disabled={step !== "idle"} onClick={() => void signAndSave()}>
         {LABEL[step]}
       </Button>
-      {error ? (
-        <Alert as="p" role="alert">
-          {error}
-        </Alert>
-      ) : null}
-      {done ? (
-        <p role="status" className="break-words text-sm text-emerald-800">
-          {done}
-        </p>
-      ) : null}
+      <FormOutcome error={error} done={done} />
     </div>
   );
 }

@@ -4,8 +4,8 @@ import { useRouter } from "next/navigation";
 import { useEffect, useRef, useState } from "react";
 import { useTronSigningWallet } from "@/components/shared/tronlink";
 import { walletErrorMessage } from "@/components/shared/wallet-errors";
-import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { FormOutcome } from "@/components/ui/form-outcome";
 import { TronProviders } from "@/components/wallet/tron-providers";
 import type { DestinationActions, DestinationCurrency } from "./destination-types";
 
@@ -98,16 +98,7 @@ function ConnectAndSign({
           </Button>
         </>
       )}
-      {failure ? (
-        <Alert as="p" role="alert">
-          {failure}
-        </Alert>
-      ) : null}
-      {done ? (
-        <p role="status" className="break-words text-sm text-emerald-800">
-          {done}
-        </p>
-      ) : null}
+      <FormOutcome error={failure} done={done} />
     </div>
   );
 }

@@ -1,9 +1,10 @@
 "use client";
 
 import type { SettingsFormState } from "@/app/dashboard/settings/actions";
-import { FeeFields, FormOutcome } from "@/components/shared/fee-fields";
+import { FeeFields } from "@/components/shared/fee-fields";
 import { useCheckedForm } from "@/components/shared/use-checked-form";
 import { buttonClass } from "@/components/ui/button";
+import { FormOutcome } from "@/components/ui/form-outcome";
 import { FEE_FORM_FIELDS, feeFormBody, feeFormSchema } from "@/lib/forms/fee-form";
 import { checkForm } from "@/lib/forms/form-state";
 
@@ -28,7 +29,7 @@ export function FeeForm({ action, current }: { action: Action; current: Record<s
         <button type="submit" disabled={form.pending} className={button}>
           Save fee
         </button>
-        <FormOutcome formError={form.formError} state={state} />
+        <FormOutcome error={form.formError} done={state.error ? null : state.done} />
       </div>
     </form>
   );

@@ -1,7 +1,6 @@
 "use client";
 
 import type { CheckedField } from "@/components/shared/use-checked-form";
-import { Alert } from "@/components/ui/alert";
 import { Field, SelectField } from "@/components/ui/field";
 import { FEE_MAX_LENGTHS } from "@/lib/forms/fee-form";
 
@@ -67,21 +66,4 @@ export function FeeFields({ idPrefix, field }: { idPrefix: string; field: Checke
       />
     </>
   );
-}
-
-/** A checked form's answer under it: the server's error when no field shows it, else what was saved. */
-export function FormOutcome({ formError, state }: { formError: string | null; state: { error: string | null; done?: string | null } }) {
-  if (formError)
-    return (
-      <Alert as="p" role="alert">
-        {formError}
-      </Alert>
-    );
-  if (state.done && !state.error)
-    return (
-      <p role="status" className="break-words text-sm text-emerald-800">
-        {state.done}
-      </p>
-    );
-  return null;
 }
