@@ -49,6 +49,7 @@ describe("migrations", () => {
         "PaymentDaily",
         "PaymentRequest",
         "RecurringSchedule",
+        "Refund",
         "SecurePayment",
       ]);
       expect(checks.rows.map((c) => c.table).sort()).toEqual(tables);
