@@ -17,7 +17,16 @@ import type { Abi } from "viem";
 /** Deployed to real networks (contracts/src). */
 export const PRODUCTION_CONTRACTS = ["DuebillRecurringPayments"] as const;
 /** Deployed on anvil only (contracts/devnet): the devnet's stand-ins and the tests' smart wallets (TestMultisigWallet and TestMultiSendCallOnly stand in for a Safe). */
-export const DEVNET_CONTRACTS = ["TestUSDC", "TestUSDT", "TestFAU", "DevnetAggregator", "DuebillDevnetBridge", "TestSmartWallet", "TestMultisigWallet", "TestMultiSendCallOnly"] as const;
+export const DEVNET_CONTRACTS = [
+  "TestUSDC",
+  "TestUSDT",
+  "TestFAU",
+  "DevnetAggregator",
+  "DuebillDevnetBridge",
+  "TestSmartWallet",
+  "TestMultisigWallet",
+  "TestMultiSendCallOnly",
+] as const;
 export const PROJECT_CONTRACTS = [...PRODUCTION_CONTRACTS, ...DEVNET_CONTRACTS] as const;
 export type ProjectContractName = (typeof PROJECT_CONTRACTS)[number];
 
