@@ -18,6 +18,8 @@ export const ERROR_STATUS = {
   gone: 410,
   conflict: 409,
   payload_too_large: 413,
+  /** A Safe transaction awaits its owners for this secure payment link (lib/secure-payments/safe.ts). */
+  payment_in_progress: 423,
   unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
@@ -36,6 +38,7 @@ export const STATUS_TEXT: Record<number, string> = {
   410: "Gone",
   413: "Payload Too Large",
   415: "Unsupported Media Type",
+  423: "Locked",
   429: "Too Many Requests",
   500: "Internal Server Error",
   503: "Service Unavailable",
