@@ -18,9 +18,9 @@ export const ERROR_STATUS = {
   gone: 410,
   conflict: 409,
   payload_too_large: 413,
+  unsupported_media_type: 415,
   /** A Safe transaction awaits its owners for this secure payment link (lib/secure-payments/safe.ts). */
   payment_in_progress: 423,
-  unsupported_media_type: 415,
   rate_limited: 429,
   internal_error: 500,
   upstream_unavailable: 503,

@@ -9,6 +9,7 @@ import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
+import { safePayerOf } from "@/lib/secure-payments/safe";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
 
@@ -91,6 +92,8 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       });
       if (s && sameAddress(s.contract, ev.txTo)) payer = s.payer;
     }
+    // A Safe pays in a transaction sent to it (an owner or relayer runs execTransaction): the payer is the Safe.
+    payer = (await safePayerOf(tx, request.id, ev)) ?? payer;
     const paymentId = ulid();
     const inserted = await insertPayment(tx, request, {
       id: paymentId,

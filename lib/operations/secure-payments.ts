@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
-import { errorResponses } from "@/lib/openapi/common";
+import { errorBodySchema, errorResponses } from "@/lib/openapi/common";
 import { linkDepositSchema } from "@/lib/operations/checkout-schemas";
 import { missingFeeSchema } from "@/lib/operations/requests-schemas";
 import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/operations/secure-payment-view-schemas";
@@ -67,6 +67,31 @@ export const securePaymentSchema = z
   })
   .meta({ id: "SecurePayment" });
 
+/** The reference's 423 while a Safe transaction for the link awaits its owners (lib/secure-payments/safe.ts). */
+const safePaymentInProgress = {
+  423: {
+    description:
+      "Secure payment is in progress: a Safe transaction for the link (POST /{token}/intent with safeTxHash) awaits its owners, " +
+      "until it is executed and detected or its safePaymentDeadline passes",
+    schema: errorBodySchema
+      .extend({
+        code: z.literal("payment_in_progress"),
+        status: z.literal("pending"),
+        branding: z.record(z.string(), z.unknown()).nullable(),
+        requestStatuses: z.array(
+          z.object({
+            requestId: z.string(),
+            hasBeenPaid: z.boolean(),
+            safeTxHash: z.string(),
+            chainId: z.number().int(),
+            safePaymentDeadline: z.number().int().meta({ description: "Unix seconds" }),
+          }),
+        ),
+      })
+      .meta({ id: "SafePaymentInProgress" }),
+  },
+};
+
 export const createSecurePaymentOp = defineOperation({
   method: "POST",
   path: "/v2/secure-payments",
@@ -115,7 +140,8 @@ export const getPaymentPageOp = defineOperation({
     "The reference's display data of a link (single and batch variants: requestIds, payee(s), amount(s), payment currency, " +
     "destination(s), fee plan, branding) plus `checkout`, Duebill's view that the hosted page renders. The token is the " +
     "capability: no credentials are needed (the reference's `x-client-id` and `Origin` headers are accepted and not required). " +
-    "Answers for every status, so a page can show a paid or expired link.",
+    "Answers for every status, so a page can show a paid or expired link — except while a Safe transaction for a pending link " +
+    "awaits its owners: 423 with `requestStatuses[]` (the reference's Safe flow; see POST /{token}/intent).",
   tags,
   auth: [],
   params: z.object({ token: z.string().max(64) }),
@@ -127,7 +153,7 @@ export const getPaymentPageOp = defineOperation({
       .optional()
       .meta({ description: "The payer's wallet: adds paymentOptions (its balance of the link's token against what it must send)" }),
   }),
-  responses: { 200: { description: "Link view", schema: publicLinkSchema }, ...errorResponses(400, 404, 429) },
+  responses: { 200: { description: "Link view", schema: publicLinkSchema }, ...errorResponses(400, 404, 429), ...safePaymentInProgress },
 });
 
 export const payLinkOp = defineOperation({
@@ -163,7 +189,13 @@ export const payLinkOp = defineOperation({
     isSafe: z
       .enum(["true", "false"])
       .optional()
-      .meta({ description: "The reference's Safe multisig flow: `true` is refused (400); Duebill's plans are sent by the wallet itself" }),
+      .meta({
+        description:
+          "`true`: `wallet` is a Safe multisig (EVM links only; not with eoaWallet, chain or token). The same transactions, read for " +
+          "the Safe (no gas check: its executor pays the gas), each with `operation: 0`; `metadata.multiSendData` runs them as one " +
+          "Safe transaction (DELEGATECALL into the chain's MultiSendCallOnly); `metadata.safePaymentDeadline` is the link's expiry. " +
+          "Record the Safe transaction with POST /{token}/intent {safeTxHash, chain, token}.",
+      }),
   }),
   responses: {
     200: {
@@ -174,6 +206,7 @@ export const payLinkOp = defineOperation({
       schema: tokenPayResponseSchema,
     },
     ...errorResponses(400, 403, 404, 409, 429),
+    ...safePaymentInProgress,
   },
 });
 
@@ -202,6 +235,8 @@ export const linkDepositOp = defineOperation({
 
 /** An EVM transaction hash (0x + 64 hex) or a Tron txid (64 hex). */
 const hash32 = z.string().regex(/^(0x)?[a-fA-F0-9]{64}$/, "must be a transaction hash (64 hex digits)");
+/** A Safe transaction hash (EIP-712 SafeTx hash): 0x + 64 hex, as the reference. */
+const safeTxHash = z.string().regex(/^0x[a-fA-F0-9]{64}$/, "must be a Safe transaction hash (0x + 64 hex digits)");
 
 export const recordSubmissionOp = defineOperation({
   method: "POST",
@@ -212,19 +247,26 @@ export const recordSubmissionOp = defineOperation({
     "The hosted page calls it as soon as the wallet returns the payment's hash, so the page, the dashboard and the API show the link " +
     "as processing until detection confirms it. Informational: the hash never settles anything (detection reads the chain). " +
     "Repeating the same hash is a no-op; a new one replaces it. The reference's other fields (`chain`, `token`, `executionKind`, …) " +
-    "are accepted and ignored. 409 when the link is no longer pending.",
+    "are accepted and ignored with `txHash`. 409 when the link is no longer pending.\n\n" +
+    "Safe payers (the reference's Safe flow, EVM links only): `safeTxHash` records the Safe transaction its owners are signing, " +
+    "with `chain` and `token` (the link's, both required), `safePaymentDeadline` (Unix seconds as the reference, or an ISO 8601 " +
+    "date-time; in the future and not after the link's expiry, which is the default) and `payerAddress` (the Safe: required when " +
+    "the link names its payers). Until the Safe executes it or the deadline passes, GET /{token} and GET /{token}/pay answer 423.",
   tags,
   auth: [],
   params: z.object({ token: z.string().max(64) }),
   body: z.strictObject({
     txHash: hash32.optional(),
-    safeTxHash: hash32.optional(),
+    safeTxHash: safeTxHash.optional(),
     payerAddress: z.string().max(100).optional(),
     // The reference's route metadata: accepted, not used.
     chain: z.string().max(20).optional(),
     token: z.string().max(20).optional(),
     executionKind: z.string().max(40).optional(),
-    safePaymentDeadline: z.number().int().min(0).optional(),
+    safePaymentDeadline: z
+      .union([z.number().int().positive(), z.iso.datetime({ offset: true })])
+      .optional()
+      .meta({ description: "With safeTxHash: until when the link waits for the Safe (Unix seconds, or ISO 8601)" }),
     payerEoaAddress: z.string().max(100).optional(),
     sourceNetwork: z.string().max(40).optional(),
     sourceToken: z.string().max(100).optional(),
@@ -240,6 +282,7 @@ export const recordSubmissionOp = defineOperation({
         paymentReference: z.string(),
         txHash: z.string().optional(),
         safeTxHash: z.string().optional(),
+        safePaymentDeadline: z.number().int().optional().meta({ description: "With safeTxHash: the recorded deadline (Unix seconds)" }),
         isListening: z.boolean(),
         payerAddress: z.string().optional(),
       }),
