@@ -46,7 +46,7 @@ const MULTI_SEND_ABI = [
 
 const unix = (d: Date) => Math.floor(d.getTime() / 1000);
 
-function valueOf(v: unknown): bigint {
+function weiOf(v: unknown): bigint {
   if (typeof v === "object" && v !== null && "hex" in v) return BigInt((v as { hex: string }).hex);
   if (typeof v === "string" || typeof v === "number" || typeof v === "bigint") return BigInt(v);
   return 0n;
@@ -58,7 +58,7 @@ export function multiSendDataOf(transactions: readonly (Pick<UnsignedTx, "to" | 
     transactions.map((t) =>
       encodePacked(
         ["uint8", "address", "uint256", "uint256", "bytes"],
-        [CALL, asHex(t.to), valueOf(t.value), BigInt(size(t.data)), t.data],
+        [CALL, asHex(t.to), weiOf(t.value), BigInt(size(t.data)), t.data],
       ),
     ),
   );
