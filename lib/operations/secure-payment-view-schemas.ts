@@ -109,8 +109,27 @@ const sameChainMetadata = payMetadataSchema
   .omit({ approvalTransactionIndex: true })
   .extend({ approvalTransactionIndex: z.number().int().optional(), approvalTransactionsCount: z.number().int() });
 
+/** isSafe=true (lib/secure-payments/safe.ts): the same plan, each call a Safe CALL, read for the Safe without a gas check. */
+const safePlan = z
+  .object({
+    paymentType: z.enum(["single", "batch", "multicall"]),
+    transactions: z.array(txSchema.extend({ operation: z.literal(0).meta({ description: "The Safe's operation: 0 = CALL" }) })),
+    metadata: sameChainMetadata.omit({ hasEnoughGas: true }).extend({
+      isSafe: z.literal(true),
+      safePaymentDeadline: z.number().int().meta({ description: "Unix seconds: the link's expiry (the intent's default deadline)" }),
+      multiSendData: z.string().meta({
+        description:
+          "multiSend(bytes) calldata (selector 0x8d80ff0a) packing every transaction: the Safe runs them as one Safe transaction " +
+          "by DELEGATECALL (operation 1) into its chain's MultiSendCallOnly",
+      }),
+    }),
+    ...tokenPayExtras,
+  })
+  .meta({ description: "isSafe=true: the plan for a Safe multisig (`wallet` is the Safe); batch and multicall fields as their variants" });
+
 export const tokenPayResponseSchema = z
   .union([
+    safePlan,
     z.object({ paymentType: z.literal("single"), transactions: z.array(txSchema), metadata: sameChainMetadata, ...tokenPayExtras }),
     z.object({
       paymentType: z.literal("batch"),

@@ -121,6 +121,7 @@ export async function listAccountLinks(accountId: string, query: LinkQuery = {})
         },
       },
       multicallParents: { select: { parent: { select: { token: true, status: true, expiresAt: true } } } },
+      safeIntent: { select: { deadline: true } },
     },
   });
   const byToken = new Map(rows.map((l) => [l.token, l]));

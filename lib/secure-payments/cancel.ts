@@ -27,6 +27,8 @@ interface CancelCheck {
   requests: readonly { status: string; amountPaid: { gt(n: number): boolean } }[];
   /** The multicall parents the link was selected into. */
   parents: readonly { token: string; status: string; expiresAt: Date }[];
+  /** A Safe payer's recorded transaction (lib/secure-payments/safe.ts): it holds the link until its deadline. */
+  safeIntent?: { deadline: Date } | null;
 }
 
 /** Why the link cannot be cancelled now, in words for the merchant; null when it can. */
@@ -36,6 +38,8 @@ export function cancelRefusal(link: CancelCheck, at: number = nowMs()): string |
     return "A payment has already been received on this link: it can no longer be cancelled";
   if (link.intentTxHash)
     return "The payer has already sent a payment transaction for this link: wait until it is confirmed or the link expires";
+  if (link.safeIntent && link.safeIntent.deadline.getTime() > at)
+    return `The payer's Safe transaction for this link awaits its owners: wait until it is confirmed or ${link.safeIntent.deadline.toISOString()}`;
   const parent = link.parents.find((p) => linkStatus(p, [{ status: "pending" }], at) === "pending");
   if (parent) return `This payout is part of the pending multicall batch ${parent.token}: cancel the batch instead`;
   return null;
@@ -55,6 +59,7 @@ export async function cancelSecurePayment(accountId: string, token: string, acto
           select: { child: { select: { requests: { select: { request: { select: { status: true, amountPaid: true } } } } } } },
         },
         multicallParents: { select: { parent: { select: { token: true, status: true, expiresAt: true } } } },
+        safeIntent: { select: { deadline: true } },
       },
     });
     const requests = (sp.paymentType === "multicall" ? sp.multicallChildren.flatMap((c) => c.child.requests) : sp.requests).map(

@@ -56,10 +56,7 @@ function weiOf(v: unknown): bigint {
 export function multiSendDataOf(transactions: readonly (Pick<UnsignedTx, "to" | "data"> & { value: unknown })[]): Hex {
   const packed = concat(
     transactions.map((t) =>
-      encodePacked(
-        ["uint8", "address", "uint256", "uint256", "bytes"],
-        [CALL, asHex(t.to), weiOf(t.value), BigInt(size(t.data)), t.data],
-      ),
+      encodePacked(["uint8", "address", "uint256", "uint256", "bytes"], [CALL, asHex(t.to), weiOf(t.value), BigInt(size(t.data)), t.data]),
     ),
   );
   return encodeFunctionData({ abi: MULTI_SEND_ABI, functionName: "multiSend", args: [packed] });

@@ -257,12 +257,14 @@ describe("secure payment links", () => {
     expect(created.body.requestIds).toHaveLength(2);
     const plan = await payFromPage(created.body.token);
     expect(plan.transactions.at(-1).data.slice(0, 10)).toBe("0x92cddb91");
-    // The reference's Safe and smart-account flows are refused by name rather than answered with an EOA's plan.
+    // The reference's smart-account flow is refused by name rather than answered with an EOA's plan; a Safe's plan of a paid
+    // link is a 409 like any other (tests/secure-payments/safe-payer.test.ts pays links from a Safe).
     const q = (extra: string) =>
       call(payLink, `/v2/secure-payments/${created.body.token}/pay?wallet=${devnet.accounts.payer.address}&${extra}`, {
         params: { token: created.body.token },
       });
-    expect((await q("isSafe=true")).body.errors[0].field).toBe("isSafe");
+    expect((await q("isSafe=true")).status).toBe(409);
+    expect((await q(`isSafe=true&eoaWallet=${devnet.accounts.payee.address}`)).body.errors[0].field).toBe("eoaWallet");
     expect((await q(`eoaWallet=${devnet.accounts.payee.address}`)).body.errors[0].field).toBe("eoaWallet");
     // The reference's batch fields: the same transactions, split into approvals and the batch call.
     expect(plan.paymentType).toBe("batch");
