@@ -173,6 +173,24 @@ describe("the reference's response schemas", () => {
     });
     expect(intent.status).toBe(200);
 
+    // The Safe flow (tests/secure-payments/safe-payer.test.ts runs it on chain with a multisig): the Safe's plan, its intent, then 423.
+    const safeLink = await api("POST", "/v2/secure-payments", {
+      headers: { "x-client-id": a.clientId },
+      json: { requests: [{ amount: "3" }] },
+    });
+    const safeToken = safeLink.body.token as string;
+    const safePlan = await api("GET", "/v2/secure-payments/{token}/pay", {
+      params: { token: safeToken },
+      query: { wallet: devnet.accounts.payer.address, isSafe: "true" },
+    });
+    expect(safePlan.body.metadata.isSafe).toBe(true);
+    const safeIntent = await api("POST", "/v2/secure-payments/{token}/intent", {
+      params: { token: safeToken },
+      json: { safeTxHash: `0x${"cd".repeat(32)}`, chain: "SEPOLIA", token: "USDC", payerAddress: devnet.accounts.payer.address },
+    });
+    expect(safeIntent.body.safePaymentDeadline).toBeGreaterThan(0);
+    expect((await api("GET", "/v2/secure-payments/{token}", { params: { token: safeToken } })).status).toBe(423);
+
     const batchLink = await api("POST", "/v2/secure-payments", {
       headers: { "x-client-id": a.clientId },
       json: { requests: [{ amount: "1" }, { amount: "2" }] },
