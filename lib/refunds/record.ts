@@ -2,7 +2,7 @@ import { sameAddress } from "@/lib/chain/address";
 import { db } from "@/lib/db";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import { paymentRefundedPayload } from "@/lib/events/refunded";
-import type { PaymentRequest, Refund } from "@/lib/generated/prisma/client";
+import type { PaymentRequest, Refund, RefundSender } from "@/lib/generated/prisma/client";
 import { lockRequest, readLedger, refundStatusOf } from "@/lib/refunds/ledger";
 import { insertRefund } from "@/lib/refunds/store";
 
@@ -47,13 +47,14 @@ const sameHash = (a: string | null, b: string) => a !== null && a.replace(/^0x/i
 
 /**
  * The refund row a transfer confirms: the one its wallet reported this transaction for (even if it
- * was cancelled meanwhile: it landed after all), else the oldest unconfirmed one (prepared or sent)
- * of the same amount, else the oldest unconfirmed one; null when none is waiting (a refund sent
- * outside Duebill, or the same calldata sent twice).
+ * was cancelled meanwhile: it landed after all), else — among the rows of its sender, the payee's
+ * or the deposit relayer's — the oldest unconfirmed one (prepared or sent) of the same amount, else
+ * the oldest unconfirmed one; null when none is waiting (a refund sent outside Duebill, or the same
+ * calldata sent twice).
  */
-function matchRefund(candidates: readonly Refund[], ev: RefundTransfer): Refund | null {
+function matchRefund(candidates: readonly Refund[], ev: RefundTransfer, sender: RefundSender): Refund | null {
   const open = candidates.filter((r) => r.logIndex === null && r.status !== "confirmed");
-  const unconfirmed = open.filter((r) => r.status === "prepared" || r.status === "sent");
+  const unconfirmed = open.filter((r) => r.sender === sender && (r.status === "prepared" || r.status === "sent"));
   return (
     open.find((r) => sameHash(r.txHash, ev.txHash)) ??
     unconfirmed.find((r) => BigInt(r.amount.toFixed()) === ev.amount) ??
@@ -68,8 +69,7 @@ function matchRefund(candidates: readonly Refund[], ev: RefundTransfer): Refund 
  * matching Refund row — or becomes a new confirmed one, since the chain is the truth — with its
  * log's coordinates (the unique (network, txHash, logIndex) makes a re-scan a no-op); a payee's
  * refund adds to PaymentRequest.amountRefunded in SQL; and a payment.refunded outbox event is
- * written (the deposit relayer's returns too). A new row's sender is the relayer when the
- * transaction called the request's deposit address, else the payee.
+ * written (the deposit relayer's returns too).
  */
 export async function recordRefundTransfer(request: PaymentRequest, ev: RefundTransfer): Promise<RefundRecordResult> {
   if (!sameAddress(ev.tokenAddress, request.tokenAddress)) return "ignored";
@@ -83,18 +83,18 @@ export async function recordRefundTransfer(request: PaymentRequest, ev: RefundTr
     });
     // The reference is computed from the refund address: a transfer under it to another address is not this refund.
     if (candidates.length === 0 || !sameAddress(candidates[0]!.toAddress, ev.to)) return "ignored";
-    let row = matchRefund(candidates, ev);
-    if (!row) {
-      const deposit = ev.txTo ? await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true } }) : null;
-      const byRelayer = Boolean(deposit?.address && ev.txTo && sameAddress(deposit.address, ev.txTo));
-      row = await insertRefund(tx, request, {
+    // A transaction that called the request's deposit address is the deposit relayer's; any other, the payee's wallet's.
+    const deposit = ev.txTo ? await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true } }) : null;
+    const sender: RefundSender = deposit?.address && ev.txTo && sameAddress(deposit.address, ev.txTo) ? "relayer" : "payee";
+    const row =
+      matchRefund(candidates, ev, sender) ??
+      (await insertRefund(tx, request, {
         to: candidates[0]!.toAddress,
         amount: ev.amount,
         reason: "requested",
-        sender: byRelayer ? "relayer" : "payee",
+        sender,
         txHash: ev.txHash,
-      });
-    }
+      }));
     const confirmed = await tx.refund.update({
       where: { id: row.id },
       data: {
