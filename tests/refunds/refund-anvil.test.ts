@@ -21,6 +21,7 @@ import { db } from "@/lib/db";
 import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { ulid } from "@/lib/ids";
+import { CONTRACT_WARNING, EXCHANGE_WARNING } from "@/lib/refunds";
 import { deliverDue } from "@/lib/webhooks/deliver";
 import { fanOutEvents } from "@/lib/webhooks/fan-out";
 import { encryptSecret } from "@/lib/webhooks/secret-box";
@@ -230,4 +231,31 @@ describe("refunds on anvil", () => {
     expect(payeeBefore - (await usdc(devnet.accounts.payee.address))).toBe(10_000_000n);
     expect(await usdc(devnet.accounts.feeRecipient.address)).toBeGreaterThanOrEqual(100_000n);
   }, 120_000);
+
+  it("warns about a destination other than the payer, and says when it is a contract (its code read from the chain)", async () => {
+    const created = await call(createRequest, "/v2/request", {
+      method: "POST",
+      headers: headers(),
+      json: { amount: "3", invoiceCurrency: "USDC-sepolia", paymentCurrency: "USDC-sepolia", payee: devnet.accounts.payee.address },
+    });
+    const requestId = created.body.requestId as string;
+    const pay = await call(payRequest, `/v2/request/${requestId}/pay?wallet=${devnet.accounts.payer.address}`, {
+      headers: headers(),
+      params: { requestId },
+    });
+    await sendAll(payerWallet, pay.body.transactions);
+    await sweep();
+    const toWallet = await refund(requestId, { amount: "1", to: devnet.accounts.feeRecipient.address });
+    expect(toWallet.status, JSON.stringify(toWallet.body)).toBe(201);
+    expect(toWallet.body.refund.warning).toBe(EXCHANGE_WARNING);
+    // A contract (here the devnet's USDC token itself): both sentences.
+    const toContract = await refund(requestId, { amount: "1", to: devnet.tokens.USDC });
+    expect(toContract.body.refund.warning).toBe(`${EXCHANGE_WARNING} ${CONTRACT_WARNING}`);
+    // The payer by default: no warning.
+    expect((await refund(requestId, {})).body.refund).toMatchObject({
+      warning: null,
+      amount: "1",
+      toAddress: devnet.accounts.payer.address,
+    });
+  }, 60_000);
 });
