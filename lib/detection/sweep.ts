@@ -11,6 +11,7 @@ import type { PaymentEventSource } from "@/lib/detection/types";
 import { env } from "@/lib/env";
 import type { CrossChainRef } from "@/lib/events/catalog";
 import { log } from "@/lib/log";
+import { recordRefundTransfer, refundRequestsByHash } from "@/lib/refunds/record";
 import { routingProvider } from "@/lib/routing/index";
 import { isCrossChainNetwork, ROUTE_CHAIN_LABEL } from "@/lib/routing/types";
 import { settleSecurePayments } from "@/lib/secure-payments/settle";
@@ -69,17 +70,18 @@ export async function sweepDetectionNetwork(source: PaymentEventSource, maxSteps
       const requests = await db().paymentRequest.findMany({ where: { network: source.network, referenceHash: { in: hashes } } });
       const byHash = new Map(requests.map((r) => [r.referenceHash.toLowerCase(), r]));
       const crossChain = await crossChainSources(requests.map((r) => r.id));
+      // Refunds are fee-proxy transfers under a request's refund reference (lib/refunds): recorded the same way.
+      const refunded = await refundRequestsByHash(source.network, hashes);
       for (const ev of events) {
         const request = byHash.get(ev.referenceHash.toLowerCase());
+        const refundOf = request ? undefined : refunded.get(ev.referenceHash.toLowerCase());
+        if (refundOf) count(result, await recordRefundTransfer(refundOf, ev));
         if (!request) continue;
         const who = await crossChain(request.id, source.network, ev.txHash);
         // A bridged payment's destination sender is the bridge: the payer is the source sender, or unknown (null).
         const outcome = await recordTransfer(request, who.payer === undefined ? ev : { ...ev, from: who.payer }, who.ref);
-        if (outcome === "recorded") {
-          result.recorded += 1;
-          touched.add(request.id);
-        } else if (outcome === "duplicate") result.duplicates += 1;
-        else result.ignored += 1;
+        count(result, outcome);
+        if (outcome === "recorded") touched.add(request.id);
       }
     }
     const lastBlockHash = source.blockHash ? await source.blockHash(to) : null;
@@ -93,6 +95,12 @@ export async function sweepDetectionNetwork(source: PaymentEventSource, maxSteps
   // Links whose requests are now paid complete (or fail screening); the expiry sweep retries after a crash.
   await settleSecurePayments([...touched]);
   return result;
+}
+
+function count(result: NetworkSweepResult, outcome: "recorded" | "duplicate" | "ignored"): void {
+  if (outcome === "recorded") result.recorded += 1;
+  else if (outcome === "duplicate") result.duplicates += 1;
+  else result.ignored += 1;
 }
 
 /**

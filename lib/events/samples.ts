@@ -9,6 +9,7 @@ import {
   paymentPartialEvent,
   type TestEventType,
 } from "@/lib/events/catalog";
+import { paymentRefundedEvent } from "@/lib/events/refunded";
 import { ulid } from "@/lib/ids";
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -45,7 +46,22 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
         missingFees: [{ type: "platform", feeAddress: wallet, amount: "0.5", currency: "USDC" }],
       });
     case "payment.refunded":
-      return payment("payment.refunded", "10", "refunded");
+      // As detection sends it: the payee refunded the whole 10 (the fee stays with the fee address); txHash is the refund's.
+      return paymentRefundedEvent({
+        ...fields("10"),
+        subStatus: "refunded",
+        refund: {
+          refundId: `rfd_${ulid()}`,
+          refundTxHash: txHash,
+          refundAmount: "10",
+          refundedAmount: "10",
+          returnedAmount: "0",
+          refundStatus: "refunded",
+          toAddress: wallet,
+          reason: "requested",
+          sender: "payee",
+        },
+      });
     case "request.recurring":
       return {
         event: "request.recurring",

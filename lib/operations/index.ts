@@ -9,6 +9,7 @@ import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
 import * as payouts from "./payouts";
 import * as recurring from "./recurring";
+import * as refunds from "./refunds";
 import * as requests from "./requests";
 import * as retired from "./retired";
 import * as securePaymentTools from "./secure-payment-tools";
@@ -23,6 +24,7 @@ import * as webhooks from "./webhooks";
 const MODULES = [
   currencies,
   requests,
+  refunds,
   payments,
   payouts,
   recurring,

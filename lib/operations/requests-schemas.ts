@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { refundTotalsShape } from "@/lib/operations/refund-view-schemas";
 
 const decimalString = z.string().max(80).meta({ description: "Decimal string in the invoice currency", example: "12.50" });
 const address = z.string().min(1).max(100).meta({ description: "EVM 0x address or Tron base58 T... address" });
@@ -136,6 +137,7 @@ export const requestStatusSchema = z
     conversionBreakdown: conversionBreakdownSchema.nullable(),
     recurringPaymentId: z.string().optional().meta({ description: "The recurring payout this request is one payment of" }),
     paymentIndex: z.number().int().nullable().optional().meta({ description: "Which payment (1-based) of the recurring payout" }),
+    ...refundTotalsShape,
     createdAt: z.string(),
   })
   .meta({ id: "RequestStatus" });

@@ -11,11 +11,12 @@ import {
 import { explorerUrl, networkOf, tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
-import type { Payment, PaymentRequest } from "@/lib/generated/prisma/client";
+import type { Payment, PaymentRequest, Refund } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
 import { feeLegsOf, feeProgress, missingFeesOf } from "@/lib/payments/fee-legs";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
+import { refundFieldsOf } from "@/lib/refunds/view";
 
 /**
  * Requests are scoped to the caller's account inside the query, so another account's
@@ -105,7 +106,7 @@ function conversionFields(row: PaymentRequest, payments: Payment[], market: Mark
   };
 }
 
-export function toRequestStatus(row: PaymentRequest, payments: Payment[], market: MarketRate | null = null) {
+export function toRequestStatus(row: PaymentRequest, payments: Payment[], market: MarketRate | null = null, refunds: Refund[] = []) {
   const token = tokenOf(row);
   // What a request owes and has been credited: token units, or the invoice currency's 8 decimals for a conversion request.
   const owedDecimals = row.isConversion ? FIAT_PATH_DECIMALS : token.decimals;
@@ -159,6 +160,8 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
           : null,
     ...conversionFields(row, payments, market),
     ...(row.recurringScheduleId ? { recurringPaymentId: row.recurringScheduleId, paymentIndex: row.recurringIndex } : {}),
+    // Duebill extension (issue 28): refundedAmount, returnedAmount, refundableAmount, refundStatus, refunds.
+    ...refundFieldsOf(row, payments, refunds),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -166,6 +169,10 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
 /** GET /v2/request/{requestId}. */
 export async function getRequestStatus(accountId: string, requestId: string) {
   const row = await getRequestOrThrow(accountId, requestId);
-  const [payments, market] = await Promise.all([db().payment.findMany({ where: { requestId: row.id } }), marketRateOf(row)]);
-  return toRequestStatus(row, payments, market);
+  const [payments, market, refunds] = await Promise.all([
+    db().payment.findMany({ where: { requestId: row.id } }),
+    marketRateOf(row),
+    db().refund.findMany({ where: { requestId: row.id } }),
+  ]);
+  return toRequestStatus(row, payments, market, refunds);
 }

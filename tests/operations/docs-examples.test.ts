@@ -8,6 +8,8 @@ import { docOperations } from "@/app/docs/operations";
 import type { DocOperation } from "@/components/docs/operation-card";
 import { db } from "@/lib/db";
 import { destinationIdOf } from "@/lib/destinations/erc7828";
+import { evmEventSource } from "@/lib/detection/evm-source";
+import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
@@ -173,6 +175,38 @@ function recurringPayout(activate: boolean): Promise<string> {
   });
 }
 
+const REFUND_OPS = new Set(["createRefund", "listRefunds", "getRefund", "markRefundSent", "cancelRefund"]);
+let lastPaidRequest = "";
+
+/**
+ * A request paid on chain as the placeholder's note says: created by its example, paid with GET /pay's
+ * calldata from the example payer's wallet, recorded by detection.
+ */
+async function paidRequest(): Promise<string> {
+  const requestId = (await expectCreated("createRequest")).body.requestId as string;
+  const pay = OPERATIONS.find((o) => o.operationId === "payRequest")!;
+  const res = await handlers.get(pay)!(
+    new Request(`http://localhost:3000/v2/request/${requestId}/pay?wallet=${ctx.payer}`, { headers: { "x-api-key": me.apiKey } }),
+    { params: Promise.resolve({ requestId }) },
+  );
+  const plan = await res.json();
+  expect(res.status, JSON.stringify(plan)).toBe(200);
+  const payer = WALLETS.get(ctx.payer.toLowerCase())!;
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(payer.privateKey),
+    chain: devnet.chain,
+    transport: viemHttp(devnet.rpcUrl),
+  });
+  const pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+  for (const tx of plan.transactions as { to: Hex; data: Hex }[]) {
+    await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
+  }
+  await sweepDetectionNetwork(evmEventSource(ctx.network as "sepolia")!);
+  expect((await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } })).status).toBe("paid");
+  lastPaidRequest = requestId;
+  return requestId;
+}
+
 /** A sign-in challenge for the example wallet, signed with personal_sign as the page says. */
 function challenge() {
   challengeOf ??= (async () => {
@@ -218,6 +252,7 @@ async function resolve(name: string, operationId: string): Promise<string> {
     case "<unique key>":
       return randomUUID();
     case "<requestId>":
+      if (REFUND_OPS.has(operationId)) return paidRequest();
       if (operationId === "updateRequestRecurrence") {
         await recurringPayout(true);
         return (await recurring).requestId;
@@ -273,6 +308,12 @@ async function resolve(name: string, operationId: string): Promise<string> {
       const platform = await makeIntegrator();
       if (operationId === "unlinkClientId") await linkAsOrchestrator(platform.clientId);
       return platform.clientId;
+    }
+    case "<refundId>": {
+      // A refund of the request this example's `<requestId>` named, prepared as the page says.
+      const res = await runExampleWith("createRefund", { "<requestId>": lastPaidRequest });
+      expect(res.status, res.text).toBe(201);
+      return res.body.refund.id;
     }
     case "<txID>":
       return TRON_TXID;

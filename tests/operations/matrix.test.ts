@@ -5,11 +5,13 @@ import type { AuthMode } from "@/lib/auth/principal";
 import { hashSecret } from "@/lib/auth/secrets";
 import { createSession, revokeSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
+import { recordTransfer } from "@/lib/detection/record-payment";
 import { env } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
 import { prefixedId, ulid } from "@/lib/ids";
 import { OPERATIONS } from "@/lib/operations/index";
+import { prepareRefund } from "@/lib/refunds";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, recurringScheduleOf } from "@/tests/helpers/factories";
 import {
@@ -38,7 +40,7 @@ import {
  * - an accepted credential → anything but 401/403/5xx (the generic request may well be a 400
  *   or a 404: the cell is about authentication and authorization).
  * Then the cross-account checks: account B, with every credential kind an operation accepts,
- * gets 404 for each of account A's objects an operation names (a request, secure payment link,
+ * gets 404 for each of account A's objects an operation names (a request, refund, secure payment link,
  * payee destination, webhook or delivery in the path; a request ID or client ID in the query; a
  * destination, client ID or existing request IDs in the body), and A's rows are unchanged.
  */
@@ -273,7 +275,7 @@ describe("actor × operation matrix", () => {
  * body. `clientId` (webhook ownership) and `requestIds` (batch payouts of existing requests)
  * are checked too.
  */
-const IN_PATH = ["requestId", "destinationId", "id", "deliveryId"];
+const IN_PATH = ["requestId", "destinationId", "id", "deliveryId", "refundId"];
 const IN_QUERY = ["requestId", "destinationId", "deliveryId", "clientId"];
 const IN_BODY = ["requestId", "destinationId", "deliveryId", "clientId", "requestIds"];
 type Slot = { where: "path" | "query" | "body"; name: string };
@@ -315,6 +317,7 @@ describe("cross-account access", () => {
     orchestratorWebhookId: [],
     feeConfigId: [],
     linkedClientId: [],
+    refundId: [],
   };
   /**
    * `id` in a path is a webhook, except under /v2/payouts/recurring (a recurring schedule), /v1 and /v2 client-ids (a client ID),
@@ -323,6 +326,8 @@ describe("cross-account access", () => {
    */
   const ORCHESTRATOR_SETUP_CLIENT = ["/v2/orchestrators/fee-configs", "/v2/orchestrators/branding"];
   const valuesOf = (o: Operation, slot: Slot) => {
+    // A refund is read through its own request (the first one, paid, with A's refund).
+    if (slot.name === "requestId" && o.path.includes("{refundId}")) return objects.requestId!.slice(0, 1);
     if (slot.name === "id" && o.path.startsWith("/v2/payouts/recurring/")) return objects.recurringId ?? [];
     if (slot.name === "id" && (o.path.startsWith("/v2/client-ids/") || o.path.startsWith("/v1/client-ids/"))) return objects.clientId ?? [];
     if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/webhooks/")) return objects.orchestratorWebhookId ?? [];
@@ -334,7 +339,7 @@ describe("cross-account access", () => {
 
   async function snapshot() {
     const accountId = a.account.id;
-    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks] =
+    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks, refunds] =
       await Promise.all([
         db().paymentRequest.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
         db().securePayment.findMany({ where: { accountId }, orderBy: { token: "asc" }, include: { requests: true } }),
@@ -346,8 +351,9 @@ describe("cross-account access", () => {
         db().feeConfig.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
         db().branding.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
         db().clientIdLink.findMany({ where: { orchestratorAccountId: accountId }, orderBy: { id: "asc" } }),
+        db().refund.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
       ]);
-    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks };
+    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks, refunds };
   }
 
   const op = (method: string, path: string) => OPERATIONS.find((o) => o.method === method && o.path === path)!;
@@ -376,6 +382,24 @@ describe("cross-account access", () => {
     );
     expect(created.status, created.text).toBe(201);
     objects.requestId!.push((created.json as { requestId: string }).requestId);
+    // The request partly paid (as detection records it: /pay and /routes still answer A), and a refund of it prepared.
+    const paid = await db().paymentRequest.findUniqueOrThrow({ where: { id: objects.requestId![0] as string } });
+    await recordTransfer(paid, {
+      txHash: `0x${"12".repeat(32)}`,
+      logIndex: 0,
+      blockNumber: 1n,
+      blockHash: `0x${"34".repeat(32)}`,
+      blockTime: new Date(),
+      proxyAddress: PAYEE,
+      tokenAddress: paid.tokenAddress,
+      to: paid.payee,
+      amount: 5_000_000n,
+      referenceHash: paid.referenceHash,
+      feeAmount: 0n,
+      feeAddress: null,
+      from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    });
+    objects.refundId!.push((await prepareRefund(a.account.id, paid.id, { amount: "1" })).refund.id);
     // A payee destination, registered by a wallet session of the wallet itself.
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
     const walletUser = await db().user.create({
@@ -534,6 +558,11 @@ describe("cross-account access", () => {
         "DELETE /v1/client-ids/{id}",
         "GET /v1/payee-destination/{destinationId}",
         "DELETE /v1/payee-destination/{destinationId}",
+        "POST /v2/request/{requestId}/refunds",
+        "GET /v2/request/{requestId}/refunds",
+        "GET /v2/request/{requestId}/refunds/{refundId}",
+        "POST /v2/request/{requestId}/refunds/{refundId}/sent",
+        "POST /v2/request/{requestId}/refunds/{refundId}/cancel",
       ]),
     );
   });
