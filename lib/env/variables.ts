@@ -203,9 +203,6 @@ export const envSchema = z.object({
     description:
       "EVM network whose ChainlinkConversionPath prices fiat invoices paid on Tron (no conversion proxy there): USDT-tron at USDT's rate on that network, USDC alike. It needs an RPC; the devnet's is `sepolia`",
   }),
-  TRON_CONVERSION_QUOTE_SECONDS: doc(z.coerce.number().int().min(60).max(3600).default(900), {
-    description: "how long a Tron conversion quote (the token amount `GET /v2/request/{id}/pay` fixes for a fiat invoice) holds",
-  }),
   KYT_PROVIDER: doc(z.enum(["sanctions-list", "chainalysis"]).default("sanctions-list"), {
     description:
       "screening provider: the bundled sanctions/deny lists alone, or `chainalysis`: those plus Chainalysis' Sanctions API (see [Production adapters](production-adapters.md))",

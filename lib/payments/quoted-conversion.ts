@@ -5,7 +5,6 @@ import { quotedRateSource } from "@/lib/chain/rate-source";
 import type { Token } from "@/lib/chain/tokens";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { AppError, invalidField } from "@/lib/errors";
 import type { ConversionQuote, PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { prefixedId } from "@/lib/ids";
@@ -20,7 +19,8 @@ import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
  * Nothing on chain says which invoice amount a transfer stands for, so detection credits a quote's
  * invoice amount to a transfer that pays at least its token amount while it holds.
  *
- * - Window: TRON_CONVERSION_QUOTE_SECONDS (15 min by default) from the plan.
+ * - Window: QUOTE_WINDOW_SECONDS (15 min) from the plan: long enough to sign on a phone, short against
+ *   EUR/USD moves (Chainlink's feed updates on a 0.15 % deviation).
  * - Grace: a transfer counts in a block up to QUOTE_GRACE_SECONDS past expiresAt — a Tron transaction
  *   expires 60 s after it is built by default, so one signed before expiresAt lands by then or never.
  * - A rate whose oldest feed is older than QUOTE_MAX_RATE_AGE_SECONDS (Chainlink's 24 h heartbeat
@@ -29,6 +29,7 @@ import { type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
  * - One quote credits one transfer; a transfer that pays no live quote (short, late, without a plan)
  *   is not credited: the tokens are the payee's (non-custodial), the request stays as it was.
  */
+export const QUOTE_WINDOW_SECONDS = 900;
 export const QUOTE_GRACE_SECONDS = 60;
 export const QUOTE_MAX_RATE_AGE_SECONDS = 25 * 3600;
 const QUOTE_PREFIX = "cq_";
@@ -90,7 +91,7 @@ async function newQuote(p: QuotedPayment): Promise<ConversionQuote> {
       rateUpdatedAt: new Date(r.updatedAt * 1000),
       amountInUsd: r.toUsd ? formatAmount(convert(p.requestAmount, r.toUsd), FIAT_PATH_DECIMALS) : null,
       createdAt,
-      expiresAt: new Date(createdAt.getTime() + env().TRON_CONVERSION_QUOTE_SECONDS * 1000),
+      expiresAt: new Date(createdAt.getTime() + QUOTE_WINDOW_SECONDS * 1000),
     },
   });
 }

@@ -87,15 +87,13 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
   const t = await remainingTerms(accountId, requestId, opts);
   // Tron has no conversion proxy: the plan fixes the token amount from a quote (lib/payments/quoted-conversion.ts).
   if (isQuotedConversion(t.row)) {
-    const q = {
-      runtime: t.runtime,
-      token: t.token,
-      request: t.row,
-      requestAmount: t.amount,
-      feeAmount: t.feeAmount,
-      feeAddress: t.feeAddress,
-    };
-    return planQuotedConversion({ ...q, paymentReference: asHex(t.row.paymentReference) }, t.wallet, opts.quoteId);
+    const { runtime, token, row: request, amount: requestAmount, feeAmount, feeAddress } = t;
+    const paymentReference = asHex(request.paymentReference);
+    return planQuotedConversion(
+      { runtime, token, request, requestAmount, feeAmount, feeAddress, paymentReference },
+      t.wallet,
+      opts.quoteId,
+    );
   }
   if (opts.quoteId !== undefined) throw invalidField("quoteId", "is not a quote of this request");
   if (t.row.isConversion)

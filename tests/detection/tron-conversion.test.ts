@@ -234,9 +234,12 @@ describe("conversion on Tron: a quoted token amount for a EUR invoice", () => {
     expect(events).toHaveLength(1);
     expect(JSON.parse(events[0]!.payload)).toMatchObject({ requestId, amount: "108", expectedAmount: "100", totalAmountPaid: "100" });
 
-    // A re-scan records nothing twice.
+    // A re-scan records nothing twice; a second transfer finds the quote used (one quote credits one payment).
     expect(await sweepPast(block)).toMatchObject({ recorded: 0 });
+    const second = transfer(paymentReference, 108_000_000n);
+    expect(await sweepPast(second.block)).toMatchObject({ recorded: 0, ignored: 1 });
     expect(await db().payment.count()).toBe(1);
+    expect((await status(requestId)).body).toMatchObject({ totalAmountPaid: "100" });
   });
 
   it("an expired quote is refused with a 400 asking for a new plan; a new plan gets a new quote at the new rate", async () => {
