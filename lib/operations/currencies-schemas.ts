@@ -47,7 +47,7 @@ export const conversionRoutesResponseSchema = z
     conversionRoutes: z.array(currencySchema),
     verifiedOnChain: z.array(z.string()).optional().meta({
       description:
-        "EUR, GBP, CNY, JPY: networks whose routes were read from their ChainlinkConversionPath price feeds; routes of the other networks come from the configuration (no RPC configured)",
+        "EUR, GBP, CNY, JPY: networks whose routes were read from their ChainlinkConversionPath price feeds (Tron: its rate network's); routes of the other networks come from the configuration (no RPC configured)",
     }),
   })
   .meta({ id: "ConversionRoutes" });

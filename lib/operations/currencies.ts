@@ -34,7 +34,7 @@ export const conversionRoutesOp = defineOperation({
   operationId: "getConversionRoutes",
   summary: "Payment currencies for an invoice currency",
   description:
-    "The tokens an invoice in `currencyId` (a fiat code such as USD, or a token currency ID) can be paid with, optionally limited to `network` or `networks=a,b`. USD: dollar stablecoins 1:1. EUR, GBP, CNY, JPY: tokens the network's ChainlinkConversionPath can convert to (read on chain where an RPC is configured, listed in `verifiedOnChain`; the configured list elsewhere).",
+    "The tokens an invoice in `currencyId` (a fiat code such as USD, or a token currency ID) can be paid with, optionally limited to `network` or `networks=a,b`. USD: dollar stablecoins 1:1. EUR, GBP, CNY, JPY: tokens the network's ChainlinkConversionPath can convert to (read on chain where an RPC is configured, listed in `verifiedOnChain`; the configured list elsewhere); on Tron, which has no conversion proxy, USDT and USDC at a quoted rate read on the rate network's ChainlinkConversionPath. A currency the catalog lists but Duebill does not invoice has no route.",
   tags: ["Currencies"],
   auth: ["apiKey", "clientId"],
   params: conversionRoutesParamsSchema,
