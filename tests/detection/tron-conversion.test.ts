@@ -60,8 +60,8 @@ afterEach(async () => {
   await node.stop();
 });
 
-/** Sets a devnet feed (→ USD) as `npm run devnet -- rate EUR 1.08` does. */
-async function setRate(feed: "EUR" | "GBP", value: string) {
+/** Sets a devnet feed (→ USD) as `npm run devnet -- rate EUR 1.08` does; `updatedAt` (unix s) backdates it. */
+async function setRate(feed: "EUR" | "GBP", value: string, updatedAt = 0n) {
   const transport = http(devnet.rpcUrl);
   const deployer = createWalletClient({
     account: privateKeyToAccount(devnet.accounts.deployer.privateKey),
@@ -72,7 +72,11 @@ async function setRate(feed: "EUR" | "GBP", value: string) {
     account: deployer.account,
     chain: devnet.chain,
     to: devnet.aggregators[feed],
-    data: encodeFunctionData({ abi: compiledContracts.DevnetAggregator.abi, functionName: "setAnswer", args: [parseUnits(value, 8), 0n] }),
+    data: encodeFunctionData({
+      abi: compiledContracts.DevnetAggregator.abi,
+      functionName: "setAnswer",
+      args: [parseUnits(value, 8), updatedAt],
+    }),
   });
   await createPublicClient({ chain: devnet.chain, transport }).waitForTransactionReceipt({ hash });
 }
@@ -320,6 +324,16 @@ describe("conversion on Tron: a quoted token amount for a EUR invoice", () => {
     expect(s.body).toMatchObject({ status: "paid", totalAmountPaid: "200" });
     const row = await db().payment.findFirstOrThrow({ where: { requestId } });
     expect([row.invoiceAmount?.toFixed(), row.invoiceFeeAmount?.toFixed()]).toEqual(["20000000000", "200000000"]);
+  });
+
+  it("a feed not updated for more than 25 h gives no quote: 503, nothing stored", async () => {
+    const { requestId } = await eurInvoice("100");
+    const chainNow = (await createPublicClient({ chain: devnet.chain, transport: http(devnet.rpcUrl) }).getBlock()).timestamp;
+    await setRate("EUR", "1.08", chainNow - 26n * 3600n);
+    const res = await pay(requestId);
+    expect(res.status).toBe(503);
+    expect(res.body.message).toMatch(/^The EUR→USDT rate on sepolia was last updated \d+ s ago: its price feed is not updating/);
+    expect(await db().conversionQuote.count()).toBe(0);
   });
 
   it("cross-chain on Tron stays refused by name; conversion routes list Tron's tokens read on the rate network", async () => {
