@@ -3,7 +3,7 @@ import { asEvmAddress } from "@/lib/chain/address";
 import { type NetworkRef, runtimeOf } from "@/lib/chain/config";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 import { publicClientFor } from "@/lib/chain/reader";
-import { CONVERSION_PAYMENT_SYMBOLS, type Token } from "@/lib/chain/tokens";
+import type { Token } from "@/lib/chain/tokens";
 import { AppError } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
 
@@ -45,11 +45,6 @@ export function conversionContracts(network: NetworkRef): { proxy: string; path:
   if (rt.network.kind !== "evm") return null;
   const { erc20ConversionProxy: proxy, chainlinkConversionPath: path } = rt.contracts;
   return proxy && path ? { proxy, path } : null;
-}
-
-/** Whether a token may be the target of a conversion payment by configuration alone (no chain read); `network`: the token's. */
-export function conversionTokenConfigured(token: Token, network: NetworkRef = token.network): boolean {
-  return !token.paymentAliasOf && CONVERSION_PAYMENT_SYMBOLS.includes(token.symbol) && conversionContracts(network) !== null;
 }
 
 function upstream(err: unknown): never {

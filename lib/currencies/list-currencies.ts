@@ -1,6 +1,15 @@
-import { conversionContracts, conversionPath, fiatHash } from "@/lib/chain/conversion";
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
-import { type CurrencyDto, conversionPaymentCurrencies, findCurrency, tokenCurrencies } from "@/lib/currencies/registry";
+import { conversionRoute, conversionUnavailable } from "@/lib/chain/rate-source";
+import {
+  type CurrencyDto,
+  conversionPaymentCurrencies,
+  findCurrency,
+  findListedCurrency,
+  isListedNetwork,
+  listedCurrencies,
+  listedCurrenciesJson,
+  listedNetworks,
+} from "@/lib/currencies/registry";
 import { invalidField, notFound } from "@/lib/errors";
 import { log } from "@/lib/log";
 
@@ -18,27 +27,26 @@ function parseNetwork(field: string, value: string): NetworkId {
 
 /**
  * GET /v2/currencies. Returns an array of currencies, or a single currency object when
- * `id` is given or `firstOnly=true` (as the reference API does). Fiat invoice currencies
- * are found by `id` (USD, EUR, ...); the unfiltered list holds the network tokens.
+ * `id` is given or `firstOnly=true` (as the reference API does). The list holds the tokens of the
+ * 8 networks (payable) and the reference's catalog (listed only: lib/currencies/registry.ts);
+ * fiat currencies, the catalog's ISO 4217 codes included, are found by `id` (USD, EUR, CHF, ...).
  */
 export function listCurrencies(q: ListCurrenciesQuery): CurrencyDto | CurrencyDto[] {
   if (q.id !== undefined) {
-    const c = findCurrency(q.id);
+    const c = findListedCurrency(q.id);
     const matches =
       c &&
-      (q.network === undefined || c.dto.network === q.network) &&
-      (q.symbol === undefined || c.dto.symbol.toLowerCase() === q.symbol.toLowerCase());
+      (q.network === undefined || c.network === q.network) &&
+      (q.symbol === undefined || c.symbol.toLowerCase() === q.symbol.toLowerCase());
     if (!c || !matches) throw notFound("Token not found");
-    return c.dto;
+    return c;
   }
-  const network = q.network === undefined ? undefined : parseNetwork("network", q.network);
+  if (q.network !== undefined && !isListedNetwork(q.network))
+    throw invalidField("network", `Unknown network "${q.network}"; expected one of ${listedNetworks().join(", ")}`);
   const symbol = q.symbol?.toLowerCase();
-  const out: CurrencyDto[] = [];
-  for (const c of tokenCurrencies()) {
-    if (network && c.dto.network !== network) continue;
-    if (symbol && c.dto.symbol.toLowerCase() !== symbol) continue;
-    out.push(c.dto);
-  }
+  const out = listedCurrencies().filter(
+    (c) => (q.network === undefined || c.network === q.network) && (symbol === undefined || c.symbol.toLowerCase() === symbol),
+  );
   if (q.firstOnly === "true") {
     const first = out[0];
     if (!first) throw notFound("Token not found");
@@ -47,12 +55,9 @@ export function listCurrencies(q: ListCurrenciesQuery): CurrencyDto | CurrencyDt
   return out;
 }
 
-let allCurrenciesJson: string | undefined;
-
-/** The unfiltered list never changes within a process: serialise it once. */
+/** The unfiltered list never changes within a configuration: serialised once (lib/currencies/registry.ts). */
 export function listAllCurrenciesJson(): string {
-  allCurrenciesJson ??= JSON.stringify(listCurrencies({}));
-  return allCurrenciesJson;
+  return listedCurrenciesJson();
 }
 
 export interface ConversionRoutesQuery {
@@ -76,7 +81,7 @@ export interface ConversionRoutes {
  */
 async function fiatConversionRoutes(fiat: string, networks: NetworkId[] | undefined) {
   const candidates = conversionPaymentCurrencies(networks).filter(
-    (c) => c.network && isNetworkId(c.network) && conversionContracts(c.network),
+    (c) => c.network && isNetworkId(c.network) && conversionUnavailable(c.network) === null,
   );
   const byNetwork = new Map<NetworkId, CurrencyDto[]>();
   for (const c of candidates) byNetwork.set(c.network as NetworkId, [...(byNetwork.get(c.network as NetworkId) ?? []), c]);
@@ -87,10 +92,14 @@ async function fiatConversionRoutes(fiat: string, networks: NetworkId[] | undefi
       list.map(async (c) => {
         const token = findCurrency(c.id);
         if (token?.kind !== "token") return undefined;
-        return conversionPath(network, fiatHash(fiat), token.token).catch((err: unknown) => {
-          log.warn("conversion route check failed", { network, token: c.id, error: err instanceof Error ? err.message : String(err) });
-          return undefined;
-        });
+        // Tron's routes are its rate source's (lib/chain/rate-source.ts): the same feeds on its rate network.
+        return conversionRoute(network, fiat, token.token).then(
+          (r) => r.path,
+          (err: unknown) => {
+            log.warn("conversion route check failed", { network, token: c.id, error: err instanceof Error ? err.message : String(err) });
+            return undefined;
+          },
+        );
       }),
     );
     if (checked.every((p) => p !== undefined)) verified.push(network);
@@ -105,10 +114,12 @@ async function fiatConversionRoutes(fiat: string, networks: NetworkId[] | undefi
  * `currencyId` can be paid with. A fiat invoice is paid through the conversion proxy with
  * USDC, USDT, DAI or FAU (USD: 1:1 in dollar stablecoins; EUR, GBP, CNY, JPY: what the network's
  * price feeds can convert to, checked on chain where an RPC is configured); a token invoice is paid in that token.
+ * A currency of the reference's catalog that cannot be invoiced here (CHF, AAVE-mainnet) has no route.
  */
 export async function getConversionRoutes(currencyId: string, q: ConversionRoutesQuery): Promise<ConversionRoutes> {
   const currency = findCurrency(currencyId);
-  if (!currency) throw notFound("Token not found");
+  const listed = currency ? undefined : findListedCurrency(currencyId);
+  if (!currency && !listed) throw notFound("Token not found");
   if (q.network !== undefined && q.networks !== undefined) throw invalidField("networks", "Use either network or networks, not both");
   let networks: NetworkId[] | undefined;
   if (q.network !== undefined) networks = [parseNetwork("network", q.network)];
@@ -121,6 +132,7 @@ export async function getConversionRoutes(currencyId: string, q: ConversionRoute
     networks = parts.map((p) => parseNetwork("networks", p));
   }
   const where = q.networks !== undefined ? { networks: networks ?? [] } : { network: q.network ?? null };
+  if (!currency) return { currencyId: listed!.id, ...where, conversionRoutes: [] };
   if (currency.kind === "fiat" && currency.fiat.code !== "USD") {
     const { routes, verified } = await fiatConversionRoutes(currency.fiat.code, networks);
     return { currencyId: currency.id, ...where, conversionRoutes: routes, verifiedOnChain: verified };

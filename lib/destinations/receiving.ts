@@ -1,5 +1,5 @@
 import { sameAddress } from "@/lib/chain/address";
-import { findTokenCurrency, tokenCurrencies } from "@/lib/currencies/registry";
+import { findTokenCurrency, tokenCurrencies, unpayableCurrencyMessage } from "@/lib/currencies/registry";
 import { invalidField } from "@/lib/errors";
 
 /**
@@ -10,7 +10,7 @@ const RECEIVING = new Set(["USDC", "USDT"]);
 
 export function receivingCurrency(id: string) {
   const currency = findTokenCurrency(id);
-  if (!currency) throw invalidField("currency", `Unknown currency "${id}"`);
+  if (!currency) throw invalidField("currency", unpayableCurrencyMessage(id));
   if (!RECEIVING.has(currency.token.symbol)) throw invalidField("currency", "destinations receive USDC or USDT");
   return currency;
 }

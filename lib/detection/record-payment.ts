@@ -9,6 +9,7 @@ import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
+import { bindQuote, claimQuotedCredit, isQuotedConversion } from "@/lib/payments/quoted-conversion";
 import { safePayerOf } from "@/lib/secure-payments/safe";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
@@ -63,7 +64,10 @@ export async function insertPayment(
 export async function recordTransfer(request: PaymentRequest, ev: TransferEvent, crossChain?: CrossChainRef): Promise<RecordResult> {
   if (!sameAddress(ev.tokenAddress, request.tokenAddress) || !sameAddress(ev.to, request.payee)) return "ignored";
   const conversion = ev.conversion;
-  if (request.isConversion && conversion?.currency.toLowerCase() !== fiatHash(request.invoiceCurrency).toLowerCase()) return "ignored";
+  // Tron has no conversion proxy: there a transfer counts through the live quote it pays (lib/payments/quoted-conversion.ts).
+  const quoted = isQuotedConversion(request);
+  if (request.isConversion && !quoted && conversion?.currency.toLowerCase() !== fiatHash(request.invoiceCurrency).toLowerCase())
+    return "ignored";
   const credited = request.isConversion && conversion ? conversion.requestAmount : ev.amount;
   const conversionColumns =
     request.isConversion && conversion
@@ -75,6 +79,8 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         }
       : {};
   return db().$transaction(async (tx) => {
+    const quote = quoted ? await claimQuotedCredit(tx, request, ev) : null;
+    if (quoted && !quote) return "ignored";
     // A forward from the request's deposit address was sent by whoever triggered it (the deposit
     // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
     // A cross-chain payment is sent by the bridge: the payer is who paid on the source chain.
@@ -109,11 +115,15 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       feeAddress: ev.feeAddress,
       proxyAddress: ev.proxyAddress,
       blockTime: ev.blockTime,
-      ...conversionColumns,
+      ...(quote?.columns ?? conversionColumns),
     });
     if (!inserted) return "duplicate";
+    if (quote) await bindQuote(tx, quote.quoteId, paymentId);
     // The increment happens in SQL under the row lock, so concurrent sweeps add correctly.
-    const bumped = await tx.paymentRequest.update({ where: { id: request.id }, data: { amountPaid: { increment: credited.toString() } } });
+    const bumped = await tx.paymentRequest.update({
+      where: { id: request.id },
+      data: { amountPaid: { increment: (quote?.credited ?? credited).toString() } },
+    });
     const expected = BigInt(bumped.expectedAmount.toFixed());
     const paidAmount = BigInt(bumped.amountPaid.toFixed());
     // A request with a fee is paid only when each fee leg got its amount too (lib/payments/fee-legs.ts).

@@ -199,6 +199,10 @@ export const envSchema = z.object({
   TRON_API_KEY: doc(z.string().min(1).optional(), {
     description: "TronGrid key (`TRON-PRO-API-KEY`); keyless calls are severely rate limited",
   }),
+  TRON_CONVERSION_RATE_NETWORK: doc(z.enum(["mainnet", "arbitrum-one", "optimism", "base", "matic", "bsc", "sepolia"]).default("mainnet"), {
+    description:
+      "EVM network whose ChainlinkConversionPath prices fiat invoices paid on Tron (no conversion proxy there): USDT-tron at USDT's rate on that network, USDC alike. It needs an RPC; the devnet's is `sepolia`",
+  }),
   KYT_PROVIDER: doc(z.enum(["sanctions-list", "chainalysis"]).default("sanctions-list"), {
     description:
       "screening provider: the bundled sanctions/deny lists alone, or `chainalysis`: those plus Chainalysis' Sanctions API (see [Production adapters](production-adapters.md))",

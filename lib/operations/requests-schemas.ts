@@ -156,7 +156,8 @@ export const payQuerySchema = z.object({
     .optional()
     .meta({ description: "Source token for cross-chain payment: USDC, USDT, or USDT0 where the source chain has it (with chain)" }),
   quoteId: z.string().max(64).optional().meta({
-    description: "Cross-chain: the same calldata as an earlier answer (its metadata.quoteId) while its quote holds; 400 once expired",
+    description:
+      "Cross-chain: the same calldata as an earlier answer (its metadata.quoteId) while its quote holds. A fiat invoice on Tron: an earlier plan's metadata.conversion.quote.id (cq_…), without chain and token. 400 once expired",
   }),
 });
 
@@ -197,9 +198,30 @@ export const payMetadataSchema = z.object({
       convertedFeeAmount: z.string(),
       maxToSpend: z.string().meta({ description: "Converted amount + fee + 1 %: the most the proxy may take" }),
       warning: z.string().nullable().meta({ description: "Why the payment would revert as built (stale rate), or null" }),
+      rateNetwork: z
+        .string()
+        .optional()
+        .meta({ description: "Tron (quoted): the EVM network whose ChainlinkConversionPath the rate was read on" }),
+      quote: z
+        .object({
+          id: z.string().meta({ description: "Pass as quoteId to get this plan again while the quote holds", example: "cq_01jd…" }),
+          rate: z.string().meta({ description: "Payment-currency units per invoice-currency unit, fixed until expiresAt" }),
+          amountIn: z.string().meta({ description: "Token base units the payment sends to the payee (the fee-proxy call's amount)" }),
+          feeAmountIn: z.string().meta({ description: "Token base units the payment sends to the fee address" }),
+          expiresAt: z.string().meta({ description: "After this (plus graceSeconds for the block) a transfer no longer pays the invoice" }),
+          graceSeconds: z.number().int(),
+        })
+        .optional()
+        .meta({
+          description:
+            "Tron only (no conversion proxy): the token amount is fixed here; a transfer of at least amountIn credits requestAmount of the invoice",
+        }),
     })
     .optional()
-    .meta({ description: "Conversion requests only: the rate the calldata uses (Erc20ConversionProxy)" }),
+    .meta({
+      description:
+        "Conversion requests only: the rate the calldata uses (Erc20ConversionProxy; on Tron, a quote with the rate fixed until rateExpiresAt, maxRateTimespan its window)",
+    }),
 });
 
 export const sameChainPayResponseSchema = z.object({ transactions: z.array(txSchema), metadata: payMetadataSchema });

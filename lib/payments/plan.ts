@@ -39,6 +39,9 @@ export interface ConversionMetadata {
   maxToSpend: string;
   /** Why the payment would fail as built (a stale rate), or null. */
   warning: string | null;
+  /** A quoted conversion (Tron, lib/payments/quoted-conversion.ts): the network the rate was read on, and the quote. */
+  rateNetwork?: string;
+  quote?: { id: string; rate: string; amountIn: string; feeAmountIn: string; expiresAt: string; graceSeconds: number };
 }
 
 export interface PaymentPlan {

@@ -1,9 +1,10 @@
 import { parseAddressFor } from "@/lib/chain/address";
 import { type NetworkRuntime, networkRuntime } from "@/lib/chain/config";
-import { conversionContracts, conversionTokenConfigured, FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
+import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import type { NetworkId } from "@/lib/chain/networks";
+import { conversionConfigured, conversionUnavailable } from "@/lib/chain/rate-source";
 import type { Token } from "@/lib/chain/tokens";
-import { findCurrency } from "@/lib/currencies/registry";
+import { findCurrency, unpayableCurrencyMessage } from "@/lib/currencies/registry";
 import { invalidField } from "@/lib/errors";
 import { applyFeePercentage, parseAmount, parseFeePercentage, rescale } from "@/lib/money";
 
@@ -57,14 +58,14 @@ export interface TermsOptions {
 
 export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions = {}): PaymentTerms {
   const payment = findCurrency(input.paymentCurrency);
-  if (!payment) throw invalidField(at(prefix, "paymentCurrency"), `Unknown currency "${input.paymentCurrency}"`);
+  if (!payment) throw invalidField(at(prefix, "paymentCurrency"), unpayableCurrencyMessage(input.paymentCurrency));
   if (payment.kind !== "token") throw invalidField(at(prefix, "paymentCurrency"), "must be a token currency ID such as USDC-base");
   const network = payment.token.network;
   const runtime = networkRuntime(network);
   const token = runtime.tokens.find((t) => t.symbol === payment.token.symbol) ?? payment.token;
 
   const invoice = findCurrency(input.invoiceCurrency);
-  if (!invoice) throw invalidField(at(prefix, "invoiceCurrency"), `Unknown currency "${input.invoiceCurrency}"`);
+  if (!invoice) throw invalidField(at(prefix, "invoiceCurrency"), unpayableCurrencyMessage(input.invoiceCurrency));
   let expectedAmount: bigint;
   let isConversion = false;
   if (invoice.kind === "token") {
@@ -82,14 +83,17 @@ export function resolveTerms(input: TermsInput, prefix = "", opts: TermsOptions 
     // USD invoices paid in a dollar stablecoin settle 1:1; the amount keeps USD's 2 decimals.
     expectedAmount = rescale(parseAmount(input.amount, invoice.fiat.decimals, at(prefix, "amount")), invoice.fiat.decimals, token.decimals);
   } else if (opts.conversion && invoice.fiat.code !== "USD") {
-    // Paid through Erc20ConversionProxy with a Chainlink path: the request amount is fiat with 8 decimals.
-    if (!conversionTokenConfigured(token, runtime))
+    // Paid through Erc20ConversionProxy with a Chainlink path (on Tron, at a quoted rate: lib/chain/rate-source.ts):
+    // the request amount is fiat with 8 decimals.
+    if (!conversionConfigured(token, runtime)) {
+      const unavailable = conversionUnavailable(runtime);
       throw invalidField(
         at(prefix, "paymentCurrency"),
-        conversionContracts(runtime)
-          ? `${payment.id} cannot pay ${invoice.id} invoices: conversion payments take USDC, USDT, DAI or FAU`
-          : `${payment.id} cannot pay ${invoice.id} invoices: ${network} has no conversion proxy configured`,
+        unavailable
+          ? `${payment.id} cannot pay ${invoice.id} invoices: ${unavailable}`
+          : `${payment.id} cannot pay ${invoice.id} invoices: conversion payments take USDC, USDT, DAI or FAU`,
       );
+    }
     expectedAmount = rescale(
       parseAmount(input.amount, invoice.fiat.decimals, at(prefix, "amount")),
       invoice.fiat.decimals,

@@ -1,6 +1,6 @@
 import type { Principal } from "@/lib/auth/principal";
 import { parseAddressFor } from "@/lib/chain/address";
-import { conversionPath, fiatHash } from "@/lib/chain/conversion";
+import { conversionRoute } from "@/lib/chain/rate-source";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
@@ -98,11 +98,11 @@ export async function createRequest(
   const terms = resolveTerms(body, "", { conversion: true });
   if (terms.isConversion) {
     // The configuration allows it; the chain must have a feed path too (checked when an RPC is configured).
-    const path = await conversionPath(terms.runtime, fiatHash(terms.invoiceCurrency), terms.token);
+    const { path, where } = await conversionRoute(terms.runtime, terms.invoiceCurrency, terms.token);
     if (path === null)
       throw invalidField(
         "paymentCurrency",
-        `${terms.paymentCurrency} cannot pay ${terms.invoiceCurrency} invoices: no ${terms.invoiceCurrency} price feed path to ${terms.token.symbol} on ${terms.network}'s ChainlinkConversionPath`,
+        `${terms.paymentCurrency} cannot pay ${terms.invoiceCurrency} invoices: no ${terms.invoiceCurrency} price feed path to ${terms.token.symbol} on ${where}`,
       );
   }
   const payer = body.payer === undefined ? undefined : parseAddressFor(terms.network, body.payer, "payer");

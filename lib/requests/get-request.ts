@@ -15,6 +15,7 @@ import type { Payment, PaymentRequest, Refund } from "@/lib/generated/prisma/cli
 import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
 import { feeLegsOf, feeProgress, missingFeesOf } from "@/lib/payments/fee-legs";
+import { isQuotedConversion, quotedMarketRate } from "@/lib/payments/quoted-conversion";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 import { refundFieldsOf } from "@/lib/refunds/view";
 
@@ -43,6 +44,7 @@ export async function marketRateOf(row: PaymentRequest): Promise<MarketRate | nu
   try {
     const network = networkOf(row);
     const token = tokenOf(row);
+    if (isQuotedConversion(row)) return await quotedMarketRate(row, token);
     const path = await conversionPath(network, fiatHash(row.invoiceCurrency), token);
     if (!path) return null;
     const [toToken, toUsd] = await Promise.all([

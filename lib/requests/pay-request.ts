@@ -6,6 +6,7 @@ import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/mone
 import { planConversionPayment } from "@/lib/payments/conversion-plan";
 import { feeProgressOf, payableOf } from "@/lib/payments/fee-legs";
 import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
+import { isConversionQuoteId, isQuotedConversion, planQuotedConversion } from "@/lib/payments/quoted-conversion";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
 import {
   assertCrossChainPayable,
@@ -65,7 +66,8 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
 
 /** GET /v2/request/{requestId}/pay: approvals (when needed) then the fee-proxy payment. */
 export async function payRequest(accountId: string, requestId: string, opts: PayOptions): Promise<PaymentPlan | CrossChainPlan> {
-  if (opts.quoteId !== undefined && opts.chain === undefined) throw invalidField("quoteId", "goes with chain and token (cross-chain)");
+  if (opts.quoteId !== undefined && opts.chain === undefined && !isConversionQuoteId(opts.quoteId))
+    throw invalidField("quoteId", "goes with chain and token (cross-chain), or is a Tron conversion quote's id (cq_…)");
   if ((opts.chain === undefined) !== (opts.token === undefined))
     throw invalidField(opts.chain === undefined ? "chain" : "token", "chain and token go together (cross-chain); omit both for same-chain");
   if (opts.chain !== undefined && opts.token !== undefined) {
@@ -75,12 +77,25 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
     if (t.row.isConversion)
       throw invalidField(
         "chain",
-        `a ${t.row.invoiceCurrency} invoice is paid through the conversion proxy on ${t.network}; omit chain and token`,
+        isQuotedConversion(t.row)
+          ? `cross-chain payment does not reach Tron: pay this ${t.row.invoiceCurrency} invoice in ${t.row.paymentCurrency} on Tron (omit chain and token)`
+          : `a ${t.row.invoiceCurrency} invoice is paid through the conversion proxy on ${t.network}; omit chain and token`,
       );
     assertCrossChainPayable(t);
     return payCrossChain(crossChainTerms(t), { chain: opts.chain, token: opts.token, wallet: opts.wallet, quoteId: opts.quoteId });
   }
   const t = await remainingTerms(accountId, requestId, opts);
+  // Tron has no conversion proxy: the plan fixes the token amount from a quote (lib/payments/quoted-conversion.ts).
+  if (isQuotedConversion(t.row)) {
+    const { runtime, token, row: request, amount: requestAmount, feeAmount, feeAddress } = t;
+    const paymentReference = asHex(request.paymentReference);
+    return planQuotedConversion(
+      { runtime, token, request, requestAmount, feeAmount, feeAddress, paymentReference },
+      t.wallet,
+      opts.quoteId,
+    );
+  }
+  if (opts.quoteId !== undefined) throw invalidField("quoteId", "is not a quote of this request");
   if (t.row.isConversion)
     return planConversionPayment(
       {

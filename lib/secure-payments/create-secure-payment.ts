@@ -3,7 +3,7 @@ import { parseAddressFor } from "@/lib/chain/address";
 import { isNetworkId, type NetworkId } from "@/lib/chain/networks";
 import type { Token } from "@/lib/chain/tokens";
 import { nowMs } from "@/lib/clock";
-import { findTokenCurrency } from "@/lib/currencies/registry";
+import { findTokenCurrency, unpayableCurrencyMessage } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import { getActiveDestination, getDestinationOrThrow, toDestinationDto } from "@/lib/destinations/destinations";
 import { env } from "@/lib/env";
@@ -217,7 +217,7 @@ export async function createPayoutLink(
   if (!isNetworkId(body.network)) throw invalidField("network", `Unknown network "${body.network}"`);
   const network = body.network;
   const currency = findTokenCurrency(body.currency);
-  if (!currency) throw invalidField("currency", `Unknown currency "${body.currency}"`);
+  if (!currency) throw invalidField("currency", unpayableCurrencyMessage(body.currency));
   if (currency.token.network !== body.network) throw invalidField("currency", `${currency.id} is not on ${body.network}`);
   const payer = parseAddressFor(body.network, body.creatorWalletAddress, "creatorWalletAddress");
   const recipient = parseAddressFor(body.network, body.recipient, "recipient");

@@ -361,15 +361,11 @@ describe("conversion payments on anvil (Erc20ConversionProxy + ChainlinkConversi
     const bad = await create({ amount: "10", invoiceCurrency: "XYZ", paymentCurrency: "USDC-sepolia", payee });
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe("invoiceCurrency");
-    // Tron has no conversion proxy (configuration).
-    const tron = await create({
-      amount: "10",
-      invoiceCurrency: "EUR",
-      paymentCurrency: "USDT-tron",
-      payee: "TR7NHqjeKQxGTCi8q8ZY4pL8otSzgjLj6t",
-    });
-    expect(tron.status).toBe(400);
-    expect(tron.body.errors[0].field).toBe("paymentCurrency");
+    // A token of the reference's catalog is listed, not payable (Tron, without a proxy, converts at a
+    // quoted rate: tests/detection/tron-conversion.test.ts).
+    const listedOnly = await create({ amount: "10", invoiceCurrency: "EUR", paymentCurrency: "AAVE-mainnet", payee });
+    expect(listedOnly.status).toBe(400);
+    expect(listedOnly.body.errors[0].field).toBe("paymentCurrency");
     // USDT0 is a payment alias, not a conversion currency.
     const alias = await create({ amount: "10", invoiceCurrency: "GBP", paymentCurrency: "USDT0-arbitrum-one", payee });
     expect(alias.status).toBe(400);

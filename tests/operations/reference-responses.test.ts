@@ -136,6 +136,26 @@ describe("the reference's response schemas", () => {
     expect((await api("GET", "/v2/payments", {})).status).toBe(401);
   });
 
+  it("a EUR invoice on Tron: created, its status and its quoted pay plan (issue 29)", async () => {
+    process.env.TRON_CONVERSION_RATE_NETWORK = "sepolia";
+    reloadEnv();
+    try {
+      const created = await api("POST", "/v2/request", {
+        headers: key(),
+        json: { amount: "100", invoiceCurrency: "EUR", paymentCurrency: "USDT-tron", payee: "TJCnKsPa7y5okkXvQAidZBzqx3QyQ6sxMW" },
+      });
+      expect(created.status, JSON.stringify(created.body)).toBe(201);
+      const requestId = created.body.requestId as string;
+      const pay = await api("GET", "/v2/request/{requestId}/pay", { headers: key(), params: { requestId } });
+      expect(pay.status, JSON.stringify(pay.body)).toBe(200);
+      expect(pay.body.metadata.conversion.quote.id).toMatch(/^cq_/);
+      expect((await api("GET", "/v2/request/{requestId}", { headers: key(), params: { requestId } })).status).toBe(200);
+    } finally {
+      delete process.env.TRON_CONVERSION_RATE_NETWORK;
+      reloadEnv();
+    }
+  });
+
   it("payouts: one-off and batch (with its approval transactions)", async () => {
     expect((await api("POST", "/v2/payouts", { headers: key(), json: bodyOf("createPayout") })).status).toBe(201);
     const batch = await api("POST", "/v2/payouts/batch", { headers: key(), json: bodyOf("createBatchPayout") });
