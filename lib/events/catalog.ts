@@ -8,7 +8,7 @@ import { formatAmount } from "@/lib/money";
  * documented order (docs/spec/DECISIONS.md, docs/spec/reference-notes.md §1.9 Webhooks). Bodies are serialised once,
  * when the event is written, and sent byte for byte, so that order is what receivers see.
  */
-export const EVENT_TYPES = ["payment.confirmed", "payment.partial", "payment.failed", "client_id.linked"] as const;
+export const EVENT_TYPES = ["payment.confirmed", "payment.partial", "payment.failed", "client_id.linked", "request.recurring"] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * Every event type of the reference's `POST /v1/webhook/test` enum (docs/spec/reference-notes.md §1.8): a test
@@ -287,5 +287,40 @@ function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: C
         ? { recurringPaymentId: request.recurringScheduleId, paymentIndex: request.recurringIndex }
         : undefined,
     crossChain,
+  };
+}
+
+/** A new period's request of a recurring request (lib/recurring/request-periods.ts). */
+interface RequestRecurringFields extends RequestRef {
+  originalRequestId: string;
+  /** The series' ID (RequestRecurrence.id), the same for every period. */
+  recurringPaymentId: string;
+  /** The period (1-based; the original is 1, so the first event says 2). */
+  paymentIndex: number;
+  amount: string;
+  paymentCurrency: string;
+  network: string;
+  timestamp: string;
+}
+
+/**
+ * request.recurring: a recurring request's next period was created. The reference documents the
+ * event by name only; this is its sample's shape (lib/events/samples.ts), key for key, which
+ * tests/recurring/recurring-requests.test.ts holds it to. Easy Invoice reads `requestId`,
+ * `originalRequestId` and `paymentReference` from it to copy the original invoice.
+ */
+export function requestRecurringEvent(f: RequestRecurringFields) {
+  return {
+    event: "request.recurring" as const,
+    requestId: f.requestId,
+    requestID: f.requestId,
+    paymentReference: f.paymentReference,
+    originalRequestId: f.originalRequestId,
+    recurringPaymentId: f.recurringPaymentId,
+    paymentIndex: f.paymentIndex,
+    amount: f.amount,
+    paymentCurrency: f.paymentCurrency,
+    network: f.network,
+    timestamp: f.timestamp,
   };
 }

@@ -7,6 +7,7 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { RequestKind } from "@/lib/generated/prisma/enums";
 import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "@/lib/payments/reference";
 import { type PaymentTerms, resolveTerms } from "@/lib/payments/terms";
+import { createRecurringOriginal, parseRecurrence } from "@/lib/recurring/request-recurrence";
 
 export interface RequestExtras {
   payer?: string;
@@ -93,7 +94,6 @@ export async function createRequest(
   principal: Principal,
   body: CreateRequestInput,
 ): Promise<{ requestId: string; paymentReference: string }> {
-  if (body.recurrence) throw invalidField("recurrence", "recurring requests are not available yet; create one request per period");
   if (body.isCryptoToFiatAvailable) throw invalidField("isCryptoToFiatAvailable", "crypto-to-fiat payments are not available");
   const terms = resolveTerms(body, "", { conversion: true });
   if (terms.isConversion) {
@@ -106,7 +106,10 @@ export async function createRequest(
       );
   }
   const payer = body.payer === undefined ? undefined : parseAddressFor(terms.network, body.payer, "payer");
+  // A recurring request: this one is period 1 of its series; the sweep creates the next ones (lib/recurring/request-periods.ts).
+  const recurrence = body.recurrence ? await parseRecurrence(terms.network, body.recurrence) : null;
   const data = requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
-  await db().paymentRequest.create({ data });
+  if (recurrence) await createRecurringOriginal(data, recurrence);
+  else await db().paymentRequest.create({ data });
   return { requestId: data.id, paymentReference: data.paymentReference };
 }
