@@ -82,6 +82,7 @@ export function operationUrl(op: Pick<Operation, "path">, params: Record<string,
 /** Well-formed values for parameters and query fields, by name (objects that need not exist). */
 export const PLAUSIBLE: Record<string, string> = {
   requestId: `01${"ab".repeat(32)}`,
+  paymentReference: "0xb3581f0b0f74cc61",
   destinationId: "0xFe89cc7aBB2C4183683ab71653C4cdc9B02D44b7@eip155:1#80B12379:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
   id: "01JZZZZZZZZZZZZZZZZZZZZZZZ",
   deliveryId: "01JZZZZZZZZZZZZZZZZZZZZZZY",

@@ -11,7 +11,7 @@ import { destinationIdOf } from "@/lib/destinations/erc7828";
 import { reloadEnv } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
-import { type ExampleContext, exampleContext, recurrenceOf } from "@/lib/openapi/operation-examples";
+import { type ExampleContext, exampleContext, recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/operation-examples";
 import { OPERATIONS } from "@/lib/operations/index";
 import { type Devnet, devAccount } from "@/scripts/devnet";
 import { parseCurl } from "@/tests/helpers/curl";
@@ -173,6 +173,20 @@ function recurringPayout(activate: boolean): Promise<string> {
   });
 }
 
+/** A recurring request made as the placeholders' notes say: the createRequest example with the example `recurrence`. */
+async function recurringRequest(): Promise<{ requestId: string; paymentReference: string }> {
+  const doc = docs.get("createRequest")!;
+  const req = parseCurl(doc.curl.replace("<your API key>", me.apiKey).replace("<unique key>", randomUUID()));
+  const body = { ...JSON.parse(req.body!), recurrence: requestRecurrenceOf(ctx) };
+  const op = OPERATIONS.find((o) => o.operationId === "createRequest")!;
+  const res = await handlers.get(op)!(new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(body) }), {
+    params: Promise.resolve({}),
+  });
+  const created = await res.json();
+  expect(res.status, JSON.stringify(created)).toBe(201);
+  return created;
+}
+
 /** A sign-in challenge for the example wallet, signed with personal_sign as the page says. */
 function challenge() {
   challengeOf ??= (async () => {
@@ -218,12 +232,11 @@ async function resolve(name: string, operationId: string): Promise<string> {
     case "<unique key>":
       return randomUUID();
     case "<requestId>":
-      if (operationId === "updateRequestRecurrence") {
-        await recurringPayout(true);
-        return (await recurring).requestId;
-      }
+      if (operationId === "updateRequestRecurrence") return (await recurringRequest()).requestId;
       if (operationId === "getSecurePayment") return (await expectCreated("createSecurePayment")).body.requestIds[0];
       return (await expectCreated("createRequest")).body.requestId;
+    case "<paymentReference>":
+      return (await recurringRequest()).paymentReference;
     case "<token>":
       if (operationId === "securePaymentTronBroadcast") {
         return tronPayoutLink();

@@ -273,7 +273,7 @@ describe("actor × operation matrix", () => {
  * body. `clientId` (webhook ownership) and `requestIds` (batch payouts of existing requests)
  * are checked too.
  */
-const IN_PATH = ["requestId", "destinationId", "id", "deliveryId"];
+const IN_PATH = ["requestId", "destinationId", "id", "deliveryId", "paymentReference"];
 const IN_QUERY = ["requestId", "destinationId", "deliveryId", "clientId"];
 const IN_BODY = ["requestId", "destinationId", "deliveryId", "clientId", "requestIds"];
 type Slot = { where: "path" | "query" | "body"; name: string };
@@ -306,6 +306,7 @@ describe("cross-account access", () => {
   /** A's objects: the values each name takes (all must be 404 to B). */
   const objects: Record<string, unknown[]> = {
     requestId: [],
+    paymentReference: [],
     destinationId: [],
     id: [],
     deliveryId: [],
@@ -334,7 +335,7 @@ describe("cross-account access", () => {
 
   async function snapshot() {
     const accountId = a.account.id;
-    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks] =
+    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks, recurrences] =
       await Promise.all([
         db().paymentRequest.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
         db().securePayment.findMany({ where: { accountId }, orderBy: { token: "asc" }, include: { requests: true } }),
@@ -346,8 +347,9 @@ describe("cross-account access", () => {
         db().feeConfig.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
         db().branding.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
         db().clientIdLink.findMany({ where: { orchestratorAccountId: accountId }, orderBy: { id: "asc" } }),
+        db().requestRecurrence.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
       ]);
-    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks };
+    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks, recurrences };
   }
 
   const op = (method: string, path: string) => OPERATIONS.find((o) => o.method === method && o.path === path)!;
@@ -376,6 +378,21 @@ describe("cross-account access", () => {
     );
     expect(created.status, created.text).toBe(201);
     objects.requestId!.push((created.json as { requestId: string }).requestId);
+    objects.paymentReference!.push((created.json as { paymentReference: string }).paymentReference);
+    // A recurring request (a stop would change its series), named by its payment reference.
+    const recurring = await as(
+      op("POST", "/v2/request"),
+      { "x-api-key": a.apiKey },
+      {
+        amount: "5",
+        invoiceCurrency: "USDC-base",
+        paymentCurrency: "USDC-base",
+        payee: PAYEE,
+        recurrence: { startDate: "2031-01-01", frequency: "MONTHLY" },
+      },
+    );
+    expect(recurring.status, recurring.text).toBe(201);
+    objects.paymentReference!.push((recurring.json as { paymentReference: string }).paymentReference);
     // A payee destination, registered by a wallet session of the wallet itself.
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
     const walletUser = await db().user.create({
@@ -534,6 +551,8 @@ describe("cross-account access", () => {
         "DELETE /v1/client-ids/{id}",
         "GET /v1/payee-destination/{destinationId}",
         "DELETE /v1/payee-destination/{destinationId}",
+        "PATCH /v2/request/{requestId}",
+        "PATCH /v1/request/{paymentReference}/stop-recurrence",
       ]),
     );
   });
