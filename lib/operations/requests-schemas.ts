@@ -153,12 +153,9 @@ export const requestStatusSchema = z
       .optional()
       .meta({ description: "Where conversion rates come from (chainlink); absent when not a conversion request" }),
     conversionBreakdown: conversionBreakdownSchema.nullable(),
-    recurringPaymentId: z
-      .string()
-      .optional()
-      .meta({
-        description: "The recurring payout this request is one payment of, or the recurring request's series (as in request.recurring)",
-      }),
+    recurringPaymentId: z.string().optional().meta({
+      description: "The recurring payout this request is one payment of, or the recurring request's series (as in request.recurring)",
+    }),
     paymentIndex: z
       .number()
       .int()

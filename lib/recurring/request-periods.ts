@@ -1,8 +1,8 @@
 import { publicClientFor } from "@/lib/chain/reader";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { requestRecurringEvent } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
+import { requestRecurringEvent } from "@/lib/events/request-recurring";
 import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "@/lib/payments/reference";

@@ -1,11 +1,14 @@
+import type { Principal } from "@/lib/auth/principal";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
-import type { PaymentRequest, Prisma, RequestRecurrence } from "@/lib/generated/prisma/client";
+import type { RequestRecurrence } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { networkClock } from "@/lib/recurring/request-periods";
 import { dueDateAt, FREQUENCIES, type Frequency, parseStartDate } from "@/lib/recurring/schedule";
+import { type CreateRequestInput, prepareRequest, type RequestRow } from "@/lib/requests/create-request";
+import { getRequestStatus } from "@/lib/requests/get-request";
 
 /**
  * Recurring requests' series (docs/guides/recurring.md "Recurring requests"): created with the
@@ -39,14 +42,21 @@ export async function parseRecurrence(network: string, r: RecurrenceInput): Prom
   return { startDate, frequency: r.frequency as Frequency };
 }
 
+/** POST /v2/request with `recurrence`: the request, validated as any (period 1), and its series. */
+export async function createRecurringRequest(
+  principal: Principal,
+  body: CreateRequestInput & { recurrence: RecurrenceInput },
+): Promise<{ requestId: string; paymentReference: string }> {
+  const data = await prepareRequest(principal, body);
+  await createRecurringOriginal(data, await parseRecurrence(data.network, body.recurrence));
+  return { requestId: data.id, paymentReference: data.paymentReference };
+}
+
 /**
  * The original request (period 1) and its series, in one transaction: the request first (the series
  * points at it), then the series, then the request joins it as period 1.
  */
-export async function createRecurringOriginal(
-  data: Prisma.PaymentRequestUncheckedCreateInput & { id: string },
-  r: { startDate: Date; frequency: Frequency },
-): Promise<void> {
+async function createRecurringOriginal(data: RequestRow, r: { startDate: Date; frequency: Frequency }): Promise<void> {
   const id = ulid();
   await db().$transaction(async (tx) => {
     await tx.paymentRequest.create({ data });
@@ -98,19 +108,25 @@ export async function setSeriesStoppedOf(request: { id: string; network: string;
   return { requestId: request.id, recurringPaymentId: after.id, isRecurrenceStopped: isStopped, status: isStopped ? "stopped" : "active" };
 }
 
+/** GET /v2/request/{requestId}: the request's status (404 when not the caller's) and, on a series' request, its recurrence. */
+export async function getRequestView(accountId: string, requestId: string) {
+  const [status, recurrence] = await Promise.all([getRequestStatus(accountId, requestId), recurrenceView(requestId)]);
+  return { ...status, ...recurrence };
+}
+
 /**
  * The recurrence fields of GET /v2/request/{id} (the reference's `recurrence`, `isRecurrenceStopped`,
  * `originalRequestId`, `originalRequestPaymentReference`), plus the series' ID and the request's
  * period as in request.recurring. Empty for a request outside a series; the original (period 1)
  * has no originalRequestId.
  */
-export async function recurrenceView(row: Pick<PaymentRequest, "recurrenceId" | "recurrenceIndex">) {
-  if (!row.recurrenceId || !row.recurrenceIndex) return {};
-  const series = await db().requestRecurrence.findUnique({
-    where: { id: row.recurrenceId },
-    include: { original: { select: { id: true, paymentReference: true } } },
+async function recurrenceView(requestId: string) {
+  const row = await db().paymentRequest.findUnique({
+    where: { id: requestId },
+    select: { recurrenceIndex: true, recurrence: { include: { original: { select: { id: true, paymentReference: true } } } } },
   });
-  if (!series) return {};
+  const series = row?.recurrence;
+  if (!series || !row.recurrenceIndex) return {};
   return {
     recurrence: { startDate: series.startDate.toISOString(), frequency: series.frequency },
     isRecurrenceStopped: series.stoppedAt !== null,

@@ -7,7 +7,6 @@ import type { Prisma } from "@/lib/generated/prisma/client";
 import type { RequestKind } from "@/lib/generated/prisma/enums";
 import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "@/lib/payments/reference";
 import { type PaymentTerms, resolveTerms } from "@/lib/payments/terms";
-import { createRecurringOriginal, parseRecurrence } from "@/lib/recurring/request-recurrence";
 
 export interface RequestExtras {
   payer?: string;
@@ -94,6 +93,15 @@ export async function createRequest(
   principal: Principal,
   body: CreateRequestInput,
 ): Promise<{ requestId: string; paymentReference: string }> {
+  // With `recurrence` the request is period 1 of a series: createRecurringRequest (lib/recurring/request-recurrence.ts) stores both.
+  if (body.recurrence) throw new Error("createRequest makes no recurring request: call createRecurringRequest");
+  const data = await prepareRequest(principal, body);
+  await db().paymentRequest.create({ data });
+  return { requestId: data.id, paymentReference: data.paymentReference };
+}
+
+/** The row of POST /v2/request, validated (400 naming the field at fault) and not yet stored; `recurrence` aside. */
+export async function prepareRequest(principal: Principal, body: CreateRequestInput): Promise<RequestRow> {
   if (body.isCryptoToFiatAvailable) throw invalidField("isCryptoToFiatAvailable", "crypto-to-fiat payments are not available");
   const terms = resolveTerms(body, "", { conversion: true });
   if (terms.isConversion) {
@@ -106,10 +114,5 @@ export async function createRequest(
       );
   }
   const payer = body.payer === undefined ? undefined : parseAddressFor(terms.network, body.payer, "payer");
-  // A recurring request: this one is period 1 of its series; the sweep creates the next ones (lib/recurring/request-periods.ts).
-  const recurrence = body.recurrence ? await parseRecurrence(terms.network, body.recurrence) : null;
-  const data = requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
-  if (recurrence) await createRecurringOriginal(data, recurrence);
-  else await db().paymentRequest.create({ data });
-  return { requestId: data.id, paymentReference: data.paymentReference };
+  return requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
 }

@@ -16,7 +16,6 @@ import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
 import { feeLegsOf, feeProgress, missingFeesOf } from "@/lib/payments/fee-legs";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
-import { recurrenceView } from "@/lib/recurring/request-recurrence";
 
 /**
  * Requests are scoped to the caller's account inside the query, so another account's
@@ -167,10 +166,6 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
 /** GET /v2/request/{requestId}. */
 export async function getRequestStatus(accountId: string, requestId: string) {
   const row = await getRequestOrThrow(accountId, requestId);
-  const [payments, market, recurrence] = await Promise.all([
-    db().payment.findMany({ where: { requestId: row.id } }),
-    marketRateOf(row),
-    recurrenceView(row),
-  ]);
-  return { ...toRequestStatus(row, payments, market), ...recurrence };
+  const [payments, market] = await Promise.all([db().payment.findMany({ where: { requestId: row.id } }), marketRateOf(row)]);
+  return toRequestStatus(row, payments, market);
 }
