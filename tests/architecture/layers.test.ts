@@ -10,7 +10,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["errors", "env", "clock", "ids", "log", "money", "db", "generated", "audit"],
   ["chain"],
   ["currencies", "auth", "kyt", "events", "idempotency", "routing"],
-  ["payments", "fees", "accounts"],
+  ["payments", "fees", "accounts", "refunds"],
   ["destinations", "requests", "payouts", "secure-payments", "deposits", "detection", "webhooks", "recurring", "orchestrators"],
   ["jobs"],
   ["http"],
