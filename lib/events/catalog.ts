@@ -8,7 +8,14 @@ import { formatAmount } from "@/lib/money";
  * documented order (docs/spec/DECISIONS.md, docs/spec/reference-notes.md §1.9 Webhooks). Bodies are serialised once,
  * when the event is written, and sent byte for byte, so that order is what receivers see.
  */
-export const EVENT_TYPES = ["payment.confirmed", "payment.partial", "payment.failed", "payment.refunded", "client_id.linked"] as const;
+export const EVENT_TYPES = [
+  "payment.confirmed",
+  "payment.partial",
+  "payment.failed",
+  "payment.refunded",
+  "client_id.linked",
+  "request.recurring",
+] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /**
  * Every event type of the reference's `POST /v1/webhook/test` enum (docs/spec/reference-notes.md §1.8): a test

@@ -35,6 +35,7 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/v1/payee-destination/lookup": ["GET"],
   "/v1/payee-destination/payout-lookup": ["GET"],
   "/v1/payee-destination/signing-data": ["GET"],
+  "/v1/request/{paymentReference}/stop-recurrence": ["PATCH"],
   "/v1/webhook": ["GET", "POST"],
   "/v1/webhook/{id}": ["PUT", "DELETE"],
   "/v1/webhook/{id}/deliveries": ["GET"],

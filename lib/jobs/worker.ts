@@ -3,7 +3,7 @@ import { sweepDetection } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
 import { sweepExpiry } from "@/lib/jobs/expire";
 import { log } from "@/lib/log";
-import { sweepRecurring } from "@/lib/recurring/run";
+import { runRecurringJobs } from "@/lib/recurring/run";
 import { sweepWebhooks } from "@/lib/webhooks/sweep";
 
 /**
@@ -61,7 +61,7 @@ export function defaultJobs(): Job[] {
     { name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: sweepDetection },
     { name: "webhook-delivery", intervalMs: env().WEBHOOK_INTERVAL_MS, run: () => sweepWebhooks() },
     { name: "expiry", intervalMs: 60_000, run: sweepExpiry },
-    { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: () => sweepRecurring() },
+    { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: runRecurringJobs },
     { name: "deposits", intervalMs: env().DEPOSIT_INTERVAL_MS, run: sweepDeposits },
   ];
 }

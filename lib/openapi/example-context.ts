@@ -70,3 +70,8 @@ export function exampleContext(now: number = Date.now()): ExampleContext {
 export function recurrenceOf(ctx: ExampleContext) {
   return { startDate: ctx.startDate, frequency: "MONTHLY", totalPayments: 12, payer: ctx.payer };
 }
+
+/** The `recurrence` of a recurring request (POST /v2/request): monthly from a week ahead. */
+export function requestRecurrenceOf(ctx: ExampleContext) {
+  return { startDate: ctx.startDate, frequency: "MONTHLY" };
+}

@@ -1,7 +1,13 @@
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
-import { recurrenceOf } from "@/lib/openapi/example-context";
+import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
 
-export { type ExampleContext, exampleContext, type OperationExample, recurrenceOf } from "@/lib/openapi/example-context";
+export {
+  type ExampleContext,
+  exampleContext,
+  type OperationExample,
+  recurrenceOf,
+  requestRecurrenceOf,
+} from "@/lib/openapi/example-context";
 
 /**
  * The example request of each operation on /docs where the one generated from its schema would
@@ -42,6 +48,7 @@ const request: Builder = (ctx) => ({
 const RECURRING_ID = (ctx: ExampleContext) => ({
   "<id>": `${from("id")} of [Create a payout](#createPayout) sent with \`"recurrence": ${JSON.stringify(recurrenceOf(ctx)).replaceAll(",", ", ")}\``,
 });
+const RECURRING_REQUEST = (ctx: ExampleContext) => `\`"recurrence": ${JSON.stringify(requestRecurrenceOf(ctx)).replaceAll(",", ", ")}\``;
 const CHALLENGE = {
   "<challengeId>": `${from("challengeId")} of [Get a sign-in message](#createWalletChallenge)`,
   "<nonce>": `its \`nonce\``,
@@ -72,11 +79,17 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
     placeholders: { ...REFUND_ID, "<txHash>": "the hash of the refund transaction the payee's wallet sent" },
   }),
   cancelRefund: () => ({ params: { requestId: "<requestId>", refundId: "<refundId>" }, placeholders: REFUND_ID }),
-  updateRequestRecurrence: () => ({
+  updateRequestRecurrence: (ctx) => ({
     params: { requestId: "<requestId>" },
     body: { isRecurrenceStopped: true },
     placeholders: {
-      "<requestId>": "a `requestId` of an active recurring payout (its `requests`, from [Get a recurring payout](#getRecurringPayout))",
+      "<requestId>": `${from("requestId")} of [Create a payment request](#createRequest) sent with ${RECURRING_REQUEST(ctx)} (or a \`requestId\` of a recurring payout's \`requests\`)`,
+    },
+  }),
+  stopRequestRecurrenceV1: (ctx) => ({
+    params: { paymentReference: "<paymentReference>" },
+    placeholders: {
+      "<paymentReference>": `${from("paymentReference")} of [Create a payment request](#createRequest) sent with ${RECURRING_REQUEST(ctx)}`,
     },
   }),
   createPayout: (ctx) => ({

@@ -23,7 +23,9 @@ export const manageBodySchema = z.strictObject({
 });
 
 export const recurrenceStoppedBodySchema = z.strictObject({
-  isRecurrenceStopped: z.boolean().meta({ description: "true pauses the recurring payout the request belongs to; false resumes it" }),
+  isRecurrenceStopped: z.boolean().meta({
+    description: "true stops the recurring request the request belongs to (or pauses its recurring payout); false resumes it",
+  }),
 });
 
 const permitSchema = z.object({
@@ -127,7 +129,7 @@ export const manageResponseSchema = z
 
 export const recurrenceStoppedSchema = z.object({
   requestId: z.string(),
-  recurringPaymentId: z.string(),
+  recurringPaymentId: z.string().meta({ description: "The recurring request's series, or the recurring payout" }),
   isRecurrenceStopped: z.boolean(),
-  status: z.string(),
+  status: z.string().meta({ description: "A recurring request: stopped or active; a recurring payout: its status (paused, active)" }),
 });

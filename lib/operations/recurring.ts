@@ -10,7 +10,7 @@ import {
   recurringIdParamsSchema,
   scheduleSchema,
 } from "@/lib/operations/recurring-schemas";
-import { requestIdParamsSchema } from "@/lib/operations/requests-schemas";
+import { paymentReferenceParamsSchema, requestIdParamsSchema } from "@/lib/operations/requests-schemas";
 
 const auth = ["apiKey", "clientId"] as const;
 const tags = ["Recurring payouts"];
@@ -60,7 +60,7 @@ export const updateRequestRecurrenceOp = defineOperation({
   operationId: "updateRequestRecurrence",
   summary: "Stop or resume the recurrence a request belongs to",
   description:
-    "On a request of a recurring payout, `isRecurrenceStopped: true` pauses the schedule (reason `recurrence_stopped`) and `false` resumes it.",
+    "On any request of a recurring request (created with `recurrence`), `isRecurrenceStopped: true` stops the series: no period's request is created after it; `false` resumes it from the next period due (periods that fell due while stopped are skipped). On a request of a recurring payout, `true` pauses the schedule (reason `recurrence_stopped`) and `false` resumes it. A request of neither: 400.",
   tags: ["Requests"],
   auth,
   params: requestIdParamsSchema,
@@ -69,4 +69,17 @@ export const updateRequestRecurrenceOp = defineOperation({
     200: { description: "Recurrence updated", schema: recurrenceStoppedSchema },
     ...errorResponses(400, 401, 403, 404, 409, 429),
   },
+});
+
+export const stopRequestRecurrenceV1Op = defineOperation({
+  method: "PATCH",
+  path: "/v1/request/{paymentReference}/stop-recurrence",
+  operationId: "stopRequestRecurrenceV1",
+  summary: "Stop the recurrence of a request, by payment reference (the reference's v1 route)",
+  description:
+    "The reference's v1 form of `PATCH /v2/request/{requestId} {isRecurrenceStopped: true}`: takes no body and answers 200 with an empty body. Stopping again is a 200 too. A request that is neither a recurring request nor part of a recurring payout: 400; another account's or an unknown payment reference: 404.",
+  tags: ["Requests"],
+  auth,
+  params: paymentReferenceParamsSchema,
+  responses: { 200: { description: "Recurrence stopped (empty body)" }, ...errorResponses(400, 401, 403, 404, 409, 429) },
 });

@@ -37,7 +37,19 @@ export const createRequestBodySchema = z.strictObject({
   payer: address.optional(),
   reference: z.string().min(1).max(255).optional(),
   customerInfo: customerInfoSchema.optional(),
-  recurrence: z.strictObject({ startDate: z.string(), frequency: z.enum(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]) }).optional(),
+  recurrence: z
+    .strictObject({
+      startDate: z.string().max(40).meta({
+        description: "First period's date: YYYY-MM-DD (midnight UTC, from today on) or an ISO date-time not in the past",
+        example: "2030-01-01",
+      }),
+      frequency: z.enum(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]),
+    })
+    .optional()
+    .meta({
+      description:
+        "A recurring request: this request is period 1, and a new request (its own payment reference, the same terms) is created for each later period when its date arrives, with a request.recurring webhook; stop it with PATCH /v2/request/{requestId} {isRecurrenceStopped: true}",
+    }),
   isCryptoToFiatAvailable: z.boolean().optional(),
 });
 
@@ -59,6 +71,13 @@ export const missingFeeSchema = z
   .meta({ id: "MissingFee" });
 
 export const requestIdParamsSchema = z.object({ requestId: z.string().max(100) });
+
+export const paymentReferenceParamsSchema = z.object({
+  paymentReference: z
+    .string()
+    .max(100)
+    .meta({ description: "The request's payment reference (0x + 16 hex)", example: "0xb3581f0b0f74cc61" }),
+});
 
 export const paymentSchema = z.object({
   txHash: z.string(),
@@ -135,8 +154,27 @@ export const requestStatusSchema = z
       .optional()
       .meta({ description: "Where conversion rates come from (chainlink); absent when not a conversion request" }),
     conversionBreakdown: conversionBreakdownSchema.nullable(),
-    recurringPaymentId: z.string().optional().meta({ description: "The recurring payout this request is one payment of" }),
-    paymentIndex: z.number().int().nullable().optional().meta({ description: "Which payment (1-based) of the recurring payout" }),
+    recurringPaymentId: z.string().optional().meta({
+      description: "The recurring payout this request is one payment of, or the recurring request's series (as in request.recurring)",
+    }),
+    paymentIndex: z
+      .number()
+      .int()
+      .nullable()
+      .optional()
+      .meta({ description: "Which payment (1-based) of the recurring payout, or which period of the recurring request (1: the original)" }),
+    recurrence: z
+      .object({ startDate: z.string(), frequency: z.enum(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]) })
+      .optional()
+      .meta({ description: "Recurring requests: the series' calendar (absent on other requests)" }),
+    isRecurrenceStopped: z.boolean().optional().meta({ description: "Recurring requests: no further period is created while true" }),
+    originalRequestId: z.string().optional().meta({ description: "Recurring requests' later periods: the original request (period 1)" }),
+    originalRequestPaymentReference: z.string().optional().meta({ description: "The original request's payment reference" }),
+    nextPeriodDate: z
+      .string()
+      .nullable()
+      .optional()
+      .meta({ description: "Recurring requests: when the next period's request is created (null while stopped)" }),
     ...refundTotalsShape,
     createdAt: z.string(),
   })

@@ -3,7 +3,6 @@ import type { Principal } from "@/lib/auth/principal";
 import { parseAddressFor, sameAddress } from "@/lib/chain/address";
 import type { NetworkRuntime } from "@/lib/chain/config";
 import { chainReaderFor } from "@/lib/chain/reader";
-import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import { ulid } from "@/lib/ids";
@@ -11,7 +10,14 @@ import { approvalsToReach } from "@/lib/payments/plan";
 import { resolveTerms } from "@/lib/payments/terms";
 import { permitEnvelope, scheduleIdOf } from "@/lib/recurring/permit";
 import { recurringMissing } from "@/lib/recurring/relayer";
-import { FREQUENCIES, type Frequency, MAX_PAYMENTS, MIN_PAYMENTS, dueTimes as scheduleDueTimes } from "@/lib/recurring/schedule";
+import {
+  FREQUENCIES,
+  type Frequency,
+  MAX_PAYMENTS,
+  MIN_PAYMENTS,
+  parseStartDate,
+  dueTimes as scheduleDueTimes,
+} from "@/lib/recurring/schedule";
 import { permitOf, perPaymentCost } from "@/lib/recurring/stored";
 import { type CustomerInfo, ownerOf, requestData } from "@/lib/requests/create-request";
 
@@ -35,20 +41,6 @@ export interface CreateRecurringInput {
   recurrence: RecurrenceInput;
   customerInfo?: CustomerInfo;
   reference?: string;
-}
-
-const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
-
-/** startDate: a date (YYYY-MM-DD, midnight UTC) from today on, or an ISO date-time not in the past. */
-function parseStartDate(value: string): Date {
-  const field = "recurrence.startDate";
-  const iso = DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value;
-  const ms = /^\d{4}-\d{2}-\d{2}T/.test(iso) ? Date.parse(iso) : Number.NaN;
-  if (!Number.isFinite(ms)) throw invalidField(field, "must be an ISO 8601 date (2027-01-31) or date-time (2027-01-31T09:00:00Z)");
-  const current = now().getTime();
-  const earliest = DATE_ONLY.test(value) ? current - (current % 86_400_000) : current - 60_000;
-  if (ms < earliest) throw invalidField(field, "must not be in the past");
-  return new Date(ms);
 }
 
 /**

@@ -12,6 +12,7 @@ import { formatAmount } from "@/lib/money";
 import { advanceChainCancel, chainCancelView } from "@/lib/recurring/chain-cancel";
 import { evmRecurringChain } from "@/lib/recurring/evm-chain";
 import { schedulePermitTypedData } from "@/lib/recurring/permit";
+import { setSeriesStoppedOf } from "@/lib/recurring/request-recurrence";
 import { permitOf, perPaymentCost, scheduleReferences } from "@/lib/recurring/stored";
 
 const NOT_FOUND = "Recurring payment not found";
@@ -206,17 +207,35 @@ async function resume(s: RecurringSchedule) {
 const STOPPED = "recurrence_stopped";
 
 /**
- * PATCH /v2/request/{requestId} `{isRecurrenceStopped}` (the reference's recurring-request switch):
- * on a request of a recurring schedule, true pauses the schedule (reason `recurrence_stopped`),
- * false resumes it and catches up what was missed.
+ * PATCH /v2/request/{requestId} `{isRecurrenceStopped}` (the reference's recurring-request switch).
+ * On any request of a recurring request's series, true stops the series (no period is created
+ * after it) and false resumes it (lib/recurring/request-recurrence.ts). On a request of a recurring
+ * payout, true pauses the schedule (reason `recurrence_stopped`), false resumes it and catches up
+ * what was missed.
  */
 export async function setRecurrenceStopped(principal: Principal, requestId: string, stopped: boolean) {
+  return stopOrResume(principal, { id: requestId }, stopped, "requestId");
+}
+
+/**
+ * PATCH /v1/request/{paymentReference}/stop-recurrence (the reference's v1 route, 200 with an empty
+ * body): isRecurrenceStopped true on the account's request with that payment reference.
+ */
+export async function stopRecurrenceByPaymentReference(principal: Principal, paymentReference: string): Promise<void> {
+  if (!/^0x[0-9a-fA-F]{16}$/.test(paymentReference)) throw notFound("Request not found");
+  await stopOrResume(principal, { paymentReference: paymentReference.toLowerCase() }, true, "paymentReference");
+}
+
+async function stopOrResume(principal: Principal, where: { id: string } | { paymentReference: string }, stopped: boolean, field: string) {
   const request = await db().paymentRequest.findFirst({
-    where: { id: requestId, accountId: principal.accountId },
-    select: { id: true, recurringScheduleId: true },
+    where: { ...where, accountId: principal.accountId },
+    select: { id: true, network: true, recurringScheduleId: true, recurrenceId: true },
   });
   if (!request) throw notFound("Request not found");
-  if (!request.recurringScheduleId) throw invalidField("requestId", "is not part of a recurring payout; nothing to stop or resume");
+  if (request.recurrenceId) return setSeriesStoppedOf({ ...request, recurrenceId: request.recurrenceId }, stopped);
+  if (!request.recurringScheduleId)
+    throw invalidField(field, "is neither a recurring request nor part of a recurring payout; nothing to stop or resume");
+  const requestId = request.id;
   const s = await ownSchedule(principal, request.recurringScheduleId);
   const view = (status: string) => ({ requestId, recurringPaymentId: s.id, isRecurrenceStopped: stopped, status });
   if (stopped) {

@@ -3,6 +3,7 @@ import { log } from "@/lib/log";
 import { evmRecurringChain } from "@/lib/recurring/evm-chain";
 import { type SweepOptions, type SweepResult, sweepRecurringChain } from "@/lib/recurring/executor";
 import { recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
+import { sweepRecurringRequests } from "@/lib/recurring/request-periods";
 
 /**
  * One recurring sweep per configured network (the worker's job and /api/cron/recurring). A relayer
@@ -33,4 +34,20 @@ export async function sweepRecurring(opts: SweepOptions = {}): Promise<Record<st
     }
   }
   return out;
+}
+
+/**
+ * The worker's `recurring` job and /api/cron/recurring: recurring payouts' due payments, then
+ * recurring requests' due periods (lib/recurring/request-periods.ts). One failing does not hold up the other.
+ */
+export async function runRecurringJobs() {
+  const payouts = await sweepRecurring().catch((err: unknown) => {
+    log.warn("recurring payouts sweep failed", { err });
+    return null;
+  });
+  const requests = await sweepRecurringRequests().catch((err: unknown) => {
+    log.warn("recurring requests sweep failed", { err });
+    return null;
+  });
+  return { payouts, requests };
 }

@@ -1,3 +1,5 @@
+import { now } from "@/lib/clock";
+import { invalidField } from "@/lib/errors";
 import { MAX_SCHEDULE_PAYMENTS } from "@/lib/recurring/permit";
 
 /**
@@ -57,4 +59,22 @@ export function dueDates(start: Date, frequency: Frequency, totalPayments: numbe
 /** Due dates as the permit carries them: unix seconds (uint32, so no later than 2106). */
 export function dueTimes(start: Date, frequency: Frequency, totalPayments: number): number[] {
   return dueDates(start, frequency, totalPayments).map((d) => Math.floor(d.getTime() / 1000));
+}
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * `recurrence.startDate` of a recurring payout or request: a date (YYYY-MM-DD, midnight UTC) from
+ * today on, or an ISO date-time not in the past. `at` is "now": the app clock, or the network's
+ * clock where the calendar runs on it and it is ahead (a devnet moved forward).
+ */
+export function parseStartDate(value: string, at: Date = now()): Date {
+  const field = "recurrence.startDate";
+  const iso = DATE_ONLY.test(value) ? `${value}T00:00:00.000Z` : value;
+  const ms = /^\d{4}-\d{2}-\d{2}T/.test(iso) ? Date.parse(iso) : Number.NaN;
+  if (!Number.isFinite(ms)) throw invalidField(field, "must be an ISO 8601 date (2027-01-31) or date-time (2027-01-31T09:00:00Z)");
+  const current = at.getTime();
+  const earliest = DATE_ONLY.test(value) ? current - (current % 86_400_000) : current - 60_000;
+  if (ms < earliest) throw invalidField(field, "must not be in the past");
+  return new Date(ms);
 }

@@ -93,7 +93,15 @@ export async function createRequest(
   principal: Principal,
   body: CreateRequestInput,
 ): Promise<{ requestId: string; paymentReference: string }> {
-  if (body.recurrence) throw invalidField("recurrence", "recurring requests are not available yet; create one request per period");
+  // With `recurrence` the request is period 1 of a series: createRecurringRequest (lib/recurring/request-recurrence.ts) stores both.
+  if (body.recurrence) throw new Error("createRequest makes no recurring request: call createRecurringRequest");
+  const data = await prepareRequest(principal, body);
+  await db().paymentRequest.create({ data });
+  return { requestId: data.id, paymentReference: data.paymentReference };
+}
+
+/** The row of POST /v2/request, validated (400 naming the field at fault) and not yet stored; `recurrence` aside. */
+export async function prepareRequest(principal: Principal, body: CreateRequestInput): Promise<RequestRow> {
   if (body.isCryptoToFiatAvailable) throw invalidField("isCryptoToFiatAvailable", "crypto-to-fiat payments are not available");
   const terms = resolveTerms(body, "", { conversion: true });
   if (terms.isConversion) {
@@ -106,7 +114,5 @@ export async function createRequest(
       );
   }
   const payer = body.payer === undefined ? undefined : parseAddressFor(terms.network, body.payer, "payer");
-  const data = requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
-  await db().paymentRequest.create({ data });
-  return { requestId: data.id, paymentReference: data.paymentReference };
+  return requestData(principal, "request", terms, { payer, reference: body.reference, customerInfo: body.customerInfo });
 }

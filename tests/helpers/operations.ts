@@ -83,6 +83,7 @@ export function operationUrl(op: Pick<Operation, "path">, params: Record<string,
 export const PLAUSIBLE: Record<string, string> = {
   requestId: `01${"ab".repeat(32)}`,
   refundId: "rfd_01JZZZZZZZZZZZZZZZZZZZZZZZ",
+  paymentReference: "0xb3581f0b0f74cc61",
   destinationId: "0xFe89cc7aBB2C4183683ab71653C4cdc9B02D44b7@eip155:1#80B12379:0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
   id: "01JZZZZZZZZZZZZZZZZZZZZZZZ",
   deliveryId: "01JZZZZZZZZZZZZZZZZZZZZZZY",

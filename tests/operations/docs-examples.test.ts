@@ -13,7 +13,7 @@ import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
-import { type ExampleContext, exampleContext, recurrenceOf } from "@/lib/openapi/operation-examples";
+import { type ExampleContext, exampleContext, recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/operation-examples";
 import { OPERATIONS } from "@/lib/operations/index";
 import { type Devnet, devAccount } from "@/scripts/devnet";
 import { parseCurl } from "@/tests/helpers/curl";
@@ -207,6 +207,20 @@ async function paidRequest(): Promise<string> {
   return requestId;
 }
 
+/** A recurring request made as the placeholders' notes say: the createRequest example with the example `recurrence`. */
+async function recurringRequest(): Promise<{ requestId: string; paymentReference: string }> {
+  const doc = docs.get("createRequest")!;
+  const req = parseCurl(doc.curl.replace("<your API key>", me.apiKey).replace("<unique key>", randomUUID()));
+  const body = { ...JSON.parse(req.body!), recurrence: requestRecurrenceOf(ctx) };
+  const op = OPERATIONS.find((o) => o.operationId === "createRequest")!;
+  const res = await handlers.get(op)!(new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(body) }), {
+    params: Promise.resolve({}),
+  });
+  const created = await res.json();
+  expect(res.status, JSON.stringify(created)).toBe(201);
+  return created;
+}
+
 /** A sign-in challenge for the example wallet, signed with personal_sign as the page says. */
 function challenge() {
   challengeOf ??= (async () => {
@@ -253,12 +267,11 @@ async function resolve(name: string, operationId: string): Promise<string> {
       return randomUUID();
     case "<requestId>":
       if (REFUND_OPS.has(operationId)) return paidRequest();
-      if (operationId === "updateRequestRecurrence") {
-        await recurringPayout(true);
-        return (await recurring).requestId;
-      }
+      if (operationId === "updateRequestRecurrence") return (await recurringRequest()).requestId;
       if (operationId === "getSecurePayment") return (await expectCreated("createSecurePayment")).body.requestIds[0];
       return (await expectCreated("createRequest")).body.requestId;
+    case "<paymentReference>":
+      return (await recurringRequest()).paymentReference;
     case "<token>":
       if (operationId === "securePaymentTronBroadcast") {
         return tronPayoutLink();

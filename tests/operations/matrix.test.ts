@@ -275,7 +275,7 @@ describe("actor × operation matrix", () => {
  * body. `clientId` (webhook ownership) and `requestIds` (batch payouts of existing requests)
  * are checked too.
  */
-const IN_PATH = ["requestId", "destinationId", "id", "deliveryId", "refundId"];
+const IN_PATH = ["requestId", "destinationId", "id", "deliveryId", "refundId", "paymentReference"];
 const IN_QUERY = ["requestId", "destinationId", "deliveryId", "clientId"];
 const IN_BODY = ["requestId", "destinationId", "deliveryId", "clientId", "requestIds"];
 type Slot = { where: "path" | "query" | "body"; name: string };
@@ -308,6 +308,7 @@ describe("cross-account access", () => {
   /** A's objects: the values each name takes (all must be 404 to B). */
   const objects: Record<string, unknown[]> = {
     requestId: [],
+    paymentReference: [],
     destinationId: [],
     id: [],
     deliveryId: [],
@@ -339,21 +340,47 @@ describe("cross-account access", () => {
 
   async function snapshot() {
     const accountId = a.account.id;
-    const [requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks, refunds] =
-      await Promise.all([
-        db().paymentRequest.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-        db().securePayment.findMany({ where: { accountId }, orderBy: { token: "asc" }, include: { requests: true } }),
-        db().payeeDestination.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-        db().webhookEndpoint.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-        db().webhookDelivery.findMany({ where: { endpoint: { accountId } }, orderBy: { id: "asc" }, include: { attemptLog: true } }),
-        db().clientId.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-        db().recurringSchedule.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-        db().feeConfig.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-        db().branding.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-        db().clientIdLink.findMany({ where: { orchestratorAccountId: accountId }, orderBy: { id: "asc" } }),
-        db().refund.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
-      ]);
-    return { requests, links, destinations, webhooks, deliveries, clientIds, schedules, feeConfigs, brandings, clientIdLinks, refunds };
+    const [
+      requests,
+      links,
+      destinations,
+      webhooks,
+      deliveries,
+      clientIds,
+      schedules,
+      feeConfigs,
+      brandings,
+      clientIdLinks,
+      refunds,
+      recurrences,
+    ] = await Promise.all([
+      db().paymentRequest.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().securePayment.findMany({ where: { accountId }, orderBy: { token: "asc" }, include: { requests: true } }),
+      db().payeeDestination.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().webhookEndpoint.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().webhookDelivery.findMany({ where: { endpoint: { accountId } }, orderBy: { id: "asc" }, include: { attemptLog: true } }),
+      db().clientId.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().recurringSchedule.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().feeConfig.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().branding.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().clientIdLink.findMany({ where: { orchestratorAccountId: accountId }, orderBy: { id: "asc" } }),
+      db().refund.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+      db().requestRecurrence.findMany({ where: { accountId }, orderBy: { id: "asc" } }),
+    ]);
+    return {
+      requests,
+      links,
+      destinations,
+      webhooks,
+      deliveries,
+      clientIds,
+      schedules,
+      feeConfigs,
+      brandings,
+      clientIdLinks,
+      refunds,
+      recurrences,
+    };
   }
 
   const op = (method: string, path: string) => OPERATIONS.find((o) => o.method === method && o.path === path)!;
@@ -400,6 +427,21 @@ describe("cross-account access", () => {
       from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
     });
     objects.refundId!.push((await prepareRefund(a.account.id, paid.id, { amount: "1" })).refund.id);
+    objects.paymentReference!.push((created.json as { paymentReference: string }).paymentReference);
+    // A recurring request (a stop would change its series), named by its payment reference.
+    const recurring = await as(
+      op("POST", "/v2/request"),
+      { "x-api-key": a.apiKey },
+      {
+        amount: "5",
+        invoiceCurrency: "USDC-base",
+        paymentCurrency: "USDC-base",
+        payee: PAYEE,
+        recurrence: { startDate: "2031-01-01", frequency: "MONTHLY" },
+      },
+    );
+    expect(recurring.status, recurring.text).toBe(201);
+    objects.paymentReference!.push((recurring.json as { paymentReference: string }).paymentReference);
     // A payee destination, registered by a wallet session of the wallet itself.
     const wallet = privateKeyToAccount(generatePrivateKey()).address;
     const walletUser = await db().user.create({
@@ -563,6 +605,8 @@ describe("cross-account access", () => {
         "GET /v2/request/{requestId}/refunds/{refundId}",
         "POST /v2/request/{requestId}/refunds/{refundId}/sent",
         "POST /v2/request/{requestId}/refunds/{refundId}/cancel",
+        "PATCH /v2/request/{requestId}",
+        "PATCH /v1/request/{paymentReference}/stop-recurrence",
       ]),
     );
   });

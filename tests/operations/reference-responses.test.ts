@@ -8,6 +8,7 @@ import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
 import { prefixedId } from "@/lib/ids";
 import { OPERATIONS } from "@/lib/operations/index";
+import { sweepRecurringRequests } from "@/lib/recurring/request-periods";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -154,6 +155,34 @@ describe("the reference's response schemas", () => {
       delete process.env.TRON_CONVERSION_RATE_NETWORK;
       reloadEnv();
     }
+  });
+
+  it("recurring requests: the original's and a period's status carry recurrence, isRecurrenceStopped and the original's IDs", async () => {
+    const created = await api("POST", "/v2/request", {
+      headers: key(),
+      json: { ...bodyOf("createRequest"), recurrence: { startDate: new Date().toISOString(), frequency: "DAILY" } },
+    });
+    expect(created.status).toBe(201);
+    const requestId = created.body.requestId as string;
+    // The next period, as the recurring job makes it once the network's clock has passed its date.
+    await sweepRecurringRequests({ clock: async () => new Date(Date.now() + 86_400_000 + 60_000) });
+    const period = await db().paymentRequest.findFirstOrThrow({
+      where: { recurrenceIndex: 2, recurrence: { is: { originalRequestId: requestId } } },
+    });
+    const original = await api("GET", "/v2/request/{requestId}", { headers: key(), params: { requestId } });
+    expect(original.body).toMatchObject({ recurrence: { frequency: "DAILY" }, isRecurrenceStopped: false });
+    const stopped = await api("PATCH", "/v2/request/{requestId}", {
+      headers: key(),
+      params: { requestId },
+      json: { isRecurrenceStopped: true },
+    });
+    expect(stopped.status).toBe(200);
+    const later = await api("GET", "/v2/request/{requestId}", { headers: key(), params: { requestId: period.id } });
+    expect(later.body).toMatchObject({
+      isRecurrenceStopped: true,
+      originalRequestId: requestId,
+      originalRequestPaymentReference: created.body.paymentReference,
+    });
   });
 
   it("payouts: one-off and batch (with its approval transactions)", async () => {

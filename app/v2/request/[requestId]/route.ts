@@ -2,12 +2,12 @@ import { json, withApi } from "@/lib/http/handler";
 import { updateRequestRecurrenceOp } from "@/lib/operations/recurring";
 import { getRequestOp } from "@/lib/operations/requests";
 import { setRecurrenceStopped } from "@/lib/recurring/manage";
-import { getRequestStatus } from "@/lib/requests/get-request";
+import { getRequestView } from "@/lib/recurring/request-recurrence";
 
 export const dynamic = "force-dynamic";
 
 export const GET = withApi(getRequestOp, async ({ principal, params }) =>
-  json(await getRequestStatus(principal.accountId, params.requestId)),
+  json(await getRequestView(principal.accountId, params.requestId)),
 );
 
 export const PATCH = withApi(updateRequestRecurrenceOp, async ({ principal, params, body }) =>
