@@ -1,5 +1,6 @@
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
+import { REFUND_EXAMPLES } from "@/lib/openapi/refund-examples";
 
 export {
   type ExampleContext,
@@ -24,10 +25,6 @@ const SIGNED = (action: "add" | "deactivate") => ({
   "<signature>":
     "the wallet's EIP-712 signature of that signing data (`eth_signTypedData_v4` of its `domain`, `types`, `primaryType` and `message`)",
 });
-const PAID_REQUEST_ID = {
-  "<requestId>": `${from("requestId")} of a request paid on chain ([Create a payment request](#createRequest), then paid with [Transactions that pay a request](#payRequest))`,
-};
-const REFUND_ID = { ...PAID_REQUEST_ID, "<refundId>": `the \`refund.id\` of [Prepare a refund](#createRefund) of that request` };
 const CLIENT_ID_ID = { "<id>": `${from("id")} of [Create a client ID](#createClientId)` };
 const WEBHOOK_ID = { "<id>": `${from("id")} of [Register a webhook](#createWebhook)` };
 
@@ -70,15 +67,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   getRequestRoutes: (ctx) => ({ params: { requestId: "<requestId>" }, query: { wallet: ctx.payer }, placeholders: REQUEST_ID }),
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
-  createRefund: () => ({ params: { requestId: "<requestId>" }, body: { amount: "5" }, placeholders: PAID_REQUEST_ID }),
-  listRefunds: () => ({ params: { requestId: "<requestId>" }, placeholders: PAID_REQUEST_ID }),
-  getRefund: () => ({ params: { requestId: "<requestId>", refundId: "<refundId>" }, placeholders: REFUND_ID }),
-  markRefundSent: () => ({
-    params: { requestId: "<requestId>", refundId: "<refundId>" },
-    body: { txHash: "<txHash>" },
-    placeholders: { ...REFUND_ID, "<txHash>": "the hash of the refund transaction the payee's wallet sent" },
-  }),
-  cancelRefund: () => ({ params: { requestId: "<requestId>", refundId: "<refundId>" }, placeholders: REFUND_ID }),
+  ...REFUND_EXAMPLES,
   updateRequestRecurrence: (ctx) => ({
     params: { requestId: "<requestId>" },
     body: { isRecurrenceStopped: true },

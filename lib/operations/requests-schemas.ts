@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { refundTotalsShape } from "@/lib/operations/refund-view-schemas";
+import { recurrenceStatusShape } from "@/lib/operations/request-recurrence-schemas";
 
 const decimalString = z.string().max(80).meta({ description: "Decimal string in the invoice currency", example: "12.50" });
 const address = z.string().min(1).max(100).meta({ description: "EVM 0x address or Tron base58 T... address" });
@@ -154,27 +155,7 @@ export const requestStatusSchema = z
       .optional()
       .meta({ description: "Where conversion rates come from (chainlink); absent when not a conversion request" }),
     conversionBreakdown: conversionBreakdownSchema.nullable(),
-    recurringPaymentId: z.string().optional().meta({
-      description: "The recurring payout this request is one payment of, or the recurring request's series (as in request.recurring)",
-    }),
-    paymentIndex: z
-      .number()
-      .int()
-      .nullable()
-      .optional()
-      .meta({ description: "Which payment (1-based) of the recurring payout, or which period of the recurring request (1: the original)" }),
-    recurrence: z
-      .object({ startDate: z.string(), frequency: z.enum(["DAILY", "WEEKLY", "MONTHLY", "YEARLY"]) })
-      .optional()
-      .meta({ description: "Recurring requests: the series' calendar (absent on other requests)" }),
-    isRecurrenceStopped: z.boolean().optional().meta({ description: "Recurring requests: no further period is created while true" }),
-    originalRequestId: z.string().optional().meta({ description: "Recurring requests' later periods: the original request (period 1)" }),
-    originalRequestPaymentReference: z.string().optional().meta({ description: "The original request's payment reference" }),
-    nextPeriodDate: z
-      .string()
-      .nullable()
-      .optional()
-      .meta({ description: "Recurring requests: when the next period's request is created (null while stopped)" }),
+    ...recurrenceStatusShape,
     ...refundTotalsShape,
     createdAt: z.string(),
   })
