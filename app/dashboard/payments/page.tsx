@@ -119,7 +119,12 @@ export default async function PaymentsPage({ searchParams }: Props) {
       error = toFormState(err, FIELDS).error;
     }
   // The refunds of this page's requests only (index-backed by request id), for the badges.
-  const badges = result ? await refundBadgesOf(me.account.id, result.payments.map((p) => p.request.requestId)) : new Map();
+  const badges = result
+    ? await refundBadgesOf(
+        me.account.id,
+        result.payments.map((p) => p.request.requestId),
+      )
+    : new Map();
   const link = (p: number) =>
     `/dashboard/payments?${new URLSearchParams({ ...q, ...(p > 1 ? { page: String(p) } : {}) } as Record<string, string>)}`;
   return (
