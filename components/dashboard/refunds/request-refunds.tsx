@@ -223,7 +223,16 @@ function CancelRefundButton({
       <input type="hidden" name="refundId" value={refund.id} />
       <ConfirmButton
         title={`Cancel the refund of ${groupAmount(refund.amount)} ${symbol}?`}
-        consequence={<p>Nothing has been sent for it: its amount can be refunded again later.</p>}
+        consequence={
+          refund.status === "sent" ? (
+            <p>
+              Only when its transaction failed or was dropped: its amount can then be refunded again. If the transaction lands after all,
+              Duebill still records the refund.
+            </p>
+          ) : (
+            <p>Nothing has been sent for it: its amount can be refunded again later.</p>
+          )
+        }
         confirmLabel="Cancel refund"
         disabled={pending}
       >
@@ -412,16 +421,18 @@ function RefundRow({
           </span>
         ) : null}
       </span>
-      {refund.status === "prepared" && refund.sender === "payee" ? (
+      {(refund.status === "prepared" || refund.status === "sent") && refund.sender === "payee" ? (
         <span className="flex flex-wrap gap-2">
-          <button
-            type="button"
-            disabled={busy}
-            onClick={onSend}
-            className="rounded-md px-2 py-1 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50 disabled:opacity-60"
-          >
-            Send
-          </button>
+          {refund.status === "prepared" ? (
+            <button
+              type="button"
+              disabled={busy}
+              onClick={onSend}
+              className="rounded-md px-2 py-1 text-xs font-medium text-indigo-700 ring-1 ring-inset ring-indigo-200 hover:bg-indigo-50 disabled:opacity-60"
+            >
+              Send
+            </button>
+          ) : null}
           <CancelRefundButton requestId={data.requestId} refund={refund} symbol={data.symbol} action={actions.cancel} />
         </span>
       ) : null}
@@ -439,6 +450,8 @@ interface RefundsContextValue {
   start: (refund: RefundItem, at: "top" | "panel") => void;
   onPrepared: (job: RefundJob) => void;
   card: ReactNode;
+  /** Bumped when a sent refund is done with: the form starts again from what can still be refunded. */
+  round: number;
 }
 
 const RefundsContext = createContext<RefundsContextValue | null>(null);
@@ -451,6 +464,7 @@ const RefundsContext = createContext<RefundsContextValue | null>(null);
 export function RefundsProvider({ data, actions, children }: { data: RequestRefundsData; actions: RefundActions; children: ReactNode }) {
   const router = useRouter();
   const [job, setJob] = useState<RefundsContextValue["job"]>(null);
+  const [round, setRound] = useState(0);
   const jobRefund = job ? data.refunds.find((r) => r.id === job.refundId) : undefined;
 
   const waiting = data.refunds.some((r) => r.status === "sent") || Boolean(job?.txHash && jobRefund?.status === "prepared");
@@ -475,9 +489,19 @@ export function RefundsProvider({ data, actions, children }: { data: RequestRefu
     [],
   );
   const card = job ? (
-    <JobCard data={data} job={job} refund={jobRefund} actions={actions} onSent={onSent} onDone={() => setJob(null)} />
+    <JobCard
+      data={data}
+      job={job}
+      refund={jobRefund}
+      actions={actions}
+      onSent={onSent}
+      onDone={() => {
+        setJob(null);
+        setRound((r) => r + 1);
+      }}
+    />
   ) : null;
-  return <RefundsContext value={{ data, actions, job, start, onPrepared, card }}>{children}</RefundsContext>;
+  return <RefundsContext value={{ data, actions, job, start, onPrepared, card, round }}>{children}</RefundsContext>;
 }
 
 /** At the top of the page: each refund Duebill offers (one click to send, or keep the money), and the one being sent from there. */
@@ -504,7 +528,7 @@ export function RefundOffers() {
 export function RefundsPanelBody() {
   const ctx = useContext(RefundsContext);
   if (!ctx) return null;
-  const { data, actions, job, start, onPrepared, card } = ctx;
+  const { data, actions, job, start, onPrepared, card, round } = ctx;
   const listed = data.refunds.filter((r) => !isOffer(r));
   const canRefund = data.refundable !== "0";
   const totals: [string, string][] = [
@@ -528,7 +552,8 @@ export function RefundsPanelBody() {
       {job?.at === "panel" ? (
         card
       ) : canRefund ? (
-        <RefundForm key={data.refundable} data={data} actions={actions} onPrepared={onPrepared} />
+        // Not keyed by the refundable amount: the answer that prepared a refund arrives with the page's new data.
+        <RefundForm key={round} data={data} actions={actions} onPrepared={onPrepared} />
       ) : (
         <p className="text-sm text-slate-600">Everything the payer paid has been refunded or is on its way back.</p>
       )}
