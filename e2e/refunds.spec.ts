@@ -5,15 +5,19 @@
  * detection, the amount refunded on the request, a badge in the payments list and the overview's
  * Received net of it. An offered refund (an overpayment's excess, written by insertRefund until the
  * wrong-amount policy offers it in this build) goes back in one click; another one is kept.
- * Screenshots at 1280 and 390 px: before, while sent, after, the offer.
+ * A Tron request's refund is sent from TronLink (a recording stand-in: no Tron chain runs here) and
+ * reaches sent with the wallet's transaction ID. Screenshots at 1280 and 390 px: before, while
+ * sent, after, the offer.
  */
 import type { Page } from "@playwright/test";
-import { createWalletClient, http } from "viem";
+import { createWalletClient, decodeAbiParameters, http, parseAbiParameters } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { hexToTron, tronToHex } from "@/lib/chain/address";
 import { devAccount } from "@/scripts/devnet";
-import { activateDestination, createLink, type E2eState, offerRefund, withDb } from "./support/api";
-import { anvil, ensureTestWalletConnected, expect, test } from "./support/fixtures";
+import { activateDestination, createLink, type E2eState, ensureTronDestination, offerRefund, withDb } from "./support/api";
+import { anvil, expect, test } from "./support/fixtures";
 import { TestWallet } from "./support/test-wallet";
+import { installTronStub, tronStubCalls } from "./support/tron-stub";
 
 const DEMO = { email: "demo@duebill.local", password: "duebill-demo" };
 const VIEWPORTS = [
@@ -56,6 +60,18 @@ async function payeeWallet(page: Page, state: E2eState): Promise<TestWallet> {
   });
   await wallet.install(page);
   return wallet;
+}
+
+/**
+ * The merchant chose to send: RainbowKit's modal is already open (the button reads "Connecting…"),
+ * so the test wallet is picked there — unless the page reconnected it by itself.
+ */
+async function connectPayeeWallet(page: Page, address: string): Promise<void> {
+  const connected = page.getByTestId("connected-address");
+  const option = page.getByRole("dialog").getByRole("button", { name: /Duebill Test Wallet/ });
+  await expect(connected.or(option).first()).toBeVisible();
+  if (!(await connected.isVisible())) await option.click();
+  await expect(connected).toHaveText(address);
 }
 
 /** A demo link of `amount` USDC, paid in full by the devnet payer with the API's plan; waits until detection records it. */
@@ -136,7 +152,7 @@ test("a paid request refunded in part from the payee's wallet: prepared → sent
     await expect(job.getByTestId("refund-progress").locator('[aria-current="step"]')).toContainText("Prepared");
     expect(await refundRow(state, requestId)).toMatchObject([{ status: "prepared", amount: "4000000", toAddress: payer }]);
     // The payee's wallet (it switches to the devnet by itself), then the transactions without another click.
-    await ensureTestWalletConnected(page, wallet.address);
+    await connectPayeeWallet(page, wallet.address);
     const steps = job.getByRole("list", { name: "Refund steps" }).getByRole("listitem");
     await expect(steps).toHaveCount(2);
     await expect(steps.nth(0)).toContainText("Approve USDC");
@@ -200,7 +216,7 @@ test("an offered refund (the payer overpaid) goes back in one click; another one
   await offer.getByRole("button", { name: "Refund 2 USDC" }).click();
   const job = page.getByRole("region", { name: "Refund in progress" });
   await expect(job).toContainText("Refund of 2 USDC");
-  await ensureTestWalletConnected(page, wallet.address);
+  await connectPayeeWallet(page, wallet.address);
   await expect(job.getByRole("status").filter({ hasText: "2 USDC refunded." })).toBeVisible({ timeout: 60_000 });
   expect(await refundRow(state, requestId)).toMatchObject([{ id: offered, status: "confirmed", amount: "2000000" }]);
   await expect(page.getByTestId("refund-offer")).toHaveCount(0);
@@ -217,4 +233,76 @@ test("an offered refund (the payer overpaid) goes back in one click; another one
   await expect(row.getByTestId("refund-status")).toHaveText("Kept");
   expect((await refundRow(state, requestId)).find((r) => r.id === kept)?.status).toBe("cancelled");
   await expect(page.getByRole("region", { name: "Refunds" }).getByTestId("refund-totals")).toContainText("Can still be refunded3 USDC");
+});
+
+test("a Tron request's refund is sent from TronLink: the approval, then the fee proxy under the refund reference, reported sent", async ({
+  page,
+  state,
+  shot,
+}) => {
+  const payee = hexToTron("0x15d34aaf54267db7d7c367839aaf71a00a2c6a65");
+  const payer = hexToTron("0x90f79bf6eb2c4f870365e785982e1f101e93b906");
+  const destinationId = await ensureTronDestination(state, payee);
+  try {
+    const link = await createLink(state, { requests: [{ amount: "25" }], destinationId, reference: "REFUND-TRON" });
+    const requestId = link.requestIds[0]!;
+    // No Tron chain runs here: the payment is written as detection writes it.
+    await withDb(state, async (db) => {
+      await db.query(
+        `INSERT INTO "Payment" ("id", "requestId", "accountId", "network", "txHash", "logIndex", "blockNumber", "blockHash", "payer", "payee",
+           "tokenAddress", "amount", "feeAmount", "proxyAddress", "blockTime")
+         SELECT $2, r."id", r."accountId", r."network", $3, 0, 1, $3, $4, r."payee", r."tokenAddress", 25000000, 0, 'TCUDPYnS9dH3WvFEaE7wN7vnDa51J4R4fd', now()
+         FROM "PaymentRequest" r WHERE r."id" = $1`,
+        [requestId, `pay_tron_${Date.now()}`, "ab".repeat(32), payer],
+      );
+      await db.query(`UPDATE "PaymentRequest" SET "status" = 'paid', "amountPaid" = "expectedAmount", "payer" = $2 WHERE "id" = $1`, [
+        requestId,
+        payer,
+      ]);
+    });
+    await installTronStub(page, { address: payee, hexAddress: `41${tronToHex(payee).slice(2)}`, confirm: "all" });
+    await signIn(page, `/dashboard/requests/${requestId}`);
+    const panel = page.getByRole("region", { name: "Refunds" });
+    await expect(panel.getByLabel("Amount (USDT)")).toHaveValue("25");
+    await expect(panel.getByLabel("Refund to")).toHaveValue(payer);
+    await panel.getByLabel("Amount (USDT)").fill("5");
+    await panel.getByRole("button", { name: "Prepare refund" }).click();
+    const job = panel.getByTestId("refund-job");
+    // TronLink is asked once, then the transactions start without another click.
+    await expect(job.getByTestId("connected-address")).toHaveText(payee);
+    await expect(job.getByTestId("refund-progress").locator('[aria-current="step"]')).toContainText("Sent", { timeout: 30_000 });
+    const [refund] = await refundRow(state, requestId);
+    expect(refund).toMatchObject({ status: "sent", amount: "5000000", toAddress: payer });
+    await shootBoth(page, shot, "08-tron-sent");
+
+    const calls = await tronStubCalls(page);
+    const built = calls.filter((c) => c.method === "triggerSmartContract").map((c) => c.args);
+    expect(built.map((b) => b.functionSelector)).toEqual([
+      "approve(address,uint256)",
+      "transferFromWithReferenceAndFee(address,address,uint256,bytes,uint256,address)",
+    ]);
+    for (const b of built) expect(b.issuer).toBe(payee);
+    const raw = (built[1]!.options as { rawParameter: string }).rawParameter;
+    const { rows } = await withDb(state, (db) =>
+      db.query(`SELECT "tokenAddress", "refundReference" FROM "Refund" WHERE "id" = $1`, [refund!.id]),
+    );
+    const [token, to, amount, reference, fee, feeAddress] = decodeAbiParameters(
+      parseAbiParameters("address, address, uint256, bytes, uint256, address"),
+      `0x${raw}`,
+    );
+    expect({ token: token.toLowerCase(), to: to.toLowerCase(), amount, reference, fee, feeAddress }).toEqual({
+      token: tronToHex(rows[0].tokenAddress).toLowerCase(),
+      to: tronToHex(payer).toLowerCase(),
+      amount: 5_000_000n,
+      reference: rows[0].refundReference,
+      fee: 0n,
+      feeAddress: "0x0000000000000000000000000000000000000000",
+    });
+    // The transfer's transaction ID is the refund's hash (TronGrid's form: 64 hex, no 0x).
+    const sent = calls.filter((c) => c.method === "sendRawTransaction").map((c) => c.args.txID as string);
+    expect(sent).toHaveLength(2);
+    expect(refund!.txHash).toBe(sent[1]);
+  } finally {
+    await activateDestination(state, state.demo.destinationId);
+  }
 });

@@ -14,8 +14,8 @@ export function MoneyTotals({ totals, empty, testId }: { totals: OverviewTotals[
       </p>
     );
   const refunds = totals.some((t) => t.refunded !== "0");
-  const th = "pb-2 text-right font-medium";
-  const td = "py-2 text-right tabular-nums";
+  const th = "pb-2 pl-3 text-right font-medium";
+  const td = "py-2 pl-3 text-right tabular-nums";
   return (
     <table className="w-full text-sm" data-testid={testId}>
       <thead className="text-left text-xs text-slate-500">

@@ -179,7 +179,6 @@ export default async function PaymentsPage({ searchParams }: Props) {
                   <span className="font-semibold tabular-nums">
                     <DirectionBadge direction={p.direction} /> {groupAmount(p.amount)} {p.paymentCurrency}
                     <span className="block text-xs font-normal text-slate-500">on {networkName(p.destinationNetwork)}</span>
-                    <RefundBadges badge={badges.get(p.request.requestId)} symbol={p.paymentCurrency} />
                   </span>
                   <span className="min-w-0">
                     <Link
@@ -197,6 +196,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
                         to {p.payee}
                       </span>
                     )}
+                    <RefundBadges badge={badges.get(p.request.requestId)} symbol={p.paymentCurrency} />
                   </span>
                   <span className="text-slate-500 sm:text-right">
                     {formatUtc(p.timestamp)}

@@ -103,8 +103,9 @@ export function RefundRunView({
       active.status === "waiting_wallet"
         ? `${active.label}: confirm it in your wallet.`
         : `${active.label}: submitted, waiting for it to be mined.`;
-  else if (runner.phase === "payment_submitted") message = "Refund submitted. Waiting for it to be mined…";
-  else if (runner.phase === "payment_confirmed") message = "Refund mined. Waiting for Duebill to confirm it on chain…";
+  else if (runner.phase === "payment_submitted") message = "Refund sent. Waiting for it to be mined; this page updates by itself.";
+  else if (runner.phase === "payment_confirmed")
+    message = "Refund mined. Duebill confirms it as soon as it sees the transfer; this page updates by itself.";
   const error = run.error ?? (runner.phase === "rejected" || runner.phase === "failed" ? runner.error : null);
   return (
     <div className="space-y-3">

@@ -120,7 +120,12 @@ function TxLink({ hash, url }: { hash: string; url: string | null }) {
         <span className="sr-only"> (opens the block explorer in a new tab)</span>
       </a>
     );
-  return <Address value={hash} className="font-mono text-xs text-slate-600" />;
+  return (
+    <span>
+      <span className="text-slate-500">Transaction </span>
+      <Address value={hash} className="font-mono text-xs text-slate-600" />
+    </span>
+  );
 }
 
 const explorerOf = (chain: RefundChain, refund: Pick<RefundItem, "txHash" | "explorer">) =>
@@ -302,6 +307,11 @@ function OfferCard({
   );
 }
 
+/** The wallet part of the request's chain: TronLink for Tron, RainbowKit for EVM networks. */
+function RefundWallet({ wallet }: { wallet: RefundWalletProps }) {
+  return wallet.chain.kind === "tron" ? <RefundTronWallet {...wallet} /> : <RefundEvmWallet {...wallet} />;
+}
+
 /** The refund being sent: where it stands (prepared → sent → confirmed), the wallet until it is sent, the outcome. */
 function JobCard({
   data,
@@ -347,8 +357,8 @@ function JobCard({
       {status === "confirmed" ? (
         <Alert tone="success" role="status" className="space-y-2">
           <p>
-            <strong className="font-semibold">{money} refunded.</strong> The transfer is confirmed on chain
-            {refund?.confirmedAt ? ` (${formatUtc(refund.confirmedAt)})` : ""}; a payment.refunded webhook went to your endpoints.
+            <strong className="font-semibold">{money} refunded.</strong> Duebill saw the transfer on chain
+            {refund?.confirmedAt ? ` (${formatUtc(refund.confirmedAt)})` : ""} and sent the payment.refunded event to your webhooks.
           </p>
           {txHash ? (
             <p className="text-xs">
@@ -367,14 +377,7 @@ function JobCard({
           </button>
         </Alert>
       ) : (
-        <>
-          {status === "sent" ? (
-            <p role="status" className="text-sm text-slate-600">
-              Sent. Waiting for Duebill to see the transfer on chain; this page updates by itself.
-            </p>
-          ) : null}
-          {data.chain.kind === "tron" ? <RefundTronWallet {...wallet} /> : <RefundEvmWallet {...wallet} />}
-        </>
+        <RefundWallet wallet={wallet} />
       )}
     </div>
   );
@@ -539,9 +542,12 @@ export function RefundsPanelBody() {
   ];
   return (
     <div className="space-y-5">
-      <dl className="grid grid-cols-2 gap-3 text-sm sm:grid-cols-4" data-testid="refund-totals">
+      <dl
+        className={cx("grid gap-2 text-sm sm:gap-3", totals.length === 4 ? "sm:grid-cols-4" : "sm:grid-cols-3")}
+        data-testid="refund-totals"
+      >
         {totals.map(([label, value]) => (
-          <div key={label} className="rounded-xl bg-slate-50 px-3 py-2">
+          <div key={label} className="flex items-baseline justify-between gap-3 rounded-xl bg-slate-50 px-3 py-2 sm:block">
             <dt className="text-xs text-slate-500">{label}</dt>
             <dd className="font-semibold tabular-nums text-slate-900">
               {groupAmount(value)} {data.symbol}
