@@ -8,7 +8,7 @@
 import { createHash, randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
-import { activateDestination, createLink, type E2eState, withDb } from "./support/api";
+import { activateDestination, createLink, type E2eState, offerRefund, withDb } from "./support/api";
 import { expect, test } from "./support/fixtures";
 
 const DEMO = { email: "demo@duebill.local", password: "duebill-demo" };
@@ -78,6 +78,57 @@ async function orchestratorKey(state: E2eState): Promise<string> {
   return key;
 }
 
+/**
+ * A request of the demo account paid 6 USDC (its payment written as detection writes it), with a
+ * refund of 2 confirmed and an offer of 1 (an overpayment's excess): the request page's refund
+ * states — the offer at the top, the Refunds panel with its totals, form and history — and the
+ * payments list's badge.
+ */
+async function refundedRequest(state: E2eState): Promise<string> {
+  const link = await createLink(state, { requests: [{ amount: "6" }], destinationId: state.demo.destinationId, reference: "A11Y-REFUND" });
+  const requestId = link.requestIds[0]!;
+  const payer = "0x70997970C51812dc3A010C7d01b50e0d17dc79C8";
+  await withDb(state, async (db) => {
+    await db.query(
+      `INSERT INTO "Payment" ("id", "requestId", "accountId", "network", "txHash", "logIndex", "blockNumber", "blockHash", "payer", "payee",
+         "tokenAddress", "amount", "feeAmount", "proxyAddress", "blockTime")
+       SELECT $2, r."id", r."accountId", r."network", $3, 0, 1, $4, $5, r."payee", r."tokenAddress", 6000000, 0, $6, now()
+       FROM "PaymentRequest" r WHERE r."id" = $1`,
+      [
+        requestId,
+        `pay_a11y_${randomBytes(6).toString("hex")}`,
+        `0x${randomBytes(32).toString("hex")}`,
+        `0x${"0".repeat(64)}`,
+        payer,
+        state.devnet.erc20FeeProxy,
+      ],
+    );
+    // Counted in the daily rollup too, as detection's insertPayment does: the overview stays the payments' sum.
+    await db.query(
+      `INSERT INTO "PaymentDaily" ("accountId", "day", "network", "currency", "kind", "count", "amount")
+       SELECT r."accountId", current_date, r."network", r."paymentCurrency", r."kind", 1, 6000000 FROM "PaymentRequest" r WHERE r."id" = $1
+       ON CONFLICT ("accountId", "day", "network", "currency", "kind")
+       DO UPDATE SET "count" = "PaymentDaily"."count" + 1, "amount" = "PaymentDaily"."amount" + EXCLUDED."amount"`,
+      [requestId],
+    );
+    await db.query(`UPDATE "PaymentRequest" SET "status" = 'paid', "amountPaid" = "expectedAmount", "payer" = $2 WHERE "id" = $1`, [
+      requestId,
+      payer,
+    ]);
+  });
+  const refunded = offerRefund(state, { requestId, to: payer, units: 2_000_000n, reason: "excess" });
+  await withDb(state, async (db) => {
+    await db.query(
+      `UPDATE "Refund" SET "reason" = 'requested', "status" = 'confirmed', "txHash" = $2, "logIndex" = 0, "blockNumber" = 2, "blockHash" = $3,
+         "blockTime" = now(), "sentAt" = now(), "confirmedAt" = now() WHERE "id" = $1`,
+      [refunded, `0x${randomBytes(32).toString("hex")}`, `0x${"0".repeat(64)}`],
+    );
+    await db.query(`UPDATE "PaymentRequest" SET "amountRefunded" = 2000000 WHERE "id" = $1`, [requestId]);
+  });
+  offerRefund(state, { requestId, to: payer, units: 1_000_000n, reason: "excess" });
+  return requestId;
+}
+
 test.describe("axe-core WCAG 2 A/AA, 0 violations at 1280 and 390 px, no console errors", () => {
   test("public pages: home, /docs, sign-in, register", async ({ page }) => {
     await checkPage(page, "/", "home");
@@ -122,6 +173,7 @@ test.describe("axe-core WCAG 2 A/AA, 0 violations at 1280 and 390 px, no console
   test("dashboard pages, signed in", async ({ page, state }) => {
     await activateDestination(state, state.demo.destinationId);
     const link = await createLink(state, { requests: [{ amount: "3" }], destinationId: state.demo.destinationId, reference: "A11Y-3" });
+    const refunded = await refundedRequest(state);
     await signIn(page, "/dashboard");
     for (const path of [
       "/dashboard",
@@ -132,8 +184,14 @@ test.describe("axe-core WCAG 2 A/AA, 0 violations at 1280 and 390 px, no console
       "/dashboard/recurring",
       "/dashboard/settings",
       `/dashboard/requests/${link.requestIds[0]}`,
+      "/dashboard/payments?reference=A11Y-REFUND",
     ])
       await checkPage(page, path, path);
+    // A paid request with a confirmed refund and an offered one: the offer, the Refunds panel (totals, form, history).
+    await checkPage(page, `/dashboard/requests/${refunded}`, "request with refunds", async (p) => {
+      await expect(p.getByTestId("refund-offer")).toBeVisible();
+      await expect(p.getByRole("region", { name: "Refunds" }).getByTestId("refund")).toHaveCount(1);
+    });
   });
 
   test("admin pages, as an operator", async ({ page, state }) => {

@@ -73,7 +73,7 @@ for (const vp of [
 
     await page.getByRole("link", { name: "Overview" }).click();
     await expect(page.getByRole("heading", { name: "Overview" })).toBeVisible();
-    await expect(page.getByRole("region", { name: "Received, by currency and network" })).toContainText("USDC");
+    await expect(page.getByRole("region", { name: "Received (net of refunds), by currency and network" })).toContainText("USDC");
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow).toBeLessThanOrEqual(0);
     await shot(`dashboard-${vp.name}-04-overview`);

@@ -43,7 +43,7 @@ export default async function DashboardPage() {
         <Stat label="Links paid" value={overview.links.completed} />
       </div>
       <div className="grid gap-6 lg:grid-cols-2">
-        <Panel title={`${DIRECTION_LABELS.incoming}, by currency and network`}>
+        <Panel title={`${DIRECTION_LABELS.incoming} (net of refunds), by currency and network`}>
           <MoneyTotals totals={overview.incoming} testId="totals-incoming" empty="Nothing received yet." />
         </Panel>
         <Panel title={`${DIRECTION_LABELS.outgoing}, by currency and network`}>

@@ -2,7 +2,9 @@
  * What the journeys know of the running stack (handed over by global-setup through
  * E2E_STATE) and the API calls and database touches they need to set a scene up.
  */
+import { spawnSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
+import path from "node:path";
 import pg from "pg";
 import { destinationIdOf } from "@/lib/destinations/erc7828";
 import type { SeededDemo } from "./app-server";
@@ -133,4 +135,26 @@ export async function getSecurePayment(
     headers: { authorization: `Bearer ${sessionToken}` },
   });
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+/**
+ * An offered refund of a request (a prepared Refund row, sender payee), written by lib/refunds'
+ * insertRefund in a tsx process (e2e/support/offer-refund.ts); returns its id.
+ */
+export function offerRefund(
+  state: E2eState,
+  args: { requestId: string; to: string; units: bigint; reason: "excess" | "underpaid" | "late" },
+): string {
+  const root = path.resolve(__dirname, "../..");
+  const r = spawnSync(
+    process.execPath,
+    [
+      path.join(root, "node_modules/tsx/dist/cli.mjs"),
+      "e2e/support/offer-refund.ts",
+      JSON.stringify({ ...args, units: args.units.toString() }),
+    ],
+    { cwd: root, env: { ...process.env, DATABASE_URL: state.databaseUrl, NODE_ENV: "test" }, encoding: "utf8" },
+  );
+  if (r.status !== 0) throw new Error(`offer-refund failed:\n${r.stdout}\n${r.stderr}`);
+  return r.stdout.trim().split("\n").pop() ?? "";
 }

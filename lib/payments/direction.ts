@@ -7,8 +7,8 @@ import type { RequestKind } from "@/lib/generated/prisma/enums";
  *   of POST /v2/secure-payments): it is the request's payee.
  * - `outgoing`: kind `payout` — the account pays someone else (POST /v2/payouts, batch payouts,
  *   payout links of POST /v2/secure-payments/payouts, and every payment of a recurring schedule).
- * Refunds do not exist yet; when they do, a refund of an incoming payment is money out of that
- * direction's total, and the totals net it there (issue 27: "totals net of refunds").
+ * A refund of an incoming payment (issue 28) is money out of that direction's total: the overview's
+ * "Received" totals are net of the payee's confirmed refunds (lib/requests/account-overview.ts).
  */
 export const DIRECTIONS = ["incoming", "outgoing"] as const;
 export type Direction = (typeof DIRECTIONS)[number];

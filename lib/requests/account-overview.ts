@@ -15,10 +15,12 @@ import { PAID_LINK_SQL } from "@/lib/payments/link-status";
  * (PaymentDaily, written with each payment, per request kind), so the overview reads a few rows per
  * day and currency however many payments there are.
  *
- * Refunds do not exist yet: each total is the gross paid in that direction, and the page says
- * "received"/"paid out", never "net". Seam for refunds: they are to be rolled up per direction,
- * currency and network as payments are, and subtracted in `totalsOf` below (the one place the
- * totals are built), with the page then labelling them net.
+ * Refunds (issue 28) are money out of the "Received" total: each incoming total is net of the
+ * payee's confirmed refunds of that currency and network (`refunded`, shown beside it), subtracted
+ * in `totalsOf` (the one place the totals are built). Only refunds the payee's wallet sent count: what
+ * the deposit relayer sends back from a deposit address (sender relayer) never reached the payee —
+ * detection records the forwarded payment, not the deposit, so it was never in "Received". Payouts
+ * have no refunds here (money a payee sends back to the account is not tracked): `refunded` is 0.
  */
 export interface OverviewTotals {
   direction: Direction;
@@ -28,7 +30,13 @@ export interface OverviewTotals {
   currency: string;
   symbol: string;
   count: number;
+  /** Net: what the payments moved, minus the confirmed refunds. */
   amount: string;
+  /** What the payments moved, before refunds. */
+  gross: string;
+  /** The payee's confirmed refunds of this direction, currency and network ("0" for payouts). */
+  refunded: string;
+  refundCount: number;
 }
 
 export interface OverviewDayFlow {
@@ -63,28 +71,52 @@ const decimalsOf = (network: string, currency: string) => {
 const nameOf = (network: string) => (isNetworkId(network) ? networkRuntime(network).network.name : network);
 const symbolOf = (currency: string) => currency.slice(0, currency.lastIndexOf("-")) || currency;
 
-/** The totals per direction, currency and network from the rollup's sums (gross: there are no refunds yet). */
-function totalsOf(rows: { kind: RequestKind; network: string; currency: string; count: bigint; amount: string }[]): OverviewTotals[] {
-  return rows.map((t) => ({
-    direction: directionOf(t.kind),
-    network: t.network,
-    networkName: nameOf(t.network),
-    currency: t.currency,
-    symbol: symbolOf(t.currency),
-    count: Number(t.count),
-    amount: formatAmount(BigInt(t.amount), decimalsOf(t.network, t.currency)),
-  }));
+type RollupRow = { kind: RequestKind; network: string; currency: string; count: bigint; amount: string };
+type RefundRow = { network: string; currency: string; count: bigint; amount: string };
+
+/**
+ * The totals per direction, currency and network from the rollup's sums, the incoming ones net of
+ * the payee's confirmed refunds of the same currency and network.
+ */
+function totalsOf(rows: RollupRow[], refunds: RefundRow[] = []): OverviewTotals[] {
+  const refundOf = new Map(refunds.map((r) => [`${r.network}\u0000${r.currency}`, r]));
+  return rows.map((t) => {
+    const decimals = decimalsOf(t.network, t.currency);
+    const refund = directionOf(t.kind) === "incoming" ? refundOf.get(`${t.network}\u0000${t.currency}`) : undefined;
+    const gross = BigInt(t.amount);
+    const refunded = refund ? BigInt(refund.amount) : 0n;
+    return {
+      direction: directionOf(t.kind),
+      network: t.network,
+      networkName: nameOf(t.network),
+      currency: t.currency,
+      symbol: symbolOf(t.currency),
+      count: Number(t.count),
+      // Below 0 only if refunds outran the payments (a refund sent twice outside Duebill is recorded as the chain shows it).
+      amount: formatAmount(gross - refunded, decimals),
+      gross: formatAmount(gross, decimals),
+      refunded: formatAmount(refunded, decimals),
+      refundCount: Number(refund?.count ?? 0),
+    };
+  });
 }
 
 export async function accountOverview(accountId: string, days = 30): Promise<AccountOverview> {
   // The chart's UTC days, oldest first: today and the `days - 1` before it.
   const firstDay = new Date(nowMs() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  const [totals, daily, requests, links] = await Promise.all([
-    db().$queryRaw<{ kind: RequestKind; network: string; currency: string; count: bigint; amount: string }[]>`
+  const [totals, refunds, daily, requests, links] = await Promise.all([
+    db().$queryRaw<RollupRow[]>`
       SELECT "kind", "network", "currency", sum("count") AS count, sum("amount")::text AS amount
       FROM "PaymentDaily"
       WHERE "accountId" = ${accountId}
       GROUP BY 1, 2, 3 ORDER BY 2, 3, 1`,
+    // The payee's confirmed refunds of incoming requests, per network and payment currency: read
+    // through Refund's (accountId, createdAt) index — the account's refunds, never the table.
+    db().$queryRaw<RefundRow[]>`
+      SELECT r."network", pr."paymentCurrency" AS currency, count(*) AS count, sum(r."amount")::text AS amount
+      FROM "Refund" r JOIN "PaymentRequest" pr ON pr."id" = r."requestId"
+      WHERE r."accountId" = ${accountId} AND r."status" = 'confirmed' AND r."sender" = 'payee' AND pr."kind" = 'request'
+      GROUP BY 1, 2`,
     db().$queryRaw<{ day: string; kind: RequestKind; network: string; currency: string; count: number; amount: string }[]>`
       SELECT to_char("day", 'YYYY-MM-DD') AS day, "kind", "network", "currency", "count", "amount"::text AS amount
       FROM "PaymentDaily"
@@ -107,7 +139,7 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
     flow.count += Number(row.count);
     flow.amounts[row.currency] = formatAmount(BigInt(row.amount), decimalsOf(row.network, row.currency));
   }
-  const all = totalsOf(totals);
+  const all = totalsOf(totals, refunds);
   const count = (kind: RequestKind, status: string) => requests.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
   return {
     incoming: all.filter((t) => t.direction === "incoming"),

@@ -1,5 +1,8 @@
+import { isLocalChain, storedTermsOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
+import { formatAmount, parseAmount } from "@/lib/money";
 import { linkStatus } from "@/lib/payments/link-status";
+import { refundableRequestOrThrow } from "@/lib/refunds";
 import { getRequestStatus } from "@/lib/requests/get-request";
 import { toDeliveryDto } from "@/lib/webhooks/manage-deliveries";
 
@@ -10,7 +13,7 @@ import { toDeliveryDto } from "@/lib/webhooks/manage-deliveries";
  */
 export async function requestDetail(accountId: string, requestId: string) {
   const status = await getRequestStatus(accountId, requestId);
-  const [link, events] = await Promise.all([
+  const [link, events, row] = await Promise.all([
     db().securePaymentRequest.findUnique({
       where: { requestId: status.requestId },
       select: {
@@ -32,6 +35,7 @@ export async function requestDetail(accountId: string, requestId: string) {
       orderBy: { createdAt: "asc" },
       select: { id: true, type: true, createdAt: true },
     }),
+    db().paymentRequest.findUniqueOrThrow({ where: { id: status.requestId }, select: { kind: true } }),
   ]);
   const deliveries = events.length
     ? await db().webhookDelivery.findMany({
@@ -50,6 +54,7 @@ export async function requestDetail(accountId: string, requestId: string) {
     : null;
   return {
     request: status,
+    refunding: row.kind === "request" ? refundingOf(status) : null,
     link:
       sp && sp.accountId === accountId
         ? {
@@ -64,5 +69,43 @@ export async function requestDetail(accountId: string, requestId: string) {
         : null,
     events: events.map((e) => ({ id: e.id, type: e.type, createdAt: e.createdAt.toISOString() })),
     deliveries: deliveries.map((d) => ({ ...toDeliveryDto(d), endpointId: d.endpoint.id, url: d.endpoint.url })),
+  };
+}
+
+/** What the dashboard's refund form checks an amount with: the request's token decimals (another account's request is "not found"). */
+export async function refundFormContext(accountId: string, requestId: string): Promise<{ decimals: number }> {
+  const row = await refundableRequestOrThrow(accountId, requestId);
+  return { decimals: storedTermsOf(row).token.decimals };
+}
+
+/**
+ * What the request page's refund panel needs beside GET /v2/request/{id}'s view: the token's
+ * decimals (the form's check), where a refund goes by default (the request's payer, else its first
+ * payment's: prepareRefund's default), the fee the payments' fee legs left with the fee address
+ * (never refunded), and the chain the payee's wallet sends on (its RPC only for a local devnet: a
+ * public chain's wallet uses its own). Only incoming requests are refunded: a payout has none.
+ */
+function refundingOf(r: Awaited<ReturnType<typeof getRequestStatus>>) {
+  const { network, runtime, token } = storedTermsOf({ network: r.network, paymentCurrency: r.paymentCurrency });
+  // Formatted amounts back to units ("0" is none: parseAmount takes positive amounts only).
+  const units = (v: string) => (/[1-9]/.test(v) ? parseAmount(v, token.decimals, "amount") : 0n);
+  const received = r.payments.reduce((sum, p) => sum + units(p.amount), 0n);
+  const feeKept = r.payments.reduce((sum, p) => sum + units(p.feeAmount), 0n);
+  return {
+    decimals: token.decimals,
+    symbol: token.symbol,
+    payer: r.payer,
+    /** What the payee received (the payments' amounts, fee legs excluded): what refunds are capped by. */
+    received: formatAmount(received, token.decimals),
+    feeKept: formatAmount(feeKept, token.decimals),
+    chain: {
+      kind: runtime.network.kind,
+      chainId: runtime.network.chainId,
+      name: runtime.network.name,
+      testnet: runtime.network.testnet,
+      nativeSymbol: runtime.network.nativeSymbol,
+      rpcUrl: isLocalChain(network) ? runtime.rpcUrl : null,
+      explorerTxUrl: runtime.explorerTxUrl,
+    },
   };
 }

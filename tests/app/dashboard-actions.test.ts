@@ -32,6 +32,7 @@ import * as adminActions from "@/app/admin/actions";
 import * as keyActions from "@/app/dashboard/keys/actions";
 import * as linkActions from "@/app/dashboard/links/actions";
 import * as recurringActions from "@/app/dashboard/recurring/actions";
+import * as requestActions from "@/app/dashboard/requests/actions";
 import * as settingsActions from "@/app/dashboard/settings/actions";
 import * as webhookActions from "@/app/dashboard/webhooks/actions";
 import * as signInActions from "@/app/sign-in/actions";
@@ -40,6 +41,7 @@ import { createSession, SESSION_COOKIE } from "@/lib/auth/sessions";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { prefixedId, ulid } from "@/lib/ids";
+import { insertRefund } from "@/lib/refunds";
 import { resetDb } from "@/tests/helpers/db";
 import { insertPaidRequest, makeIntegrator, recurringScheduleOf } from "@/tests/helpers/factories";
 
@@ -59,7 +61,7 @@ async function userOf(accountId: string, email: string, isAdmin = false) {
 
 /** A snapshot of everything of account A an action could touch. */
 async function snapshotA() {
-  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand] = await Promise.all([
+  const [keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand, refunds] = await Promise.all([
     db().apiKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().orchestratorKey.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
     db().clientId.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
@@ -76,8 +78,9 @@ async function snapshotA() {
     }),
     db().clientIdLink.findMany({ where: { client: { accountId: a.account.id } }, orderBy: { id: "asc" } }),
     db().account.findUnique({ where: { id: a.account.id }, select: { name: true, logoUrl: true } }),
+    db().refund.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
   ]);
-  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand });
+  return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand, refunds });
 }
 
 const form = (fields: Record<string, string>) => {
@@ -147,6 +150,16 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
       settingsActions.setFeeAction(none, form({ bps: "100", bearer: "payer", evm: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" })),
   },
   "settings#clearFeeAction": { call: () => settingsActions.clearFeeAction() },
+  "requests#prepareRefundAction": {
+    call: () => requestActions.prepareRefundAction(none, form({ requestId: ids.paidA!, amount: "0.1", to: "" })),
+  },
+  "requests#refundPlanAction": { call: () => requestActions.refundPlanAction({ requestId: ids.paidA!, refundId: ids.refundA! }) },
+  "requests#markRefundSentAction": {
+    call: () => requestActions.markRefundSentAction({ requestId: ids.paidA!, refundId: ids.refundA!, txHash: `0x${"ab".repeat(32)}` }),
+  },
+  "requests#cancelRefundAction": {
+    call: () => requestActions.cancelRefundAction(none, form({ requestId: ids.paidA!, refundId: ids.refundA! })),
+  },
   "admin#issueOrchestratorKeyAction": {
     admin: true,
     call: () => adminActions.issueOrchestratorKeyAction(none, form({ accountId: a.account.id, name: "x" })),
@@ -186,6 +199,7 @@ const MODULES: Record<string, Record<string, unknown>> = {
   keys: keyActions,
   webhooks: webhookActions,
   recurring: recurringActions,
+  requests: requestActions,
   settings: settingsActions,
   admin: adminActions,
   "admin-account": adminAccountActions,
@@ -245,6 +259,17 @@ beforeAll(async () => {
   });
   const paid = await insertPaidRequest(a.account.id, "USDC-base", 1_000_000n, 0);
   ids.scheduleA = await recurringScheduleOf(a.account.id, paid);
+  // A paid request of A with a prepared refund: B must neither refund it nor see, send or cancel the refund.
+  ids.paidA = await insertPaidRequest(a.account.id, "USDC-base", 5_000_000n, 0, {
+    payer: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    hexId: true,
+  });
+  const paidA = await db().paymentRequest.findUniqueOrThrow({ where: { id: ids.paidA } });
+  ids.refundA = (
+    await db().$transaction((tx) =>
+      insertRefund(tx, paidA, { to: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", amount: 2_000_000n, reason: "excess", sender: "payee" }),
+    )
+  ).id;
   ids.destinationWalletA = "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65";
   const dest = await db().payeeDestination.create({
     data: {
@@ -294,7 +319,7 @@ describe("server actions", () => {
       if (c.public) continue;
       jar.set(SESSION_COOKIE, tokenB);
       const out = await outcome(c.call);
-      for (const secret of [ids.apiKeyA, ids.webhookA, ids.deliveryA, ids.scheduleA, ids.destinationA, a.account.id]) {
+      for (const secret of [ids.apiKeyA, ids.webhookA, ids.deliveryA, ids.scheduleA, ids.destinationA, ids.refundA, a.account.id]) {
         expect(out.text.includes(secret!), `${name} revealed ${secret}`).toBe(false);
       }
       if (c.admin) expect(out.refused, `${name} ran for a non-admin`).toBe(true);
@@ -348,6 +373,14 @@ describe("server actions", () => {
     const paused = await recurringActions.manageRecurringAction(none, form({ id: ids.scheduleA!, action: "pause" }));
     expect(paused.error).toBeNull();
     expect((await db().recurringSchedule.findUniqueOrThrow({ where: { id: ids.scheduleA! } })).status).toBe("paused");
+    // The refund actions: A's user gets the offered refund's transactions (for the payee's wallet), and can keep the money.
+    const plan = await requestActions.refundPlanAction({ requestId: ids.paidA!, refundId: ids.refundA! });
+    expect(plan.error).toBeNull();
+    expect(plan.plan?.transactions.at(-1)?.data).toMatch(/^0xc219a14d/);
+    expect(await requestActions.cancelRefundAction(none, form({ requestId: ids.paidA!, refundId: ids.refundA! }))).toEqual({
+      error: null,
+      cancelled: ids.refundA,
+    });
     const cancelled = await linkActions.cancelLinkAction(none, form({ token: ids.linkA! }));
     expect(cancelled).toEqual({ error: null, cancelled: ids.linkA });
     expect(await db().securePayment.findUniqueOrThrow({ where: { token: ids.linkA! } })).toMatchObject({

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { createAccount, createApiKey, createClientId, createOrchestratorKey } from "@/lib/accounts/issue-credentials";
 import { db } from "@/lib/db";
 import { insertPayment } from "@/lib/detection/record-payment";
@@ -84,9 +85,10 @@ export async function insertPaidRequest(
   currency: string,
   units: bigint,
   daysAgo: number,
-  extra: { payer?: string; reference?: string; feeAmount?: bigint; kind?: "request" | "payout" } = {},
+  extra: { payer?: string; reference?: string; feeAmount?: bigint; kind?: "request" | "payout"; hexId?: boolean } = {},
 ) {
-  const id = `01${ulid().toLowerCase().padEnd(64, "0")}`;
+  // `hexId`: an id the API's request routes accept (REQUEST_ID_PATTERN, 01 + 64 hex), for suites that go through them.
+  const id = extra.hexId ? `01${randomBytes(32).toString("hex")}` : `01${ulid().toLowerCase().padEnd(64, "0")}`;
   const request = await db().paymentRequest.create({
     data: {
       id,

@@ -23,8 +23,30 @@ describe("dashboard overview", () => {
   it("totals per currency and network, never one sum across tokens; days of the last 30 only", async () => {
     const o = await accountOverview(a.account.id);
     expect(o.incoming).toEqual([
-      { direction: "incoming", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 2, amount: "3.5" },
-      { direction: "incoming", network: "base", networkName: "Base", currency: "USDT-base", symbol: "USDT", count: 1, amount: "4" },
+      {
+        direction: "incoming",
+        network: "base",
+        networkName: "Base",
+        currency: "USDC-base",
+        symbol: "USDC",
+        count: 2,
+        amount: "3.5",
+        gross: "3.5",
+        refunded: "0",
+        refundCount: 0,
+      },
+      {
+        direction: "incoming",
+        network: "base",
+        networkName: "Base",
+        currency: "USDT-base",
+        symbol: "USDT",
+        count: 1,
+        amount: "4",
+        gross: "4",
+        refunded: "0",
+        refundCount: 0,
+      },
     ]);
     expect(o.outgoing).toEqual([]);
     expect(o.days).toHaveLength(30);
@@ -36,7 +58,18 @@ describe("dashboard overview", () => {
   it("another account's payments never appear", async () => {
     const o = await accountOverview(b.account.id);
     expect(o.incoming).toEqual([
-      { direction: "incoming", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "9" },
+      {
+        direction: "incoming",
+        network: "base",
+        networkName: "Base",
+        currency: "USDC-base",
+        symbol: "USDC",
+        count: 1,
+        amount: "9",
+        gross: "9",
+        refunded: "0",
+        refundCount: 0,
+      },
     ]);
     expect((await recentPayments(b.account.id)).map((p) => p.reference)).toEqual([`R-${b.account.id}`]);
     expect((await recentPayments(a.account.id)).every((p) => p.reference === `R-${a.account.id}`)).toBe(true);

@@ -91,11 +91,44 @@ describe("overview: money in and money out apart", () => {
   it("totals per direction, currency and network; a payout is never in what was received", async () => {
     const o = await accountOverview(a.account.id);
     expect(o.incoming).toEqual([
-      { direction: "incoming", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "12.5" },
+      {
+        direction: "incoming",
+        network: "base",
+        networkName: "Base",
+        currency: "USDC-base",
+        symbol: "USDC",
+        count: 1,
+        amount: "12.5",
+        gross: "12.5",
+        refunded: "0",
+        refundCount: 0,
+      },
     ]);
     expect(o.outgoing).toEqual([
-      { direction: "outgoing", network: "base", networkName: "Base", currency: "USDC-base", symbol: "USDC", count: 1, amount: "4" },
-      { direction: "outgoing", network: "base", networkName: "Base", currency: "USDT-base", symbol: "USDT", count: 1, amount: "1" },
+      {
+        direction: "outgoing",
+        network: "base",
+        networkName: "Base",
+        currency: "USDC-base",
+        symbol: "USDC",
+        count: 1,
+        amount: "4",
+        gross: "4",
+        refunded: "0",
+        refundCount: 0,
+      },
+      {
+        direction: "outgoing",
+        network: "base",
+        networkName: "Base",
+        currency: "USDT-base",
+        symbol: "USDT",
+        count: 1,
+        amount: "1",
+        gross: "1",
+        refunded: "0",
+        refundCount: 0,
+      },
     ]);
     expect(o.requests.paid).toBe(1);
     expect(o.payouts.paid).toBe(2);

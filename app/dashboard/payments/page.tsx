@@ -15,6 +15,7 @@ import { requireUser } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { searchPaymentsQuery } from "@/lib/operations/payments";
 import { DIRECTION_LABELS, DIRECTIONS } from "@/lib/payments/direction";
+import { type RequestRefundBadge, refundBadgesOf } from "@/lib/requests/payment-refunds";
 import { type PaymentSearch, searchPayments } from "@/lib/requests/search-payments";
 
 export const dynamic = "force-dynamic";
@@ -61,6 +62,35 @@ const DIRECTION_OPTIONS = [
 const PAGE = 20;
 /** The API's offset stops at 1 000 000: the last page that can be asked for. */
 const MAX_PAGE = Math.floor(1_000_000 / PAGE) + 1;
+/** A payment's request's refunds, in a badge under its amount: refunded (all or part), a refund on its way, or Duebill's return. */
+function RefundBadges({ badge, symbol }: { badge: RequestRefundBadge | undefined; symbol: string }) {
+  if (!badge) return null;
+  const chip = "inline-flex items-center rounded-full px-2 py-0.5 text-xs font-medium ring-1 ring-inset";
+  return (
+    <span className="mt-1 flex flex-wrap gap-1 font-normal" data-testid="refund-badge">
+      {badge.refundStatus === "refunded" ? (
+        <span className={`${chip} bg-slate-100 text-slate-700 ring-slate-500/30`}>
+          Refunded {groupAmount(badge.refunded)} {symbol}
+        </span>
+      ) : badge.refundStatus === "partially_refunded" ? (
+        <span className={`${chip} bg-slate-100 text-slate-700 ring-slate-500/30`}>
+          Partially refunded · {groupAmount(badge.refunded)} {symbol}
+        </span>
+      ) : null}
+      {badge.sending !== "0" ? (
+        <span className={`${chip} bg-sky-50 text-sky-800 ring-sky-600/30`}>
+          Refund of {groupAmount(badge.sending)} {symbol} sent
+        </span>
+      ) : null}
+      {badge.returned !== "0" ? (
+        <span className={`${chip} bg-slate-100 text-slate-700 ring-slate-500/30`}>
+          Returned {groupAmount(badge.returned)} {symbol}
+        </span>
+      ) : null}
+    </span>
+  );
+}
+
 const networkName = (id: string) => (isNetworkId(id) ? networkRuntime(id).network.name : id);
 const input = inputClass("sm");
 
@@ -88,6 +118,13 @@ export default async function PaymentsPage({ searchParams }: Props) {
     } catch (err) {
       error = toFormState(err, FIELDS).error;
     }
+  // The refunds of this page's requests only (index-backed by request id), for the badges.
+  const badges = result
+    ? await refundBadgesOf(
+        me.account.id,
+        result.payments.map((p) => p.request.requestId),
+      )
+    : new Map();
   const link = (p: number) =>
     `/dashboard/payments?${new URLSearchParams({ ...q, ...(p > 1 ? { page: String(p) } : {}) } as Record<string, string>)}`;
   return (
@@ -159,6 +196,7 @@ export default async function PaymentsPage({ searchParams }: Props) {
                         to {p.payee}
                       </span>
                     )}
+                    <RefundBadges badge={badges.get(p.request.requestId)} symbol={p.paymentCurrency} />
                   </span>
                   <span className="text-slate-500 sm:text-right">
                     {formatUtc(p.timestamp)}

@@ -35,10 +35,19 @@ function Marker({ n, status }: { n: number; status: StepStatus }) {
   );
 }
 
-/** The plan's transactions as numbered steps, with where each one stands and its explorer link. */
-export function PlanSteps({ steps, explorerPrefix }: { steps: PlanStep[]; explorerPrefix: string }) {
+/** The plan's transactions as numbered steps, with where each one stands and its explorer link (the dashboard's refunds too). */
+export function PlanSteps({
+  steps,
+  explorerPrefix,
+  label = "Payment steps",
+}: {
+  steps: PlanStep[];
+  explorerPrefix: string;
+  /** The list's accessible name. */
+  label?: string;
+}) {
   return (
-    <ol className="space-y-3" aria-label="Payment steps">
+    <ol className="space-y-3" aria-label={label}>
       {steps.map((step, i) => {
         const url = step.txHash ? explorerTxUrl(explorerPrefix, step.txHash) : null;
         const active = step.status === "waiting_wallet" || step.status === "submitted";
