@@ -15,7 +15,7 @@ import solc from "solc";
 import type { Abi } from "viem";
 
 /** Deployed to real networks (contracts/src). */
-export const PRODUCTION_CONTRACTS = ["DuebillRecurringPayments"] as const;
+export const PRODUCTION_CONTRACTS = ["DuebillRecurringPayments", "DuebillDepositFactory", "DuebillDepositAddress"] as const;
 /** Deployed on anvil only (contracts/devnet): the devnet's stand-ins and the tests' smart wallet. */
 export const DEVNET_CONTRACTS = ["TestUSDC", "TestUSDT", "TestFAU", "DevnetAggregator", "DuebillDevnetBridge", "TestSmartWallet"] as const;
 export const PROJECT_CONTRACTS = [...PRODUCTION_CONTRACTS, ...DEVNET_CONTRACTS] as const;
