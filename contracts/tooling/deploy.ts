@@ -93,7 +93,8 @@ export async function deployDepositFactory(params: DeployDepositFactoryParams): 
   if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`DuebillDepositFactory deployment reverted (${txHash})`);
   const address = getAddress(receipt.contractAddress);
   const proxy = await pub.readContract({ address, abi: factory.abi, functionName: "erc20FeeProxy" });
-  if (proxy.toLowerCase() !== params.erc20FeeProxy.toLowerCase()) throw new Error(`DuebillDepositFactory at ${address}: fee proxy mismatch`);
+  if (proxy.toLowerCase() !== params.erc20FeeProxy.toLowerCase())
+    throw new Error(`DuebillDepositFactory at ${address}: fee proxy mismatch`);
   return { address, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
 }
 
@@ -137,7 +138,11 @@ export async function deployRecurringPayments(params: DeployRecurringParams): Pr
 }
 
 /** The CHAIN_CONFIG (or CHAIN_CONFIG_FILE) entry that points the app at a deployment. */
-export function chainConfigSnippet(network: NetworkId, address: Address, key: "recurringPayments" | "depositFactory" = "recurringPayments") {
+export function chainConfigSnippet(
+  network: NetworkId,
+  address: Address,
+  key: "recurringPayments" | "depositFactory" = "recurringPayments",
+) {
   return { [network]: { contracts: { [key]: address } } };
 }
 
@@ -185,7 +190,10 @@ export async function runDeployCommand(
   const contract = values.contract;
   if (contract !== "recurring" && contract !== "deposits") throw new Error(`--contract must be recurring or deposits\n${USAGE}`);
   if (!network || !NETWORK_IDS.includes(network)) throw new Error(`--network must be one of ${NETWORK_IDS.join(", ")}\n${USAGE}`);
-  if (NETWORKS[network].kind !== "evm") throw new Error(`${network}: ${contract === "deposits" ? "deposit addresses" : "recurring payments"} are EVM-only (no contract for Tron)`);
+  if (NETWORKS[network].kind !== "evm")
+    throw new Error(
+      `${network}: ${contract === "deposits" ? "deposit addresses" : "recurring payments"} are EVM-only (no contract for Tron)`,
+    );
   if (contract === "recurring" && (!values.relayer || !isAddress(values.relayer)))
     throw new Error(`--relayer must be the relayer's 0x address\n${USAGE}`);
   if (values.admin !== undefined && !isAddress(values.admin)) throw new Error(`--admin must be a 0x address\n${USAGE}`);

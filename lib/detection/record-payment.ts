@@ -9,6 +9,8 @@ import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
+import { wrongAmountFields, wrongAmountsOf } from "@/lib/refunds/labels";
+import { offerWrongAmounts } from "@/lib/refunds/offer";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
 
@@ -78,9 +80,13 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
     // A cross-chain payment is sent by the bridge: the payer is who paid on the source chain.
     let payer = crossChain?.payer ?? ev.from;
+    let depositAddress: string | null = null;
     if (ev.txTo) {
       const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
-      if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = deposit.depositors[0] ?? ev.from;
+      if (deposit?.address && sameAddress(deposit.address, ev.txTo)) {
+        payer = deposit.depositors[0] ?? ev.from;
+        depositAddress = deposit.address;
+      }
     }
     // A recurring payment is sent by the relayer through the recurring contract: the payer is the
     // schedule's subscriber (the permit's owner, whose tokens the contract pulled).
@@ -105,6 +111,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       feeAmount: ev.feeAmount.toString(),
       feeAddress: ev.feeAddress,
       proxyAddress: ev.proxyAddress,
+      depositAddress,
       blockTime: ev.blockTime,
       ...conversionColumns,
     });
@@ -124,6 +131,9 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       where: { id: request.id },
       data: { status, subStatus, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? payer },
     });
+    // Over, late or (on an expired link) under: offered to the payee under the link's policy (lib/refunds/offer.ts); labelled in the events.
+    await offerWrongAmounts(tx, request.id);
+    const label = wrongAmountFields((await wrongAmountsOf([updated], tx)).get(request.id)!, amountDecimalsOf(updated));
     if (paidNow && bumped.status !== "paid") {
       const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
       await writeOutboxEvent(tx, {
@@ -131,7 +141,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.confirmed",
         dedupeKey: `payment.confirmed:${request.id}`,
-        payload: paymentConfirmedPayload(updated, payment, crossChain, fees ? await feesPaidOf(tx, request.id, legs) : undefined),
+        payload: paymentConfirmedPayload(updated, payment, crossChain, fees ? await feesPaidOf(tx, request.id, legs) : undefined, label),
         requestId: request.id,
       });
     } else if (fees && subStatus === FEE_SHORT && bumped.status !== "paid") {
@@ -142,13 +152,16 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.partial",
         dedupeKey: `payment.partial:${request.id}:${ev.txHash}:${ev.logIndex}`,
-        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), await feesPaidOf(tx, request.id, legs)),
+        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), await feesPaidOf(tx, request.id, legs), label),
         requestId: request.id,
       });
     }
     return "recorded";
   });
 }
+
+/** Decimals of a request's owed amounts: the token's, or a conversion request's invoice currency at the path's 8. */
+const amountDecimalsOf = (r: PaymentRequest) => (r.isConversion ? FIAT_PATH_DECIMALS : tokenOf(r).decimals);
 
 /** The fees a request's payments sent to its fee addresses, in token base units (what payment.confirmed and payment.partial report). */
 async function feesPaidOf(tx: Prisma.TransactionClient, requestId: string, legs: readonly FeeLeg[]): Promise<bigint> {

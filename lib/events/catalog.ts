@@ -56,7 +56,17 @@ interface PaymentConfirmedFields extends RequestRef {
   reference: string | null;
   recurring?: RecurringRef;
   crossChain?: CrossChainRef;
+  /** How the request was paid (lib/refunds/labels.ts): exact, over, under or late, and Request Network's excessAmount. */
+  label?: AmountLabelRef;
 }
+
+/** The wrong-amount label of the request (docs/guides/refunds.md); the last keys of payment.confirmed and payment.partial. */
+export interface AmountLabelRef {
+  amountLabel: "exact" | "over" | "under" | "late" | null;
+  excessAmount: string;
+}
+
+const labelKeys = (l: AmountLabelRef | undefined) => ({ amountLabel: l?.amountLabel ?? null, excessAmount: l?.excessAmount ?? "0" });
 
 /** A payment delivered from another chain: where the payer paid (the source) and through whom. */
 export interface CrossChainRef {
@@ -78,6 +88,7 @@ export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
   return {
     event: "payment.confirmed" as const,
     ...paymentBody(f),
+    ...labelKeys(f.label),
   };
 }
 
@@ -99,6 +110,7 @@ export function paymentPartialEvent(f: PaymentConfirmedFields & { missingFees: M
     event: "payment.partial" as const,
     ...paymentBody({ ...f, subStatus: "fee_short" }),
     missingFees: f.missingFees.map((m) => ({ type: m.type, feeAddress: m.feeAddress, amount: m.amount, currency: m.currency })),
+    ...labelKeys(f.label),
   };
 }
 
@@ -253,13 +265,25 @@ export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
 }
 
 /** payment.confirmed for a request that detection has just marked paid; `feesPaid`: all its payments' fees (a request with a fee). */
-export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef, feesPaid?: bigint) {
-  return paymentConfirmedEvent(paymentFields(request, payment, crossChain, feesPaid));
+export function paymentConfirmedPayload(
+  request: PaymentRequest,
+  payment: Payment,
+  crossChain?: CrossChainRef,
+  feesPaid?: bigint,
+  label?: AmountLabelRef,
+) {
+  return paymentConfirmedEvent({ ...paymentFields(request, payment, crossChain, feesPaid), label });
 }
 
 /** payment.partial for a request a payment left fee-short (its fees so far, and what each short leg misses). */
-export function paymentPartialPayload(request: PaymentRequest, payment: Payment, missingFees: MissingFeeRef[], feesPaid: bigint) {
-  return paymentPartialEvent({ ...paymentFields(request, payment, undefined, feesPaid), missingFees });
+export function paymentPartialPayload(
+  request: PaymentRequest,
+  payment: Payment,
+  missingFees: MissingFeeRef[],
+  feesPaid: bigint,
+  label?: AmountLabelRef,
+) {
+  return paymentPartialEvent({ ...paymentFields(request, payment, undefined, feesPaid), missingFees, label });
 }
 
 function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef, feesPaid?: bigint): PaymentConfirmedFields {

@@ -16,6 +16,7 @@ import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
 import { feeLegsOf, feeProgress, missingFeesOf } from "@/lib/payments/fee-legs";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
+import { NO_WRONG_AMOUNT, type WrongAmount, wrongAmountFields, wrongAmountsOf } from "@/lib/refunds/labels";
 
 /**
  * Requests are scoped to the caller's account inside the query, so another account's
@@ -105,7 +106,12 @@ function conversionFields(row: PaymentRequest, payments: Payment[], market: Mark
   };
 }
 
-export function toRequestStatus(row: PaymentRequest, payments: Payment[], market: MarketRate | null = null) {
+export function toRequestStatus(
+  row: PaymentRequest,
+  payments: Payment[],
+  market: MarketRate | null = null,
+  wrong: WrongAmount = NO_WRONG_AMOUNT,
+) {
   const token = tokenOf(row);
   // What a request owes and has been credited: token units, or the invoice currency's 8 decimals for a conversion request.
   const owedDecimals = row.isConversion ? FIAT_PATH_DECIMALS : token.decimals;
@@ -159,6 +165,8 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
           : null,
     ...conversionFields(row, payments, market),
     ...(row.recurringScheduleId ? { recurringPaymentId: row.recurringScheduleId, paymentIndex: row.recurringIndex } : {}),
+    // Paid exactly, over (excessAmount), under or late (lib/refunds/labels.ts); returnedAmount: sent back from its deposit address.
+    ...wrongAmountFields(wrong, owedDecimals),
     createdAt: row.createdAt.toISOString(),
   };
 }
@@ -166,6 +174,10 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
 /** GET /v2/request/{requestId}. */
 export async function getRequestStatus(accountId: string, requestId: string) {
   const row = await getRequestOrThrow(accountId, requestId);
-  const [payments, market] = await Promise.all([db().payment.findMany({ where: { requestId: row.id } }), marketRateOf(row)]);
-  return toRequestStatus(row, payments, market);
+  const [payments, market, wrong] = await Promise.all([
+    db().payment.findMany({ where: { requestId: row.id } }),
+    marketRateOf(row),
+    wrongAmountsOf([row]),
+  ]);
+  return toRequestStatus(row, payments, market, wrong.get(row.id));
 }

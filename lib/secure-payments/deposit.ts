@@ -8,7 +8,8 @@ import { findTokenCurrency } from "@/lib/currencies/registry";
 import { depositAmount, eip681Uri, ensureDepositAddress } from "@/lib/deposits/deposit-address";
 import { AppError, notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
-import { linkDepositUnavailable, loadLink } from "@/lib/secure-payments/page-data";
+import { linkDepositUnavailable } from "@/lib/secure-payments/excess";
+import { loadLink } from "@/lib/secure-payments/page-data";
 
 /** `POST /v2/secure-payments/{token}/deposit-address`: how to pay the link with a plain token transfer. */
 export interface LinkDeposit {

@@ -11,7 +11,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ["chain"],
   ["currencies", "auth", "kyt", "events", "idempotency", "routing"],
   ["payments", "fees", "accounts"],
-  ["destinations", "requests", "payouts", "secure-payments", "deposits", "detection", "webhooks", "recurring", "orchestrators"],
+  ["destinations", "requests", "payouts", "secure-payments", "deposits", "detection", "webhooks", "recurring", "orchestrators", "refunds"],
   ["jobs"],
   ["http"],
   ["openapi"],
