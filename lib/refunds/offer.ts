@@ -39,7 +39,7 @@ export async function offerWrongAmounts(tx: Prisma.TransactionClient, requestId:
       depositAddress: { select: { depositors: true, autoReturnBlocked: true } },
     },
   });
-  if (!request || request.kind !== "request" || request.isConversion) return [];
+  if (request?.kind !== "request" || request.isConversion) return [];
   if (policyOf(request.securePayment?.securePayment.excessPolicy, request.account.excessPolicy) === "keep") return [];
   const facts = (await labelFactsOf([request], tx)).get(request.id)!;
   const w = wrongAmountOf(facts, at);
