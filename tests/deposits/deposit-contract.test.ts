@@ -128,7 +128,8 @@ describe("DuebillDepositFactory", () => {
         })
         .then(
           () => "no revert",
-          (err: BaseError) => (err.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError).data?.errorName,
+          (err: BaseError) =>
+            (err.walk((e) => e instanceof ContractFunctionRevertedError) as ContractFunctionRevertedError).data?.errorName,
         );
     const { payee, feeRecipient } = devnet.accounts;
     const zero = "0x0000000000000000000000000000000000000000";
@@ -146,7 +147,9 @@ describe("DuebillDepositAddress", () => {
     const payer = devnet.accounts.payer.address;
     // Not the excess, not the whole balance, not a wei, to anyone: the payee is owed 10 and the fee address 0.5.
     expect(await revertOf(key, address, "giveBack", [payer, 2_000_000n, "0x1111111111111111"])).toBe("PayeeNotPaid");
-    expect(await revertOf(key, address, "giveBack", [devnet.accounts.depositRelayer.address, 1n, "0x1111111111111111"])).toBe("PayeeNotPaid");
+    expect(await revertOf(key, address, "giveBack", [devnet.accounts.depositRelayer.address, 1n, "0x1111111111111111"])).toBe(
+      "PayeeNotPaid",
+    );
     // Paying the payee only part of what it is owed does not open the door either.
     await mined(await operator().writeContract({ address, abi: depositAddressAbi, functionName: "forward", args: [5_000_000n] }));
     expect(await revertOf(key, address, "giveBack", [payer, 1n, "0x1111111111111111"])).toBe("PayeeNotPaid");
@@ -156,7 +159,9 @@ describe("DuebillDepositAddress", () => {
     const { address, reference } = await makeDeposit();
     await deposit(address, 12_500_000n);
     const before = { payee: await balance(devnet.accounts.payee.address), fee: await balance(devnet.accounts.feeRecipient.address) };
-    const forward = await mined(await operator().writeContract({ address, abi: depositAddressAbi, functionName: "forward", args: [10_000_000n] }));
+    const forward = await mined(
+      await operator().writeContract({ address, abi: depositAddressAbi, functionName: "forward", args: [10_000_000n] }),
+    );
     const [paid, ...others] = feeProxyEvents(forward.logs);
     expect(others).toHaveLength(0);
     expect(paid!.topics[1]).toBe(keccak256(reference));
@@ -168,7 +173,12 @@ describe("DuebillDepositAddress", () => {
     const payerBefore = await balance(payer);
     const refundReference: Hex = "0x2222222222222222";
     const back = await mined(
-      await operator().writeContract({ address, abi: depositAddressAbi, functionName: "giveBack", args: [payer, 2_000_000n, refundReference] }),
+      await operator().writeContract({
+        address,
+        abi: depositAddressAbi,
+        functionName: "giveBack",
+        args: [payer, 2_000_000n, refundReference],
+      }),
     );
     const [refund] = feeProxyEvents(back.logs);
     expect(refund!.topics[1]).toBe(keccak256(refundReference));
@@ -207,7 +217,12 @@ describe("DuebillDepositAddress", () => {
     await moveDevnetClock(devnet.rpcUrl, { kind: "shift", seconds: 120 });
     const before = await balance(payer);
     await mined(
-      await operator().writeContract({ address, abi: depositAddressAbi, functionName: "giveBack", args: [payer, 4_000_000n, "0x4444444444444444"] }),
+      await operator().writeContract({
+        address,
+        abi: depositAddressAbi,
+        functionName: "giveBack",
+        args: [payer, 4_000_000n, "0x4444444444444444"],
+      }),
     );
     expect((await balance(payer)) - before).toBe(4_000_000n);
     expect(await balance(address)).toBe(0n);
