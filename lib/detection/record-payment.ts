@@ -141,7 +141,11 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.confirmed",
         dedupeKey: `payment.confirmed:${request.id}`,
-        payload: paymentConfirmedPayload(updated, payment, crossChain, fees ? await feesPaidOf(tx, request.id, legs) : undefined, label),
+        payload: paymentConfirmedPayload(updated, payment, {
+          crossChain,
+          feesPaid: fees ? await feesPaidOf(tx, request.id, legs) : undefined,
+          label,
+        }),
         requestId: request.id,
       });
     } else if (fees && subStatus === FEE_SHORT && bumped.status !== "paid") {
@@ -152,7 +156,10 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.partial",
         dedupeKey: `payment.partial:${request.id}:${ev.txHash}:${ev.logIndex}`,
-        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), await feesPaidOf(tx, request.id, legs), label),
+        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), {
+          feesPaid: await feesPaidOf(tx, request.id, legs),
+          label,
+        }),
         requestId: request.id,
       });
     }

@@ -56,16 +56,11 @@ interface PaymentConfirmedFields extends RequestRef {
   reference: string | null;
   recurring?: RecurringRef;
   crossChain?: CrossChainRef;
-  /** How the request was paid (lib/refunds/labels.ts): exact, over, under or late, and Request Network's excessAmount. */
+  /** How the request was paid (lib/refunds/labels.ts, docs/guides/refunds.md): the last keys of payment.confirmed and payment.partial. */
   label?: AmountLabelRef;
 }
 
-/** The wrong-amount label of the request (docs/guides/refunds.md); the last keys of payment.confirmed and payment.partial. */
-export interface AmountLabelRef {
-  amountLabel: "exact" | "over" | "under" | "late" | null;
-  excessAmount: string;
-}
-
+export type AmountLabelRef = { amountLabel: "exact" | "over" | "under" | "late" | null; excessAmount: string };
 const labelKeys = (l: AmountLabelRef | undefined) => ({ amountLabel: l?.amountLabel ?? null, excessAmount: l?.excessAmount ?? "0" });
 
 /** A payment delivered from another chain: where the payer paid (the source) and through whom. */
@@ -264,26 +259,16 @@ export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
   };
 }
 
-/** payment.confirmed for a request that detection has just marked paid; `feesPaid`: all its payments' fees (a request with a fee). */
-export function paymentConfirmedPayload(
-  request: PaymentRequest,
-  payment: Payment,
-  crossChain?: CrossChainRef,
-  feesPaid?: bigint,
-  label?: AmountLabelRef,
-) {
-  return paymentConfirmedEvent({ ...paymentFields(request, payment, crossChain, feesPaid), label });
+/** What detection adds to a payment event: the bridge's source, all the payments' fees (a request with a fee), the label. */
+type PaymentExtras = { crossChain?: CrossChainRef; feesPaid?: bigint; label?: AmountLabelRef };
+/** payment.confirmed for a request that detection has just marked paid. */
+export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, x: PaymentExtras = {}) {
+  return paymentConfirmedEvent({ ...paymentFields(request, payment, x.crossChain, x.feesPaid), label: x.label });
 }
 
 /** payment.partial for a request a payment left fee-short (its fees so far, and what each short leg misses). */
-export function paymentPartialPayload(
-  request: PaymentRequest,
-  payment: Payment,
-  missingFees: MissingFeeRef[],
-  feesPaid: bigint,
-  label?: AmountLabelRef,
-) {
-  return paymentPartialEvent({ ...paymentFields(request, payment, undefined, feesPaid), missingFees, label });
+export function paymentPartialPayload(request: PaymentRequest, payment: Payment, missingFees: MissingFeeRef[], x: PaymentExtras) {
+  return paymentPartialEvent({ ...paymentFields(request, payment, undefined, x.feesPaid), missingFees, label: x.label });
 }
 
 function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef, feesPaid?: bigint): PaymentConfirmedFields {
