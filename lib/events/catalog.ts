@@ -259,9 +259,8 @@ export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
   };
 }
 
-/** What detection adds to a payment event: the bridge's source, all the payments' fees (a request with a fee), the label. */
 type PaymentExtras = { crossChain?: CrossChainRef; feesPaid?: bigint; label?: AmountLabelRef };
-/** payment.confirmed for a request that detection has just marked paid. */
+/** payment.confirmed for a request detection has just marked paid; extras: the bridge's source, all its payments' fees, the label. */
 export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, x: PaymentExtras = {}) {
   return paymentConfirmedEvent({ ...paymentFields(request, payment, x.crossChain, x.feesPaid), label: x.label });
 }
