@@ -75,7 +75,7 @@ async function snapshotA() {
       select: { token: true, status: true, expiresAt: true, cancelledAt: true },
     }),
     db().clientIdLink.findMany({ where: { client: { accountId: a.account.id } }, orderBy: { id: "asc" } }),
-    db().account.findUnique({ where: { id: a.account.id }, select: { name: true, logoUrl: true } }),
+    db().account.findUnique({ where: { id: a.account.id }, select: { name: true, logoUrl: true, excessPolicy: true } }),
   ]);
   return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand });
 }
@@ -147,6 +147,7 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
       settingsActions.setFeeAction(none, form({ bps: "100", bearer: "payer", evm: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" })),
   },
   "settings#clearFeeAction": { call: () => settingsActions.clearFeeAction() },
+  "settings#setExcessPolicyAction": { call: () => settingsActions.setExcessPolicyAction(none, form({ policy: "keep" })) },
   "admin#issueOrchestratorKeyAction": {
     admin: true,
     call: () => adminActions.issueOrchestratorKeyAction(none, form({ accountId: a.account.id, name: "x" })),

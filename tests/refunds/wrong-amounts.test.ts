@@ -7,6 +7,7 @@
  */
 import { beforeEach, describe, expect, it } from "vitest";
 import { POST as createDestination } from "@/app/v2/payee-destination/route";
+import { GET as searchPayments } from "@/app/v2/payments/route";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
 import { POST as createRequest } from "@/app/v2/request/route";
 import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
@@ -182,6 +183,8 @@ describe("an overpayment from a wallet", () => {
     expect(await pay(requestId, 12_000_000n)).toBe("recorded");
     expect((await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } })).amountPaid.toFixed()).toBe("12000000");
     expect((await status(requestId)).body).toMatchObject({ status: "paid", totalAmountPaid: "12", amountLabel: "over", excessAmount: "2" });
+    const listed = await call(searchPayments, `/v2/payments?requestId=${requestId}`, { headers: { "x-api-key": a.apiKey } });
+    expect(listed.body.payments[0].request).toMatchObject({ requestId, amountLabel: "over", excessAmount: "2" });
 
     // The webhook: the interface's keys in their order, then the label's two.
     const event = await db().outboxEvent.findFirstOrThrow({ where: { type: "payment.confirmed", requestId } });
