@@ -4,6 +4,7 @@
  * units for reading; the contract's own guarantees are tests/deposits/deposit-contract.test.ts.
  */
 import { describe, expect, it } from "vitest";
+import { wrongAmountText } from "@/components/pay/panels/wrong-amount-note";
 import { type DepositState, planDeposit } from "@/lib/deposits/returns";
 
 const base: DepositState = {
@@ -60,5 +61,34 @@ describe("planDeposit", () => {
       { kind: "return", amount: 4n, reason: "underpaid" },
       { kind: "return", amount: 10n, reason: "late" },
     ]);
+  });
+});
+
+describe("what the hosted page tells a payer who paid a wrong amount", () => {
+  const facts = {
+    amountLabel: "over" as const,
+    excessAmount: "2",
+    returnedAmount: "0",
+    paidAmount: "12",
+    effectiveExcessPolicy: "offer" as const,
+    currency: { symbol: "USDC" },
+  };
+  it("says what happened and what happens to the money under the link's policy", () => {
+    expect(wrongAmountText(facts)).toEqual({
+      title: "You sent 2 USDC more than asked",
+      body: "The merchant has been offered a one-click refund of the 2 USDC to the address it came from.",
+    });
+    expect(wrongAmountText({ ...facts, returnedAmount: "2", effectiveExcessPolicy: "return" })?.body).toBe(
+      "2 USDC was sent back to the address it came from.",
+    );
+    expect(wrongAmountText({ ...facts, amountLabel: "late", effectiveExcessPolicy: "keep" })).toEqual({
+      title: "Your payment arrived after this link expired",
+      body: "Contact the merchant about it.",
+    });
+    expect(wrongAmountText({ ...facts, amountLabel: "under", excessAmount: "0" })?.title).toBe(
+      "This link expired before the whole amount arrived",
+    );
+    expect(wrongAmountText({ ...facts, amountLabel: "exact", excessAmount: "0" })).toBeNull();
+    expect(wrongAmountText({ ...facts, amountLabel: null, excessAmount: "0" })).toBeNull();
   });
 });
