@@ -17,6 +17,8 @@ import { insertRefund, refundReferenceOf } from "@/lib/refunds/store";
  * or forwarded to the payee (detection then offers it: lib/refunds/offer.ts). docs/guides/refunds.md.
  */
 
+/** What a step holds the deposit for (a send, then up to a minute for its receipt). */
+const STEP_LEASE_MS = 90_000;
 const returnedEvent = parseAbiItem("event Returned(address indexed to, uint256 amount, bytes8 refundReference)");
 
 /** Why money that should have gone back was forwarded to the payee instead: the offered refund's warning. */
@@ -126,6 +128,8 @@ export async function settleDuebillDeposit(network: NetworkId, c: DepositCandida
   const signer = depositWalletFor(network)!;
   const done = { forwarded: 0, returned: 0 };
   for (const step of steps) {
+    // Each step may wait a minute for its receipt: the lease is renewed so no other worker takes the deposit meanwhile.
+    await db().depositAddress.update({ where: { requestId: c.requestId }, data: { leaseUntil: new Date(nowMs() + STEP_LEASE_MS) } });
     if (step.kind === "forward") {
       const { request } = await client.simulateContract({
         account: signer.account,

@@ -1,6 +1,7 @@
 import { sameAddress } from "@/lib/chain/address";
 import { effectiveRate, FIAT_PATH_DECIMALS, fiatHash } from "@/lib/chain/conversion";
 import { tokenOf } from "@/lib/chain/stored";
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
 import { type CrossChainRef, paymentConfirmedPayload, paymentPartialPayload } from "@/lib/events/catalog";
@@ -9,7 +10,7 @@ import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
-import { wrongAmountFields, wrongAmountsOf } from "@/lib/refunds/labels";
+import { labelFactsOf, wrongAmountFields, wrongAmountOf } from "@/lib/refunds/labels";
 import { offerWrongAmounts } from "@/lib/refunds/offer";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
@@ -132,8 +133,9 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       data: { status, subStatus, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? payer },
     });
     // Over, late or (on an expired link) under: offered to the payee under the link's policy (lib/refunds/offer.ts); labelled in the events.
-    await offerWrongAmounts(tx, request.id);
-    const label = wrongAmountFields((await wrongAmountsOf([updated], tx)).get(request.id)!, amountDecimalsOf(updated));
+    const facts = (await labelFactsOf([updated], tx)).get(request.id)!;
+    await offerWrongAmounts(tx, request.id, now(), facts);
+    const label = wrongAmountFields(wrongAmountOf(facts), amountDecimalsOf(updated));
     if (paidNow && bumped.status !== "paid") {
       const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
       await writeOutboxEvent(tx, {

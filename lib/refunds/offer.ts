@@ -2,7 +2,7 @@ import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Prisma, Refund, RefundReason } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
-import { labelFactsOf, wrongAmountOf } from "@/lib/refunds/labels";
+import { type LabelFacts, labelFactsOf, wrongAmountOf } from "@/lib/refunds/labels";
 import { policyOf } from "@/lib/refunds/policy";
 import { insertRefund } from "@/lib/refunds/store";
 
@@ -28,7 +28,12 @@ const SEVERAL_SENDERS = "Several wallets sent money to this payment's deposit ad
  * payer of the payment that caused them; none is offered while that payer is unknown. Conversion
  * requests (an invoice currency) and payouts are labelled, not offered.
  */
-export async function offerWrongAmounts(tx: Prisma.TransactionClient, requestId: string, at: Date = now()): Promise<Refund[]> {
+export async function offerWrongAmounts(
+  tx: Prisma.TransactionClient,
+  requestId: string,
+  at: Date = now(),
+  known?: LabelFacts,
+): Promise<Refund[]> {
   // The request's row lock orders this against detection recording a payment of it (which holds it already).
   await tx.$queryRaw`SELECT id FROM "PaymentRequest" WHERE id = ${requestId} FOR UPDATE`;
   const request = await tx.paymentRequest.findUnique({
@@ -41,7 +46,8 @@ export async function offerWrongAmounts(tx: Prisma.TransactionClient, requestId:
   });
   if (request?.kind !== "request" || request.isConversion) return [];
   if (policyOf(request.securePayment?.securePayment.excessPolicy, request.account.excessPolicy) === "keep") return [];
-  const facts = (await labelFactsOf([request], tx)).get(request.id)!;
+  // `known`: the facts the caller read in this transaction (detection, for the webhook's label); offers do not change them.
+  const facts = known ?? (await labelFactsOf([request], tx)).get(request.id)!;
   const w = wrongAmountOf(facts, at);
   const expected = units(request.expectedAmount);
   const due: Record<Exclude<RefundReason, "requested">, bigint> = {
