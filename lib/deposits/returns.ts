@@ -101,15 +101,16 @@ export async function settleDuebillDeposit(network: NetworkId, c: DepositCandida
   const { depositors } = inflow;
   let returnTo: string | null = null;
   let blocked: string | null = null;
-  if (depositors.length > 1) blocked = RETURN_BLOCKED.several;
-  else if (depositors[0]) {
+  // Only a return needs to know where it goes (one sender, not a contract).
+  if (c.policy === "return" && depositors.length > 1) blocked = RETURN_BLOCKED.several;
+  else if (c.policy === "return" && depositors[0]) {
     const code = await client.getCode({ address: asEvmAddress(depositors[0]) });
     if (code && code !== "0x") blocked = RETURN_BLOCKED.contract;
     else returnTo = depositors[0];
   }
   await db().depositAddress.update({
     where: { requestId: c.requestId },
-    data: { depositors, lateAmount: inflow.late.toString(), ...(c.policy === "return" && blocked ? { autoReturnBlocked: blocked } : {}) },
+    data: { depositors, lateAmount: inflow.late.toString(), ...(blocked ? { autoReturnBlocked: blocked } : {}) },
   });
   // First in, first out: what left the address (forwarded or returned) is its oldest money.
   const left = inflow.total - balance;
