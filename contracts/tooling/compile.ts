@@ -37,6 +37,10 @@ writeFileSync(
 /** contracts/src/DuebillRecurringPayments.sol (lib/recurring). */
 export const recurringPaymentsAbi = ${JSON.stringify(compiled.DuebillRecurringPayments.abi, null, 2)} as const;
 
+/** contracts/src/DuebillDepositFactory.sol and DuebillDepositAddress.sol: deposit addresses that can send money back (lib/deposits). */
+export const depositFactoryAbi = ${JSON.stringify(compiled.DuebillDepositFactory.abi, null, 2)} as const;
+export const depositAddressAbi = ${JSON.stringify(compiled.DuebillDepositAddress.abi, null, 2)} as const;
+
 /** contracts/devnet/DuebillDevnetBridge.sol, the devnet's cross-chain route (lib/routing/devnet-bridge.ts). */
 export const devnetBridgeAbi = ${JSON.stringify(compiled.DuebillDevnetBridge.abi, null, 2)} as const;
 `,

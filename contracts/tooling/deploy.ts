@@ -1,10 +1,13 @@
 /**
- * The one deploy script: deploys contracts/src/DuebillRecurringPayments.sol (the committed artifact,
- * contracts/generated/artifacts.generated.ts). The devnet (scripts/devnet/deploy.ts) imports
- * deployRecurringPayments; run as a script it is the command
+ * The one deploy script: deploys contracts/src/DuebillRecurringPayments.sol or (with `--contract deposits`)
+ * contracts/src/DuebillDepositFactory.sol (the committed artifacts, contracts/generated/artifacts.generated.ts).
+ * The devnet (scripts/devnet/deploy.ts) imports deployRecurringPayments and deployDepositFactory; run as a
+ * script it is the command
  * `npm run contracts:deploy -- --network base --relayer 0x… [--admin 0x…] [--rpc URL]
- *  [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]`, which deploys to a real network and prints
- * the address with the chain-config snippet to set. RPC: --rpc or RPC_URL_<NETWORK> (RPC_URL_BASE,
+ *  [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]` (recurring payments), or
+ * `npm run contracts:deploy -- --contract deposits --network base [--rpc URL] [--key-env …] [--fee-proxy 0x…]`
+ * (the deposit factory: no admin, no relayer — each deposit address's operator is the relayer that creates it),
+ * which deploys to a real network and prints the address with the chain-config snippet to set. RPC: --rpc or RPC_URL_<NETWORK> (RPC_URL_BASE,
  * RPC_URL_ARBITRUM_ONE…). Key: the environment variable named by --key-env (default
  * DEPLOYER_PRIVATE_KEY). The fee proxy defaults to the network's ERC20FeeProxy
  * (lib/chain/deployments.ts); the admin to the deployer.
@@ -50,6 +53,51 @@ export interface DeployRecurringParams {
   pollingInterval?: number;
 }
 
+/** A deployment's chain: the given one, or one built from the RPC's chain id. */
+async function chainFor(rpcUrl: string, chain: Chain | undefined): Promise<Chain> {
+  if (chain) return chain;
+  const id = await createPublicClient({ transport: http(rpcUrl) }).getChainId();
+  return defineChain({
+    id,
+    name: `chain ${id}`,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  });
+}
+
+export interface DeployDepositFactoryParams {
+  rpcUrl: string;
+  chain?: Chain;
+  deployer: Account;
+  erc20FeeProxy: Address;
+  pollingInterval?: number;
+}
+
+/**
+ * Deploys DuebillDepositFactory over the network's ERC20FeeProxy, then reads the fee proxy back. The
+ * factory has no owner and no settings: nothing about it can change after deployment.
+ */
+export async function deployDepositFactory(params: DeployDepositFactoryParams): Promise<RecurringDeployment> {
+  if (!isAddress(params.erc20FeeProxy) || params.erc20FeeProxy === zeroAddress)
+    throw new Error(`erc20FeeProxy: not a usable address (${params.erc20FeeProxy})`);
+  const transport = http(params.rpcUrl);
+  const pollingInterval = params.pollingInterval ?? 1_000;
+  const chain = await chainFor(params.rpcUrl, params.chain);
+  const pub = createPublicClient({ chain, transport, pollingInterval });
+  const code = await pub.getCode({ address: params.erc20FeeProxy });
+  if (!code || code === "0x") throw new Error(`no contract at the ERC20FeeProxy address ${params.erc20FeeProxy} on chain ${chain.id}`);
+  const factory = compiledContracts.DuebillDepositFactory;
+  const wallet = createWalletClient({ chain, transport, account: params.deployer, pollingInterval });
+  const txHash = await wallet.deployContract({ abi: factory.abi, bytecode: factory.bytecode, args: [params.erc20FeeProxy] });
+  const receipt = await pub.waitForTransactionReceipt({ hash: txHash });
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`DuebillDepositFactory deployment reverted (${txHash})`);
+  const address = getAddress(receipt.contractAddress);
+  const proxy = await pub.readContract({ address, abi: factory.abi, functionName: "erc20FeeProxy" });
+  if (proxy.toLowerCase() !== params.erc20FeeProxy.toLowerCase())
+    throw new Error(`DuebillDepositFactory at ${address}: fee proxy mismatch`);
+  return { address, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
+}
+
 /** Deploys, then reads the roles and fee proxy back so a wrong constructor argument cannot pass silently. */
 export async function deployRecurringPayments(params: DeployRecurringParams): Promise<RecurringDeployment> {
   for (const [name, value] of [
@@ -61,16 +109,7 @@ export async function deployRecurringPayments(params: DeployRecurringParams): Pr
   }
   const transport = http(params.rpcUrl);
   const pollingInterval = params.pollingInterval ?? 1_000;
-  let chain = params.chain;
-  if (!chain) {
-    const id = await createPublicClient({ transport }).getChainId();
-    chain = defineChain({
-      id,
-      name: `chain ${id}`,
-      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
-      rpcUrls: { default: { http: [params.rpcUrl] } },
-    });
-  }
+  const chain = await chainFor(params.rpcUrl, params.chain);
   const pub = createPublicClient({ chain, transport, pollingInterval });
   const code = await pub.getCode({ address: params.erc20FeeProxy });
   if (!code || code === "0x") throw new Error(`no contract at the ERC20FeeProxy address ${params.erc20FeeProxy} on chain ${chain.id}`);
@@ -99,21 +138,27 @@ export async function deployRecurringPayments(params: DeployRecurringParams): Pr
 }
 
 /** The CHAIN_CONFIG (or CHAIN_CONFIG_FILE) entry that points the app at a deployment. */
-export function chainConfigSnippet(network: NetworkId, address: Address): Record<string, unknown> {
-  return { [network]: { contracts: { recurringPayments: address } } };
+export function chainConfigSnippet(
+  network: NetworkId,
+  address: Address,
+  key: "recurringPayments" | "depositFactory" = "recurringPayments",
+) {
+  return { [network]: { contracts: { [key]: address } } };
 }
 
 export interface DeployCommandResult extends RecurringDeployment {
+  contract: "recurring" | "deposits";
   network: NetworkId;
   chainId: number;
-  admin: Address;
-  relayer: Address;
+  /** Recurring payments only (the deposit factory has neither). */
+  admin: Address | null;
+  relayer: Address | null;
   erc20FeeProxy: Address;
   snippet: Record<string, unknown>;
 }
 
 const USAGE =
-  "npm run contracts:deploy -- --network <id> --relayer 0x… [--admin 0x…] [--rpc URL] [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]";
+  "npm run contracts:deploy -- [--contract recurring|deposits] --network <id> [--relayer 0x…] [--admin 0x…] [--rpc URL] [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]";
 
 function rpcEnvName(network: NetworkId): string {
   return `RPC_URL_${network.toUpperCase().replace(/-/g, "_")}`;
@@ -132,6 +177,7 @@ export async function runDeployCommand(
   const { values } = parseArgs({
     args: argv,
     options: {
+      contract: { type: "string", default: "recurring" },
       network: { type: "string" },
       relayer: { type: "string" },
       admin: { type: "string" },
@@ -141,9 +187,15 @@ export async function runDeployCommand(
     },
   });
   const network = values.network as NetworkId | undefined;
+  const contract = values.contract;
+  if (contract !== "recurring" && contract !== "deposits") throw new Error(`--contract must be recurring or deposits\n${USAGE}`);
   if (!network || !NETWORK_IDS.includes(network)) throw new Error(`--network must be one of ${NETWORK_IDS.join(", ")}\n${USAGE}`);
-  if (NETWORKS[network].kind !== "evm") throw new Error(`${network}: recurring payments are EVM-only (no contract for Tron)`);
-  if (!values.relayer || !isAddress(values.relayer)) throw new Error(`--relayer must be the relayer's 0x address\n${USAGE}`);
+  if (NETWORKS[network].kind !== "evm")
+    throw new Error(
+      `${network}: ${contract === "deposits" ? "deposit addresses" : "recurring payments"} are EVM-only (no contract for Tron)`,
+    );
+  if (contract === "recurring" && (!values.relayer || !isAddress(values.relayer)))
+    throw new Error(`--relayer must be the relayer's 0x address\n${USAGE}`);
   if (values.admin !== undefined && !isAddress(values.admin)) throw new Error(`--admin must be a 0x address\n${USAGE}`);
   if (values["fee-proxy"] !== undefined && !isAddress(values["fee-proxy"])) throw new Error(`--fee-proxy must be a 0x address\n${USAGE}`);
 
@@ -159,8 +211,6 @@ export async function runDeployCommand(
   const chainId = await createPublicClient({ transport: http(rpcUrl) }).getChainId();
   if (chainId !== expectedChainId) throw new Error(`the RPC serves chain ${chainId}, but ${network} is chain ${expectedChainId}`);
 
-  const relayer = getAddress(values.relayer);
-  const admin = getAddress(values.admin ?? deployer.address);
   const erc20FeeProxy = getAddress(values["fee-proxy"] ?? DEPLOYMENTS[network].erc20FeeProxy);
   const chain = defineChain({
     id: chainId,
@@ -169,6 +219,21 @@ export async function runDeployCommand(
     rpcUrls: { default: { http: [rpcUrl] } },
   });
 
+  if (contract === "deposits") {
+    log(`[contracts] deploying DuebillDepositFactory to ${network} (chain ${chainId}) from ${deployer.address}`);
+    const deployment = await deployDepositFactory({ rpcUrl, chain, deployer, erc20FeeProxy });
+    const snippet = chainConfigSnippet(network, deployment.address, "depositFactory");
+    log(`[contracts] DuebillDepositFactory ${deployment.address}`);
+    log(`  tx ${deployment.txHash} (block ${deployment.blockNumber}, gas ${deployment.gasUsed})`);
+    log(`  ERC20FeeProxy ${erc20FeeProxy}  (no owner, no settings)`);
+    log("Configure it (merged into the app's chain config; CHAIN_CONFIG env or the CHAIN_CONFIG_FILE JSON):");
+    log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
+    log(`New deposit addresses on ${network} are then Duebill's (they can return an excess); the deposit relayer`);
+    log("(DEPOSIT_RELAYER_PRIVATE_KEY) is each new address's operator. Addresses made before keep Request Network's proxy.");
+    return { ...deployment, contract, network, chainId, admin: null, relayer: null, erc20FeeProxy, snippet };
+  }
+  const relayer = getAddress(values.relayer!);
+  const admin = getAddress(values.admin ?? deployer.address);
   log(`[contracts] deploying DuebillRecurringPayments to ${network} (chain ${chainId}) from ${deployer.address}`);
   if (!values.admin) log("[contracts] no --admin: the deployer is the admin (pause, setRelayer, setFeeProxy); prefer a multisig");
   const deployment = await deployRecurringPayments({ rpcUrl, chain, deployer, admin, relayer, erc20FeeProxy });
@@ -179,7 +244,7 @@ export async function runDeployCommand(
   log("Configure it (merged into the app's chain config; CHAIN_CONFIG env or the CHAIN_CONFIG_FILE JSON):");
   log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
   log(`The relayer ${relayer} only pays gas: give its key to the app (RELAYER_PRIVATE_KEY) and keep it funded on ${network}.`);
-  return { ...deployment, network, chainId, admin, relayer, erc20FeeProxy, snippet };
+  return { ...deployment, contract, network, chainId, admin, relayer, erc20FeeProxy, snippet };
 }
 
 // Run as a script (`npm run contracts:deploy`), not when imported by the devnet or a test.

@@ -53,6 +53,7 @@ const overrideSchema = z.partialRecord(
         recurringPaymentProxy: z.string().nullable().optional(),
         recurringPayments: z.string().nullable().optional(),
         singleRequestProxyFactory: z.string().nullable().optional(),
+        depositFactory: z.string().nullable().optional(),
         devnetBridge: z.string().nullable().optional(),
         devnetBridgeCreationBlock: z.number().int().min(0).optional(),
       })

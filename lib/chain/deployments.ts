@@ -16,6 +16,12 @@ export interface NetworkDeployments {
    * addresses (lib/deposits). Unset → no deposit addresses on that network.
    */
   readonly singleRequestProxyFactory?: string | null;
+  /**
+   * Duebill's own DuebillDepositFactory (contracts/src/): deposit addresses that can send an excess, an
+   * underpaid or a late payment back (lib/deposits). None committed, set by configuration (the devnet sets
+   * it); where it is set, new deposit addresses are Duebill's, elsewhere Request Network's (no returns).
+   */
+  readonly depositFactory?: string | null;
   /** The devnet's bridge on a cross-chain source chain (contracts/devnet/DuebillDevnetBridge.sol); never on a real network. */
   readonly devnetBridge?: string | null;
   readonly devnetBridgeCreationBlock?: number;

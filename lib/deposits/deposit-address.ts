@@ -1,6 +1,7 @@
 import { type Address, decodeEventLog, getAddress, zeroAddress } from "viem";
+import { depositFactoryAbi } from "@/contracts/generated/abis.generated";
 import { singleRequestProxyFactoryAbi } from "@/lib/chain/abis";
-import { asEvmAddress, asHex } from "@/lib/chain/address";
+import { asEvmAddress, asHex, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
@@ -27,17 +28,20 @@ export function eip681Uri(token: string, chainId: number, to: string, amount: bi
 }
 
 /**
- * The request's deposit address, deployed on first use through the network's SingleRequestProxyFactory
- * (Request Network's ERC20SingleRequestProxy: payee, token, payment reference, fee address and amount
- * fixed at creation). Idempotent and safe when called concurrently or after a crash: one row per
+ * The request's deposit address, deployed on first use: through the network's DuebillDepositFactory
+ * where it is configured (Duebill's DuebillDepositAddress: payee, token, payment reference, fee, the
+ * amount still owed, the deposit relayer as operator and `closesAt` — the link's expiry — fixed at
+ * creation; it can send money back), else Request Network's SingleRequestProxyFactory
+ * (ERC20SingleRequestProxy: payee, token, payment reference, fee address and amount fixed at creation;
+ * it only forwards). Idempotent and safe when called concurrently or after a crash: one row per
  * request, one deployment at a time under a lease, and a sent deployment is looked up by its hash
  * before anything is sent again.
  */
-export async function ensureDepositAddress(request: PaymentRequest): Promise<DepositAddress> {
+export async function ensureDepositAddress(request: PaymentRequest, closesAt: Date): Promise<DepositAddress> {
   const network = request.network as NetworkId;
   const unavailable = depositUnavailableReason(network);
   if (unavailable) throw new AppError("conflict", unavailable);
-  const factory = networkRuntime(network).contracts.singleRequestProxyFactory!;
+  const { depositFactory, singleRequestProxyFactory } = networkRuntime(network).contracts;
   await db().depositAddress.createMany({
     data: [
       {
@@ -45,7 +49,9 @@ export async function ensureDepositAddress(request: PaymentRequest): Promise<Dep
         network,
         tokenAddress: request.tokenAddress,
         feeAmount: request.feeAddress ? request.feeAmount : 0,
-        factoryAddress: factory,
+        factoryAddress: (depositFactory ?? singleRequestProxyFactory)!,
+        contract: depositFactory ? "duebill" : "request_network",
+        closesAt: depositFactory ? closesAt : null,
       },
     ],
     skipDuplicates: true,
@@ -79,20 +85,38 @@ async function deploy(row: DepositAddress, request: PaymentRequest): Promise<Dep
       if (!known) hash = null;
     }
     if (!hash) {
-      const { request: call } = await client.simulateContract({
-        account: signer.account,
-        address: asEvmAddress(row.factoryAddress),
-        abi: singleRequestProxyFactoryAbi,
-        functionName: "createERC20SingleRequestProxy",
-        args: [
-          asEvmAddress(request.payee),
-          asEvmAddress(request.tokenAddress),
-          asHex(request.paymentReference),
-          request.feeAddress ? asEvmAddress(request.feeAddress) : zeroAddress,
-          units(row.feeAmount),
-        ],
-      });
-      hash = await signer.wallet.writeContract({ ...call, account: signer.account, chain: null });
+      const payee = asEvmAddress(request.payee);
+      const token = asEvmAddress(request.tokenAddress);
+      const feeAddress = request.feeAddress ? asEvmAddress(request.feeAddress) : zeroAddress;
+      const owed = units(request.expectedAmount) - units(request.amountPaid);
+      if (row.contract === "duebill") {
+        const { request: call } = await client.simulateContract({
+          account: signer.account,
+          address: asEvmAddress(row.factoryAddress),
+          abi: depositFactoryAbi,
+          functionName: "create",
+          // What is still owed when the address is made (the rest of a partly paid request), to be paid before any return.
+          args: [
+            payee,
+            token,
+            asHex(request.paymentReference),
+            feeAddress,
+            units(row.feeAmount),
+            owed > 0n ? owed : 0n,
+            BigInt(Math.floor(row.closesAt!.getTime() / 1000)),
+          ],
+        });
+        hash = await signer.wallet.writeContract({ ...call, account: signer.account, chain: null });
+      } else {
+        const { request: call } = await client.simulateContract({
+          account: signer.account,
+          address: asEvmAddress(row.factoryAddress),
+          abi: singleRequestProxyFactoryAbi,
+          functionName: "createERC20SingleRequestProxy",
+          args: [payee, token, asHex(request.paymentReference), feeAddress, units(row.feeAmount)],
+        });
+        hash = await signer.wallet.writeContract({ ...call, account: signer.account, chain: null });
+      }
       await db().depositAddress.update({ where: { requestId: row.requestId }, data: { deployTxHash: hash } });
     }
     const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000, pollingInterval: 250 });
@@ -103,14 +127,21 @@ async function deploy(row: DepositAddress, request: PaymentRequest): Promise<Dep
     }
     let proxy: Address | null = null;
     for (const l of receipt.logs) {
+      // Only the factory's own event: another contract could emit one of the same shape.
+      if (!sameAddress(l.address, row.factoryAddress)) continue;
       try {
-        const ev = decodeEventLog({ abi: singleRequestProxyFactoryAbi, data: l.data, topics: l.topics });
-        if (ev.eventName === "ERC20SingleRequestProxyCreated") proxy = getAddress(ev.args.proxyAddress);
+        if (row.contract === "duebill") {
+          const ev = decodeEventLog({ abi: depositFactoryAbi, data: l.data, topics: l.topics });
+          if (ev.eventName === "DepositAddressCreated") proxy = getAddress(ev.args.depositAddress);
+        } else {
+          const ev = decodeEventLog({ abi: singleRequestProxyFactoryAbi, data: l.data, topics: l.topics });
+          if (ev.eventName === "ERC20SingleRequestProxyCreated") proxy = getAddress(ev.args.proxyAddress);
+        }
       } catch {
-        // another contract's log
+        // another event of the factory
       }
     }
-    if (!proxy) throw new Error(`no ERC20SingleRequestProxyCreated in ${hash}`);
+    if (!proxy) throw new Error(`no creation event of the factory in ${hash}`);
     log.info("deposit address created", { requestId: row.requestId, network, address: proxy });
     return await db().depositAddress.update({
       where: { requestId: row.requestId },

@@ -1,12 +1,13 @@
 import { createWalletClient, type Hex, http, type WalletClient } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { networkRuntime } from "@/lib/chain/config";
-import { NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
+import { isNetworkId, NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
 import { env } from "@/lib/env";
 
 /**
- * The deposit relayer: deploys deposit addresses and forwards what reaches them. It pays gas only
- * (the tokens go from the deposit address to the payee through the fee proxy) and has its own
+ * The deposit relayer: deploys deposit addresses, forwards what reaches them and (from Duebill's own
+ * deposit contract) sends an excess, an underpaid or a late payment back. It pays gas only (the tokens
+ * go from the deposit address through the fee proxy, to the payee or back to the payer) and has its own
  * account, so its nonces never interleave with the recurring relayer's bookkeeping.
  */
 export function depositRelayer(): PrivateKeyAccount | null {
@@ -22,10 +23,22 @@ export function depositUnavailableReason(network: NetworkId): string | null {
     .DEPOSIT_NETWORKS?.split(",")
     .map((n) => n.trim());
   if (enabled ? !enabled.includes(network) : network === "mainnet") return `Deposit addresses are not enabled on ${rt.network.name}`;
-  if (!rt.contracts.singleRequestProxyFactory) return `No deposit address factory is configured on ${rt.network.name}`;
+  if (!rt.contracts.depositFactory && !rt.contracts.singleRequestProxyFactory)
+    return `No deposit address factory is configured on ${rt.network.name}`;
   if (!rt.rpcUrl) return `No RPC is configured for ${rt.network.name}`;
   if (!depositRelayer()) return "Deposit addresses are not enabled on this server (DEPOSIT_RELAYER_PRIVATE_KEY)";
   return null;
+}
+
+/**
+ * Whether deposit addresses made now on `network` can send money back by themselves: Duebill's
+ * DuebillDepositFactory is configured there (and deposit addresses are enabled). Where only Request
+ * Network's SingleRequestProxyFactory is (production chains until Duebill's is deployed), a deposit
+ * address can only forward to the payee: the `return` policy is then an offer (lib/refunds/policy.ts).
+ */
+export function depositReturnsAvailable(network: string): boolean {
+  if (!isNetworkId(network)) return false;
+  return Boolean(networkRuntime(network).contracts.depositFactory) && depositUnavailableReason(network) === null;
 }
 
 export function depositNetworks(): NetworkId[] {

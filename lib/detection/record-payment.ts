@@ -1,6 +1,7 @@
 import { sameAddress } from "@/lib/chain/address";
 import { effectiveRate, FIAT_PATH_DECIMALS, fiatHash } from "@/lib/chain/conversion";
 import { tokenOf } from "@/lib/chain/stored";
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
 import { type CrossChainRef, paymentConfirmedPayload, paymentPartialPayload } from "@/lib/events/catalog";
@@ -10,6 +11,8 @@ import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
 import { bindQuote, claimQuotedCredit, isQuotedConversion } from "@/lib/payments/quoted-conversion";
+import { labelFactsOf, wrongAmountFields, wrongAmountOf } from "@/lib/refunds/labels";
+import { offerWrongAmounts } from "@/lib/refunds/offer";
 import { safePayerOf } from "@/lib/secure-payments/safe";
 
 export type RecordResult = "recorded" | "duplicate" | "ignored";
@@ -85,9 +88,13 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
     // A cross-chain payment is sent by the bridge: the payer is who paid on the source chain.
     let payer = crossChain?.payer ?? ev.from;
+    let depositAddress: string | null = null;
     if (ev.txTo) {
       const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
-      if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = deposit.depositors[0] ?? ev.from;
+      if (deposit?.address && sameAddress(deposit.address, ev.txTo)) {
+        payer = deposit.depositors[0] ?? ev.from;
+        depositAddress = deposit.address;
+      }
     }
     // A recurring payment is sent by the relayer through the recurring contract: the payer is the
     // schedule's subscriber (the permit's owner, whose tokens the contract pulled).
@@ -114,6 +121,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       feeAmount: ev.feeAmount.toString(),
       feeAddress: ev.feeAddress,
       proxyAddress: ev.proxyAddress,
+      depositAddress,
       blockTime: ev.blockTime,
       ...(quote?.columns ?? conversionColumns),
     });
@@ -137,6 +145,10 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       where: { id: request.id },
       data: { status, subStatus, paidAt: paidNow && !bumped.paidAt ? ev.blockTime : bumped.paidAt, payer: bumped.payer ?? payer },
     });
+    // Over, late or (on an expired link) under: offered to the payee under the link's policy (lib/refunds/offer.ts); labelled in the events.
+    const facts = (await labelFactsOf([updated], tx)).get(request.id)!;
+    await offerWrongAmounts(tx, request.id, now(), facts);
+    const label = wrongAmountFields(wrongAmountOf(facts), amountDecimalsOf(updated));
     if (paidNow && bumped.status !== "paid") {
       const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
       await writeOutboxEvent(tx, {
@@ -144,7 +156,11 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.confirmed",
         dedupeKey: `payment.confirmed:${request.id}`,
-        payload: paymentConfirmedPayload(updated, payment, crossChain, fees ? await feesPaidOf(tx, request.id, legs) : undefined),
+        payload: paymentConfirmedPayload(updated, payment, {
+          crossChain,
+          feesPaid: fees ? await feesPaidOf(tx, request.id, legs) : undefined,
+          label,
+        }),
         requestId: request.id,
       });
     } else if (fees && subStatus === FEE_SHORT && bumped.status !== "paid") {
@@ -155,13 +171,19 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         clientId: request.clientId,
         type: "payment.partial",
         dedupeKey: `payment.partial:${request.id}:${ev.txHash}:${ev.logIndex}`,
-        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), await feesPaidOf(tx, request.id, legs)),
+        payload: paymentPartialPayload(updated, payment, missingFeesOf(updated, fees), {
+          feesPaid: await feesPaidOf(tx, request.id, legs),
+          label,
+        }),
         requestId: request.id,
       });
     }
     return "recorded";
   });
 }
+
+/** Decimals of a request's owed amounts: the token's, or a conversion request's invoice currency at the path's 8. */
+const amountDecimalsOf = (r: PaymentRequest) => (r.isConversion ? FIAT_PATH_DECIMALS : tokenOf(r).decimals);
 
 /** The fees a request's payments sent to its fee addresses, in token base units (what payment.confirmed and payment.partial report). */
 async function feesPaidOf(tx: Prisma.TransactionClient, requestId: string, legs: readonly FeeLeg[]): Promise<bigint> {

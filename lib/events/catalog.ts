@@ -63,7 +63,12 @@ export interface PaymentConfirmedFields extends RequestRef {
   reference: string | null;
   recurring?: RecurringRef;
   crossChain?: CrossChainRef;
+  /** How the request was paid (lib/refunds/labels.ts, docs/guides/refunds.md): the last keys of payment.confirmed and payment.partial. */
+  label?: AmountLabelRef;
 }
+
+export type AmountLabelRef = { amountLabel: "exact" | "over" | "under" | "late" | null; excessAmount: string };
+const labelKeys = (l: AmountLabelRef | undefined) => ({ amountLabel: l?.amountLabel ?? null, excessAmount: l?.excessAmount ?? "0" });
 
 /** A payment delivered from another chain: where the payer paid (the source) and through whom. */
 export interface CrossChainRef {
@@ -85,6 +90,7 @@ export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
   return {
     event: "payment.confirmed" as const,
     ...paymentBody(f),
+    ...labelKeys(f.label),
   };
 }
 
@@ -106,6 +112,7 @@ export function paymentPartialEvent(f: PaymentConfirmedFields & { missingFees: M
     event: "payment.partial" as const,
     ...paymentBody({ ...f, subStatus: "fee_short" }),
     missingFees: f.missingFees.map((m) => ({ type: m.type, feeAddress: m.feeAddress, amount: m.amount, currency: m.currency })),
+    ...labelKeys(f.label),
   };
 }
 
@@ -259,14 +266,15 @@ export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
   };
 }
 
-/** payment.confirmed for a request that detection has just marked paid; `feesPaid`: all its payments' fees (a request with a fee). */
-export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef, feesPaid?: bigint) {
-  return paymentConfirmedEvent(paymentFields(request, payment, crossChain, feesPaid));
+type PaymentExtras = { crossChain?: CrossChainRef; feesPaid?: bigint; label?: AmountLabelRef };
+/** payment.confirmed for a request detection has just marked paid; extras: the bridge's source, all its payments' fees, the label. */
+export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, x: PaymentExtras = {}) {
+  return paymentConfirmedEvent({ ...paymentFields(request, payment, x.crossChain, x.feesPaid), label: x.label });
 }
 
 /** payment.partial for a request a payment left fee-short (its fees so far, and what each short leg misses). */
-export function paymentPartialPayload(request: PaymentRequest, payment: Payment, missingFees: MissingFeeRef[], feesPaid: bigint) {
-  return paymentPartialEvent({ ...paymentFields(request, payment, undefined, feesPaid), missingFees });
+export function paymentPartialPayload(request: PaymentRequest, payment: Payment, missingFees: MissingFeeRef[], x: PaymentExtras) {
+  return paymentPartialEvent({ ...paymentFields(request, payment, undefined, x.feesPaid), missingFees, label: x.label });
 }
 
 function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: CrossChainRef, feesPaid?: bigint): PaymentConfirmedFields {

@@ -31,6 +31,7 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
     paymentCurrency: "USDC-base",
     fees: [],
     reference: "INV-1001",
+    label: { amountLabel: "exact" as const, excessAmount: "0" },
   });
   const confirmed = (totalAmountPaid: string) => paymentConfirmedEvent(fields(totalAmountPaid));
   const payment = (event: string, totalAmountPaid: string, subStatus = "") => ({ ...confirmed(totalAmountPaid), event, subStatus });

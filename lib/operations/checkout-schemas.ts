@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { type crossChainPayResponseSchema, missingFeeSchema } from "@/lib/operations/requests-schemas";
+import {
+  amountLabelShape,
+  type crossChainPayResponseSchema,
+  excessPolicySchema,
+  missingFeeSchema,
+} from "@/lib/operations/requests-schemas";
 import type { LinkDeposit } from "@/lib/secure-payments/deposit";
 import type { CrossChainSource, PaymentPageData, PaymentPageItem } from "@/lib/secure-payments/page-types";
 
@@ -88,6 +93,12 @@ export const checkoutSchema = z
     lineItems: z.array(z.object({ description: z.string(), quantity: z.number(), unitAmount: z.string(), total: z.string() })),
     payByTransfer: z.boolean().meta({ description: "The payer may pay with a plain transfer to a deposit address" }),
     crossChainSources: z.array(checkoutCrossChainSourceSchema).meta({ description: "Chains the payer may pay from instead" }),
+    ...amountLabelShape,
+    effectiveExcessPolicy: excessPolicySchema.meta({
+      description:
+        "What happens to an excess, an underpaid or a late payment: return (sent back from the deposit address), " +
+        "offer (the merchant is offered a one-click refund), keep",
+    }),
   })
   .meta({
     id: "Checkout",

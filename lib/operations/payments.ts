@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
+import { amountLabelShape } from "@/lib/operations/requests-schemas";
 import { DIRECTIONS } from "@/lib/payments/direction";
 
 const text = (max: number, description: string) => z.string().min(1).max(max).optional().meta({ description });
@@ -42,6 +43,8 @@ const paymentSchema = z
       hasBeenPaid: z.boolean(),
       customerInfo: z.record(z.string(), z.unknown()).nullable(),
       reference: z.string().nullable(),
+      amountLabel: amountLabelShape.amountLabel,
+      excessAmount: amountLabelShape.excessAmount,
     }),
     payer: z.string().nullable(),
     payee: z.string(),

@@ -1,7 +1,14 @@
 import { z } from "zod";
 import { checkoutSchema } from "@/lib/operations/checkout-schemas";
 import { amountSummarySchema, multicallViewSchema } from "@/lib/operations/multicall-schemas";
-import { crossChainPayResponseSchema, missingFeeSchema, payMetadataSchema, txSchema } from "@/lib/operations/requests-schemas";
+import {
+  amountLabelShape,
+  crossChainPayResponseSchema,
+  excessPolicySchema,
+  missingFeeSchema,
+  payMetadataSchema,
+  txSchema,
+} from "@/lib/operations/requests-schemas";
 import { feePlanSchema } from "@/lib/operations/secure-payments-schemas";
 
 /**
@@ -37,6 +44,20 @@ const paymentOptions = z
   .optional()
   .meta({ description: "With ?wallet=: {network: {token: {balance, hasEnoughBalance, neededAmount}}} for a pending link" });
 
+/** A link's wrong-amount label and policy (Duebill extension, docs/guides/refunds.md): the public view and the secure payment object. */
+export const linkExcessShape = {
+  ...amountLabelShape,
+  excessPolicy: excessPolicySchema.nullable().meta({
+    description: "Duebill extension: the link's own wrong-amount policy as created (excessPolicy); null: the account's",
+  }),
+  effectiveExcessPolicy: excessPolicySchema.meta({
+    description:
+      "Duebill extension: the policy that applies — the link's, else the account's; `return` reads `offer` where the link cannot " +
+      "take deposits to an address of Duebill's own deposit contract (a batch, a payout, a network without DuebillDepositFactory). " +
+      "A wallet payment to a `return` link is offered to the payee (nothing in the payee's wallet moves without it)",
+  }),
+};
+
 const common = {
   paymentOptions,
   status,
@@ -63,6 +84,7 @@ const common = {
         "partially_paid; GET /pay asks for the missing fee alone); null otherwise",
     }),
   missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
+  ...linkExcessShape,
   checkout: checkoutSchema,
 };
 

@@ -83,6 +83,15 @@ export const createSecurePaymentBodySchema = z.strictObject({
     .max(50)
     .optional()
     .meta({ description: "Duebill extension: shown on the hosted page; quantity × unitAmount must add up to the requests' amounts" }),
+  excessPolicy: z
+    .enum(["return", "offer", "keep"], "must be return, offer or keep")
+    .optional()
+    .meta({
+      description:
+        "Duebill extension: what happens to an overpayment's excess and to an underpaid or late payment — return (sent back " +
+        "automatically from the link's deposit address; where that cannot be, offered), offer (a one-click refund offered to you), " +
+        "keep. Default: the account's (Settings; offer)",
+    }),
 });
 
 export const createPayoutLinkBodySchema = z.strictObject({

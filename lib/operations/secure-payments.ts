@@ -3,7 +3,7 @@ import { defineOperation } from "@/lib/http/operation";
 import { errorBodySchema, errorResponses } from "@/lib/openapi/common";
 import { linkDepositSchema } from "@/lib/operations/checkout-schemas";
 import { missingFeeSchema } from "@/lib/operations/requests-schemas";
-import { publicLinkSchema, tokenPayResponseSchema } from "@/lib/operations/secure-payment-view-schemas";
+import { linkExcessShape, publicLinkSchema, tokenPayResponseSchema } from "@/lib/operations/secure-payment-view-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
 
 const tags = ["Secure payments"];
@@ -64,6 +64,7 @@ export const securePaymentSchema = z
         "Duebill extension: fee_short when the request's payment came without its whole fee (the link stays pending); null otherwise",
     }),
     missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
+    ...linkExcessShape,
   })
   .meta({ id: "SecurePayment" });
 

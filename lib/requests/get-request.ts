@@ -17,6 +17,7 @@ import { formatAmount } from "@/lib/money";
 import { feeLegsOf, feeProgress, missingFeesOf } from "@/lib/payments/fee-legs";
 import { isQuotedConversion, quotedMarketRate } from "@/lib/payments/quoted-conversion";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
+import { NO_WRONG_AMOUNT, type WrongAmount, wrongAmountFields, wrongAmountsOf } from "@/lib/refunds/labels";
 import { refundFieldsOf } from "@/lib/refunds/view";
 
 /**
@@ -108,7 +109,13 @@ function conversionFields(row: PaymentRequest, payments: Payment[], market: Mark
   };
 }
 
-export function toRequestStatus(row: PaymentRequest, payments: Payment[], market: MarketRate | null = null, refunds: Refund[] = []) {
+export function toRequestStatus(
+  row: PaymentRequest,
+  payments: Payment[],
+  market: MarketRate | null = null,
+  wrong: WrongAmount = NO_WRONG_AMOUNT,
+  refunds: Refund[] = [],
+) {
   const token = tokenOf(row);
   // What a request owes and has been credited: token units, or the invoice currency's 8 decimals for a conversion request.
   const owedDecimals = row.isConversion ? FIAT_PATH_DECIMALS : token.decimals;
@@ -162,7 +169,10 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
           : null,
     ...conversionFields(row, payments, market),
     ...(row.recurringScheduleId ? { recurringPaymentId: row.recurringScheduleId, paymentIndex: row.recurringIndex } : {}),
-    // Duebill extension (issue 28): refundedAmount, returnedAmount, refundableAmount, refundStatus, refunds.
+    // Paid exactly, over (excessAmount), under or late (lib/refunds/labels.ts).
+    ...wrongAmountFields(wrong, owedDecimals),
+    // Duebill extension (issue 28): refundedAmount, returnedAmount (confirmed returns from the deposit address: after the
+    // label's, which also counts a return still in flight), refundableAmount, refundStatus, refunds.
     ...refundFieldsOf(row, payments, refunds),
     createdAt: row.createdAt.toISOString(),
   };
@@ -171,10 +181,11 @@ export function toRequestStatus(row: PaymentRequest, payments: Payment[], market
 /** GET /v2/request/{requestId}. */
 export async function getRequestStatus(accountId: string, requestId: string) {
   const row = await getRequestOrThrow(accountId, requestId);
-  const [payments, market, refunds] = await Promise.all([
+  const [payments, market, wrong, refunds] = await Promise.all([
     db().payment.findMany({ where: { requestId: row.id } }),
     marketRateOf(row),
+    wrongAmountsOf([row]),
     db().refund.findMany({ where: { requestId: row.id } }),
   ]);
-  return toRequestStatus(row, payments, market, refunds);
+  return toRequestStatus(row, payments, market, wrong.get(row.id), refunds);
 }

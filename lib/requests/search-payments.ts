@@ -1,5 +1,6 @@
 import { isEvmAddress, isTronAddress, sameAddress } from "@/lib/chain/address";
 import { networkRuntime } from "@/lib/chain/config";
+import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import { isNetworkId } from "@/lib/chain/networks";
 import { tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
@@ -7,6 +8,7 @@ import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { formatAmount } from "@/lib/money";
 import { type Direction, directionOf, isDirection, kindOf } from "@/lib/payments/direction";
+import { wrongAmountsOf } from "@/lib/refunds/labels";
 
 /**
  * GET /v2/payments: the reference's payment search over one account's detected payments, newest
@@ -100,6 +102,8 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
       include: { request: true },
     }),
   ]);
+  // How each request was paid (lib/refunds/labels.ts): one read for the page's requests.
+  const labels = await wrongAmountsOf([...new Map(rows.map((p) => [p.request.id, p.request])).values()]);
   return {
     payments: rows.map((p) => {
       const r = p.request;
@@ -148,6 +152,9 @@ export async function searchPayments(accountId: string, q: PaymentSearch) {
           hasBeenPaid: r.status === "paid",
           customerInfo: (r.customerInfo as Record<string, unknown> | null) ?? null,
           reference: r.reference,
+          // Duebill extension: exact, over, under or late, and what was sent above the amount (its currency's decimals).
+          amountLabel: labels.get(r.id)?.amountLabel ?? null,
+          excessAmount: formatAmount(labels.get(r.id)?.excess ?? 0n, r.isConversion ? FIAT_PATH_DECIMALS : decimals),
         },
         // Duebill extensions: who paid whom, and which way money moved for the account.
         payer: p.payer,

@@ -40,6 +40,8 @@ export interface CreateSecurePaymentInput {
   feeAddress?: string;
   description?: string;
   lineItems?: { description: string; quantity?: number; unitAmount: string }[];
+  /** This link's wrong-amount policy (lib/refunds/policy.ts); absent: the account's. */
+  excessPolicy?: "return" | "offer" | "keep";
 }
 
 export interface CreatePayoutLinkInput {
@@ -201,6 +203,7 @@ export async function createSecurePayment(
         accessPolicy: (body.accessPolicy ?? undefined) as Prisma.InputJsonValue | undefined,
         description: body.description ?? null,
         lineItems: lineItems as Prisma.InputJsonValue | undefined,
+        excessPolicy: body.excessPolicy ?? null,
         destination: toDestinationDto(destination) as unknown as Prisma.InputJsonValue,
       },
     });

@@ -8,11 +8,12 @@ import { findTokenCurrency } from "@/lib/currencies/registry";
 import { depositAmount, eip681Uri, ensureDepositAddress } from "@/lib/deposits/deposit-address";
 import { AppError, notFound } from "@/lib/errors";
 import { formatAmount } from "@/lib/money";
-import { linkDepositUnavailable, loadLink } from "@/lib/secure-payments/page-data";
+import { linkDepositUnavailable } from "@/lib/secure-payments/excess";
+import { loadLink } from "@/lib/secure-payments/page-data";
 
 /** `POST /v2/secure-payments/{token}/deposit-address`: how to pay the link with a plain token transfer. */
 export interface LinkDeposit {
-  /** The request's own deposit address (an ERC20SingleRequestProxy): send the token here, from any wallet or exchange. */
+  /** The request's own deposit address (DuebillDepositAddress, else an ERC20SingleRequestProxy): send the token here, from any wallet or exchange. */
   address: string;
   network: { id: string; name: string; chainId: number };
   token: { symbol: string; address: string; decimals: number };
@@ -39,7 +40,7 @@ export async function linkDeposit(token: string): Promise<LinkDeposit> {
   const currency = sp.currency ? findTokenCurrency(sp.currency) : undefined;
   if (!request || !currency) throw notFound("Secure payment not found");
   if (request.status === "paid") throw new AppError("conflict", "Already paid");
-  const deposit = await ensureDepositAddress(request);
+  const deposit = await ensureDepositAddress(request, sp.expiresAt);
   const address = deposit.address!;
   const network = networkRuntime(request.network as NetworkId).network;
   const amount = depositAmount(request);

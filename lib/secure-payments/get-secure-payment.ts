@@ -1,10 +1,14 @@
+import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
+import { tokenOf } from "@/lib/chain/stored";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
-import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import type { ExcessPolicy, PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { feeProgressOf, type MissingFee, missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
+import { linkWrongAmountOf, NO_WRONG_AMOUNT, type WrongAmount, wrongAmountFields } from "@/lib/refunds/labels";
+import { linkExcessPolicy } from "@/lib/secure-payments/excess";
 
 /**
  * GET /v2/secure-payments?requestId=: the secure payment object of the interface, every field
@@ -23,7 +27,15 @@ export function blockReasonOf(sp: SecurePayment, request: PaymentRequest, paymen
   return null;
 }
 
-export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest, missingFees: MissingFee[] = []) {
+/** A link's wrong-amount label and policy, as the secure payment object reports them (lib/refunds). */
+export interface LinkExcess {
+  policy: ExcessPolicy;
+  effective: ExcessPolicy;
+  wrong: WrongAmount;
+  decimals: number;
+}
+
+export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest, missingFees: MissingFee[] = [], excess?: LinkExcess) {
   const blockReason = blockReasonOf(sp, request, sp.paymentType);
   return {
     token: sp.token,
@@ -54,6 +66,10 @@ export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentReque
     // Duebill extension: the request's payment came without its whole fee (lib/payments/fee-legs.ts).
     subStatus: missingFees.length > 0 ? ("fee_short" as const) : null,
     missingFees,
+    // Duebill extension: how it was paid (over, under, late…) and what happens to money it did not ask for.
+    ...wrongAmountFields(excess?.wrong ?? NO_WRONG_AMOUNT, excess?.decimals ?? 0),
+    excessPolicy: sp.excessPolicy,
+    effectiveExcessPolicy: excess?.effective ?? sp.excessPolicy ?? "offer",
   };
 }
 
@@ -83,5 +99,13 @@ export async function getSecurePaymentByRequest(accountId: string, requestId: st
   if (!link || link.securePayment.accountId !== accountId) throw notFound("Secure payment not found");
   const request = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
   const fees = request.status === "paid" ? null : (await feeProgressOf([request])).get(request.id)!;
-  return toSecurePaymentResponse(link.securePayment, request, fees ? missingFeesOf(request, fees) : []);
+  const sp = link.securePayment;
+  const account = await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { excessPolicy: true } });
+  const requests = await db().paymentRequest.findMany({ where: { securePayment: { securePaymentToken: sp.token } } });
+  const [policy, wrong] = await Promise.all([linkExcessPolicy(sp, account.excessPolicy, requests), linkWrongAmountOf(requests)]);
+  return toSecurePaymentResponse(sp, request, fees ? missingFeesOf(request, fees) : [], {
+    ...policy,
+    wrong,
+    decimals: request.isConversion ? FIAT_PATH_DECIMALS : tokenOf(request).decimals,
+  });
 }

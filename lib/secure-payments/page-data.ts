@@ -5,14 +5,15 @@ import { isLocalChain } from "@/lib/chain/stored";
 import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
-import { depositUnavailableReason } from "@/lib/deposits/relayer";
-import type { PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import type { ExcessPolicy, PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
-import { feeLegsOf, missingFeesOf } from "@/lib/payments/fee-legs";
+import { missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
+import { linkWrongAmountOf } from "@/lib/refunds/labels";
 import { crossChainPayableRefusal, crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { type DueLeg, dueOf, dueTotal } from "@/lib/secure-payments/due";
+import { linkDepositUnavailable, linkExcessPolicy } from "@/lib/secure-payments/excess";
 import { brandOf } from "@/lib/secure-payments/get-secure-payment";
 import { childBlockReason, type LoadedMulticall, multicallChildrenOf } from "@/lib/secure-payments/multicall";
 import type { CrossChainSource, PaymentPageData, PaymentPageItem, SecurePaymentStatus } from "@/lib/secure-payments/page-types";
@@ -35,7 +36,7 @@ function merchantOf(sp: LinkRow): PaymentPageData["merchant"] {
   return name && !ADDRESS_LIKE.test(name) ? { name, logoUrl, accentColor: null, supportUrl: null } : null;
 }
 
-type LinkRow = SecurePayment & { account: { name: string; logoUrl: string | null } };
+export type LinkRow = SecurePayment & { account: { name: string; logoUrl: string | null; excessPolicy: ExcessPolicy } };
 
 /** The stored line items ({description, quantity, unitAmount}), with each line's total for display. */
 function lineItemsOf(value: unknown, decimals: number): PaymentPageData["lineItems"] {
@@ -68,7 +69,7 @@ export async function loadLink(token: string): Promise<LoadedLink | null> {
   if (!TOKEN.test(token)) return null;
   const sp = await db().securePayment.findUnique({
     where: { token },
-    include: { requests: { orderBy: { position: "asc" } }, account: { select: { name: true, logoUrl: true } } },
+    include: { requests: { orderBy: { position: "asc" } }, account: { select: { name: true, logoUrl: true, excessPolicy: true } } },
   });
   if (!sp) return null;
   if (sp.paymentType === "multicall") {
@@ -82,20 +83,6 @@ export async function loadLink(token: string): Promise<LoadedLink | null> {
   const order = new Map(sp.requests.map((r) => [r.requestId, r.position]));
   requests.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));
   return { sp, requests, status: linkStatus(sp, requests) };
-}
-
-/** Why a link cannot be paid by a plain transfer to a deposit address, or null when it can (the page offers it only then). */
-export function linkDepositUnavailable(
-  link: { network: string; paymentType: string; direction: string },
-  requests: readonly (Parameters<typeof feeLegsOf>[0] & { subStatus: string | null })[] = [],
-): string | null {
-  if (link.direction !== "incoming") return "A payout link is paid from the creator's wallet";
-  if (link.paymentType !== "single") return "A link of several payments is paid with a wallet";
-  // A deposit address forwards through the fee proxy with one fee address: a fee to several is paid with a wallet.
-  if (requests.some((r) => feeLegsOf(r).length > 1)) return "This link's fee goes to several addresses: pay it with a wallet";
-  // The address forwards the whole fee with what it receives: a fee that came short is paid with a wallet (the exact amount).
-  if (requests.some((r) => r.subStatus === "fee_short")) return "A payment came without its fee: pay the missing fee with a wallet";
-  return isNetworkId(link.network) ? depositUnavailableReason(link.network) : "Unknown network";
 }
 
 const mask = (a: string) => `${a.slice(0, 6)}…${a.slice(-4)}`;
@@ -143,6 +130,7 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
   const last = await db().payment.findFirst({ where: { requestId: { in: requests.map((r) => r.id) } }, orderBy: { blockNumber: "desc" } });
   // Each fee leg below its share of what was paid (the fee rule's fee_short), of the requests still open.
   const missingFees = requests.filter((r) => progress.has(r.id)).flatMap((r) => missingFeesOf(r, progress.get(r.id)!));
+  const [wrong, excess] = await Promise.all([linkWrongAmountOf(requests), linkExcessPolicy(sp, sp.account.excessPolicy, requests)]);
   return {
     token: sp.token,
     status: link.status,
@@ -199,6 +187,10 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
     // Offered only where the pay plan would make one (crossChainPayableRefusal).
     crossChainSources: due.some((p) => crossChainPayableRefusal(p)) ? [] : crossChainSourcesOfLink(sp, requests, due),
+    amountLabel: wrong.amountLabel,
+    excessAmount: formatAmount(wrong.excess, decimals),
+    returnedAmount: formatAmount(wrong.returned, decimals),
+    effectiveExcessPolicy: excess.effective,
   };
 }
 

@@ -86,6 +86,16 @@ export interface PaymentPageData {
   payByTransfer: boolean;
   /** Chains the payer may pay from instead (cross-chain: single incoming EVM link, USDC/USDT above 1 USD, a routing provider). */
   crossChainSources: CrossChainSource[];
+  /** How the link was paid (lib/refunds/labels.ts): exact, over, under, late; null while nothing (or not all, before expiry) is paid. */
+  amountLabel: "exact" | "over" | "under" | "late" | null;
+  /** What the payer sent above the amount (human decimal, "0" when none) and what the deposit relayer sent back. */
+  excessAmount: string;
+  returnedAmount: string;
+  /**
+   * What happens to an excess, an underpaid or a late payment (lib/refunds/policy.ts): `return` (sent back from
+   * the deposit address), `offer` (the merchant is offered a one-click refund), `keep`.
+   */
+  effectiveExcessPolicy: "return" | "offer" | "keep";
 }
 
 /** A source chain of a cross-chain payment, with what the wallet needs to switch to it. */

@@ -32,6 +32,7 @@ type Link = Pick<
   | "accessPolicy"
   | "createdAt"
   | "network"
+  | "excessPolicy"
 >;
 
 const units = (d: { toFixed(): string }) => BigInt(d.toFixed());
@@ -92,6 +93,12 @@ export function publicLinkView(sp: Link, requests: PaymentRequest[], page: Payme
     // A payment came without its whole fee: the link stays pending (its request partially_paid) until the fee is paid.
     subStatus: page.subStatus,
     missingFees: page.missingFees,
+    // Duebill extension: how it was paid (over, under, late…) and what happens to money it did not ask for.
+    amountLabel: page.amountLabel,
+    excessAmount: page.excessAmount,
+    returnedAmount: page.returnedAmount,
+    excessPolicy: sp.excessPolicy,
+    effectiveExcessPolicy: page.effectiveExcessPolicy,
   };
   const amountOf = (r: PaymentRequest) => formatAmount(units(r.expectedAmount), decimals);
   const payeeOf = (r: PaymentRequest) => (masked ? mask(r.payee) : r.payee);

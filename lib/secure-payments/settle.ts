@@ -6,6 +6,8 @@ import { type AccessPolicy, screensPayers, screenWallet } from "@/lib/kyt/screen
 import type { KytResult } from "@/lib/kyt/types";
 import { log } from "@/lib/log";
 import { PAID_LINK_SQL } from "@/lib/payments/link-status";
+import { wrongAmountsOf } from "@/lib/refunds/labels";
+import { offerUnderpaidOfExpiredLinks } from "@/lib/refunds/offer";
 import { settleMulticallParents } from "@/lib/secure-payments/multicall";
 
 /**
@@ -42,8 +44,14 @@ async function settleOne(token: string): Promise<boolean> {
   const sp = await db().securePayment.findUnique({ where: { token }, include: { requests: true } });
   if (sp?.status !== "pending") return false;
   const ids = sp.requests.map((r) => r.requestId);
-  const requests = await db().paymentRequest.findMany({ where: { id: { in: ids } }, select: { status: true } });
+  const requests = await db().paymentRequest.findMany({ where: { id: { in: ids } } });
   if (requests.length !== ids.length || requests.some((r) => r.status !== "paid")) return false;
+  // Paid after its expiry (a late payment): recorded on the request, but the link stays expired (docs/guides/refunds.md).
+  const labels = await wrongAmountsOf(requests);
+  if ([...labels.values()].some((w) => w.amountLabel === "late")) {
+    const { count } = await db().securePayment.updateMany({ where: { token, status: "pending" }, data: { status: "expired" } });
+    return count === 1;
+  }
   const payments = await db().payment.findMany({
     where: { requestId: { in: ids } },
     orderBy: { blockNumber: "asc" },
@@ -111,5 +119,7 @@ export async function expireAndReconcileSecurePayments(): Promise<{ expired: num
   const count = await db().$executeRaw`
     UPDATE "SecurePayment" sp SET status = 'expired'
     WHERE sp.status = 'pending' AND sp."expiresAt" <= ${now()} AND NOT ${PAID_LINK_SQL}`;
+  // Expired short: the payee is offered a refund of what it received, under the link's policy (lib/refunds/offer.ts).
+  await offerUnderpaidOfExpiredLinks();
   return { expired: count, settled };
 }

@@ -123,6 +123,7 @@ export async function startBridgeDevnet(
             recurringPaymentProxy: null,
             recurringPayments: null,
             singleRequestProxyFactory: null,
+            depositFactory: null,
             devnetBridge: bridge.address,
             devnetBridgeCreationBlock: bridge.block,
           },

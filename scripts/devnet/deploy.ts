@@ -1,7 +1,7 @@
 /**
  * Deploys the REAL Request Network contracts (bytecode from @requestnetwork/smart-contracts'
- * typechain factories), the project's test tokens and Duebill's own recurring-payment contract
- * (contracts/src/DuebillRecurringPayments.sol) onto a fresh devnet, then funds accounts. Conversion:
+ * typechain factories), the project's test tokens and Duebill's own contracts (recurring payments,
+ * contracts/src/DuebillRecurringPayments.sol; deposit addresses, contracts/src/DuebillDepositFactory.sol) onto a fresh devnet, then funds accounts. Conversion:
  * the real ChainlinkConversionPath and Erc20ConversionProxy, with settable price feeds
  * (contracts/devnet/DevnetAggregator.sol) for EUR, GBP, CNY, JPY → USD and each test token → USD.
  */
@@ -23,7 +23,7 @@ import {
   zeroAddress,
 } from "viem";
 import { compiledContracts } from "@/contracts/generated/artifacts.generated";
-import { deployRecurringPayments } from "@/contracts/tooling/deploy";
+import { deployDepositFactory, deployRecurringPayments } from "@/contracts/tooling/deploy";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 
 type Address = `0x${string}`;
@@ -143,6 +143,8 @@ export interface Deployment {
   recurringPayments: Address;
   /** Request Network's SingleRequestProxyFactory: per-request deposit addresses (lib/deposits). */
   singleRequestProxyFactory: Address;
+  /** Duebill's DuebillDepositFactory: deposit addresses that can return money (lib/deposits uses it where set). */
+  depositFactory: Address;
   /** Request Network's ChainlinkConversionPath, its admin the deployer. */
   chainlinkConversionPath: Address;
   /** Request Network's Erc20ConversionProxy over erc20FeeProxy and chainlinkConversionPath. */
@@ -261,6 +263,14 @@ export async function deployAll(params: {
     const r = await pub.waitForTransactionReceipt({ hash });
     if (r.status !== "success") throw new Error(`mint reverted (${hash})`);
   }
+  // After everything else, so every address above keeps its deployer nonce.
+  const depositFactory = await deployDepositFactory({
+    rpcUrl: params.rpcUrl,
+    chain,
+    deployer,
+    erc20FeeProxy: feeProxy.address,
+    pollingInterval: 20,
+  });
 
   return {
     erc20FeeProxy: feeProxy.address,
@@ -269,6 +279,7 @@ export async function deployAll(params: {
     batchPayments: batch.address,
     recurringPayments: recurring.address,
     singleRequestProxyFactory: factory.address,
+    depositFactory: depositFactory.address,
     chainlinkConversionPath: conversionPath.address,
     erc20ConversionProxy: conversionProxy.address,
     aggregators,

@@ -43,6 +43,8 @@ export interface Devnet {
     recurringPayments: `0x${string}`;
     /** Request Network's SingleRequestProxyFactory: deposit addresses, deployed and forwarded by accounts.depositRelayer. */
     singleRequestProxyFactory: `0x${string}`;
+    /** Duebill's DuebillDepositFactory: the deposit addresses lib/deposits creates here (they can return an excess). */
+    depositFactory: `0x${string}`;
     /** Request Network's ChainlinkConversionPath (whitelist admin = deployer) and Erc20ConversionProxy. */
     chainlinkConversionPath: `0x${string}`;
     erc20ConversionProxy: `0x${string}`;
@@ -136,6 +138,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       batchPayments: deployed.batchPayments,
       recurringPayments: deployed.recurringPayments,
       singleRequestProxyFactory: deployed.singleRequestProxyFactory,
+      depositFactory: deployed.depositFactory,
       chainlinkConversionPath: deployed.chainlinkConversionPath,
       erc20ConversionProxy: deployed.erc20ConversionProxy,
     };

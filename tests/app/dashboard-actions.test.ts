@@ -77,7 +77,7 @@ async function snapshotA() {
       select: { token: true, status: true, expiresAt: true, cancelledAt: true },
     }),
     db().clientIdLink.findMany({ where: { client: { accountId: a.account.id } }, orderBy: { id: "asc" } }),
-    db().account.findUnique({ where: { id: a.account.id }, select: { name: true, logoUrl: true } }),
+    db().account.findUnique({ where: { id: a.account.id }, select: { name: true, logoUrl: true, excessPolicy: true } }),
     db().refund.findMany({ where: { accountId: a.account.id }, orderBy: { id: "asc" } }),
   ]);
   return JSON.stringify({ keys, orch, clients, hooks, deliveries, schedules, dests, fees, sessions, links, clientLinks, brand, refunds });
@@ -160,6 +160,7 @@ const CASES: Record<string, { admin?: boolean; public?: boolean; call: () => Pro
   "requests#cancelRefundAction": {
     call: () => requestActions.cancelRefundAction(none, form({ requestId: ids.paidA!, refundId: ids.refundA! })),
   },
+  "settings#setExcessPolicyAction": { call: () => settingsActions.setExcessPolicyAction(none, form({ policy: "keep" })) },
   "admin#issueOrchestratorKeyAction": {
     admin: true,
     call: () => adminActions.issueOrchestratorKeyAction(none, form({ accountId: a.account.id, name: "x" })),

@@ -1,7 +1,7 @@
 /**
- * Paying a link without connecting a wallet: the request's deposit address (Request Network's
- * ERC20SingleRequestProxy from the real SingleRequestProxyFactory bytecode on anvil) takes a plain
- * token transfer; the deposit sweep forwards it through the ERC20FeeProxy with the reference, and
+ * Paying a link without connecting a wallet: the request's deposit address (Duebill's DuebillDepositAddress,
+ * the devnet's DuebillDepositFactory; Request Network's ERC20SingleRequestProxy where it is not configured:
+ * tests/deposits/excess-returns.test.ts) takes a plain token transfer; the deposit sweep forwards it through the ERC20FeeProxy with the reference, and
  * detection records it as the depositor's payment.
  */
 import { createPublicClient, createWalletClient, erc20Abi, http, type PublicClient, parseUnits } from "viem";
@@ -113,7 +113,7 @@ describe("deposit addresses", () => {
     const feeBefore = await balance(devnet.accounts.feeRecipient.address);
     await transfer(addr, "50.5");
     expect((await deposit(token)).body).toMatchObject({ received: "50.5", remaining: "0" });
-    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 1 });
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 1, returned: 0 });
     expect(await balance(addr)).toBe(0n);
     expect((await balance(devnet.accounts.payee.address)) - payeeBefore).toBe(50_000_000n);
     expect((await balance(devnet.accounts.feeRecipient.address)) - feeBefore).toBe(500_000n);
@@ -125,8 +125,9 @@ describe("deposit addresses", () => {
     const after = await view(token);
     expect(after.body.checkout).toMatchObject({ status: "completed", payerAddress: devnet.accounts.payer.address });
     expect(await db().outboxEvent.count({ where: { type: "payment.confirmed", requestId } })).toBe(1);
-    // Nothing left to forward; a paid link has no deposit to show.
-    expect((await sweepDeposits()).sepolia).toEqual({ checked: 0, forwarded: 0 });
+    // Nothing left to forward; a paid link has no deposit to show. Its (Duebill) deposit address is still watched:
+    // a transfer after the payment is an excess, sent back or offered under the link's policy.
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 0, returned: 0 });
     expect((await deposit(token)).status).toBe(409);
   }, 60_000);
 
@@ -136,9 +137,9 @@ describe("deposit addresses", () => {
     const addr = (await deposit(token)).body.address as string;
     await transfer(addr, "4");
     expect((await deposit(token)).body).toMatchObject({ received: "4", remaining: "6" });
-    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 0 });
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 0, returned: 0 });
     await transfer(addr, "6");
-    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 1 });
+    expect((await sweepDeposits()).sepolia).toEqual({ checked: 1, forwarded: 1, returned: 0 });
     await sweepDetectionNetwork(evmEventSource("sepolia")!);
     expect((await view(token)).body.status).toBe("completed");
     expect(await db().payment.count()).toBe(1);

@@ -166,6 +166,12 @@ describe("secure payment links", () => {
         // Duebill extension (issue #24): why a paid amount did not complete the link (fee_short), and the missing fees.
         "subStatus",
         "missingFees",
+        // Duebill extension (issue #28): how it was paid, and what happens to money it did not ask for.
+        "amountLabel",
+        "excessAmount",
+        "returnedAmount",
+        "excessPolicy",
+        "effectiveExcessPolicy",
       ].sort(),
     );
 

@@ -1,11 +1,13 @@
 "use server";
 
 import { revalidatePath } from "next/cache";
+import { setAccountExcessPolicy } from "@/lib/accounts/excess-policy";
 import { createDestination, deactivateDestination } from "@/lib/destinations/destinations";
 import { createSigningData, createTronSigningData } from "@/lib/destinations/proof";
 import { receivingCurrency } from "@/lib/destinations/receiving";
 import { invalidField, toFormState } from "@/lib/errors";
 import { clearFeeConfig, setFeeConfig } from "@/lib/fees/fee-config";
+import { EXCESS_POLICY_FORM_FIELDS, excessPolicyFormBody, excessPolicyFormSchema } from "@/lib/forms/excess-policy-form";
 import { FEE_FORM_FIELDS, feeFormBody, feeFormSchema } from "@/lib/forms/fee-form";
 import { checkForm, type FormState, formValues, refusedState } from "@/lib/forms/form-state";
 import { userForAction } from "@/lib/http/page-session";
@@ -166,4 +168,20 @@ export async function clearFeeAction(): Promise<void> {
   const me = await userForAction();
   await clearFeeConfig(me.account.id, "get_paid");
   revalidatePath("/dashboard/settings");
+}
+
+/** What the account's links do with an excess, an underpaid or a late payment (lib/refunds/policy.ts); a link may choose its own. */
+export async function setExcessPolicyAction(_prev: SettingsFormState, form: FormData): Promise<SettingsFormState> {
+  const values = formValues(form, Object.keys(EXCESS_POLICY_FORM_FIELDS));
+  try {
+    const me = await userForAction();
+    const checked = checkForm(excessPolicyFormSchema, excessPolicyFormBody(values), EXCESS_POLICY_FORM_FIELDS);
+    if (!checked.ok) return refusedState(checked.fieldErrors, values);
+    const actor = `user:${me.user.id} ${me.user.email ?? me.user.walletAddress ?? ""}`.trim();
+    await setAccountExcessPolicy(me.account.id, checked.data.policy, actor);
+    revalidatePath("/dashboard/settings");
+    return { error: null, done: "Saved: it applies to your links without a policy of their own." };
+  } catch (err) {
+    return { ...toFormState(err, EXCESS_POLICY_FORM_FIELDS), values };
+  }
 }

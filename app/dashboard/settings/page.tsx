@@ -2,9 +2,10 @@ import type { Metadata } from "next";
 import { ActiveDestination, type DestinationRow, EarlierDestinations } from "@/components/dashboard/destination-active";
 import { DestinationSetup } from "@/components/dashboard/destination-setup";
 import type { DestinationCurrency } from "@/components/dashboard/destination-types";
-import { FeeForm } from "@/components/dashboard/settings-forms";
+import { ExcessPolicyForm, FeeForm } from "@/components/dashboard/settings-forms";
 import { Panel } from "@/components/dashboard/shell";
 import { ConfirmButton } from "@/components/ui/confirm-button";
+import { accountExcessPolicy } from "@/lib/accounts/excess-policy";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { isWatchedNetwork } from "@/lib/chain/watched";
@@ -18,6 +19,7 @@ import {
   destinationSigningDataAction,
   saveSignedDestinationAction,
   setDestinationAction,
+  setExcessPolicyAction,
   setFeeAction,
   tronDestinationMessageAction,
 } from "./actions";
@@ -61,7 +63,11 @@ const networkName = (id: string) => (isNetworkId(id) ? networkRuntime(id).networ
 
 export default async function SettingsPage() {
   const me = await requireUser("/dashboard/settings");
-  const [destinations, fee] = await Promise.all([listDestinations(me.account.id, 10), activeFeeConfig(me.account.id, "get_paid")]);
+  const [destinations, fee, excessPolicy] = await Promise.all([
+    listDestinations(me.account.id, 10),
+    activeFeeConfig(me.account.id, "get_paid"),
+    accountExcessPolicy(me.account.id),
+  ]);
   const rows: DestinationRow[] = destinations.map((d) => ({
     id: d.id,
     tokenSymbol: d.tokenSymbol,
@@ -141,6 +147,14 @@ export default async function SettingsPage() {
               tron: fee?.tronAddress ?? "",
             }}
           />
+        </Panel>
+        <Panel title="Wrong amounts: over, under, late">
+          <p className="mb-3 text-sm text-slate-600">
+            When a payer sends more than a link asks, or pays less and the link expires, or pays after it expired. A payment to a
+            link&apos;s deposit address can be returned to its sender automatically; money already in your wallet is offered to you as a
+            one-click refund. A link created with its own <code>excessPolicy</code> keeps it.
+          </p>
+          <ExcessPolicyForm action={setExcessPolicyAction} current={excessPolicy} />
         </Panel>
       </div>
     </div>

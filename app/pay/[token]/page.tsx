@@ -10,6 +10,7 @@ import { PayActions } from "@/components/pay/panels/pay-actions";
 import { PayByTransfer } from "@/components/pay/panels/pay-by-transfer";
 import { PayPanelLoader } from "@/components/pay/panels/pay-panel-loader";
 import { PaymentSummary } from "@/components/pay/panels/payment-summary";
+import { WrongAmountNote } from "@/components/pay/panels/wrong-amount-note";
 import { groupAmount } from "@/components/shared/format";
 import { BrandHeader } from "@/components/ui/brand-header";
 import { nowMs } from "@/lib/clock";
@@ -93,6 +94,7 @@ export default async function PaymentPage({ params }: Props) {
       {data.merchant ? <BrandHeader brand={{ displayName: data.merchant.name, ...data.merchant }} /> : null}
       <PaymentSummary data={data} now={nowMs()} />
       {panel}
+      {status === "pending" ? null : <WrongAmountNote facts={data} />}
     </LiveLinkProvider>
   );
 }

@@ -7,6 +7,7 @@ import { StatusBadge } from "@/components/ui/status-badge";
 import type { CheckoutStatus } from "@/lib/operations/checkout-schemas";
 import { LinkOutcome, PaymentReceived } from "./link-outcome";
 import { PaidPanel } from "./paid-panel";
+import { WrongAmountNote } from "./wrong-amount-note";
 
 /**
  * The pay panels of a link with something due, until the page learns (from any of its polls) that
@@ -33,8 +34,9 @@ export function LivePanels({ children }: { children: ReactNode }) {
     );
   else outcome = <LinkOutcome status={phase} />;
   return (
-    <div role="status" aria-live="polite">
+    <div role="status" aria-live="polite" className="space-y-4">
       {outcome}
+      {phase === "received" ? null : <WrongAmountNote facts={view} />}
     </div>
   );
 }
