@@ -237,35 +237,6 @@ export function paymentFailedPayload(
   });
 }
 
-interface ClientIdLinkedFields {
-  clientId: string;
-  orchestratorId: string;
-  linkId: string;
-  intentId: string;
-  externalId: string;
-  destinationId: string;
-  destinationWalletAddress: string;
-  network: string;
-  currency: string;
-  timestamp: string;
-}
-
-export function clientIdLinkedEvent(f: ClientIdLinkedFields) {
-  return {
-    event: "client_id.linked" as const,
-    clientId: f.clientId,
-    orchestratorId: f.orchestratorId,
-    linkId: f.linkId,
-    intentId: f.intentId,
-    externalId: f.externalId,
-    destinationId: f.destinationId,
-    destinationWalletAddress: f.destinationWalletAddress,
-    network: f.network,
-    currency: f.currency,
-    timestamp: f.timestamp,
-  };
-}
-
 type PaymentExtras = { crossChain?: CrossChainRef; feesPaid?: bigint; label?: AmountLabelRef };
 /** payment.confirmed for a request detection has just marked paid; extras: the bridge's source, all its payments' fees, the label. */
 export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, x: PaymentExtras = {}) {
@@ -304,3 +275,5 @@ function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: C
     crossChain,
   };
 }
+
+export { clientIdLinkedEvent } from "@/lib/events/client-id-linked";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { amountLabelShape } from "@/lib/operations/amount-label-schemas";
 import { refundTotalsShape } from "@/lib/operations/refund-view-schemas";
 import { recurrenceStatusShape } from "@/lib/operations/request-recurrence-schemas";
 
@@ -70,32 +71,6 @@ export const missingFeeSchema = z
     currency: z.string().meta({ example: "USDC" }),
   })
   .meta({ id: "MissingFee" });
-
-/**
- * How a request or link was paid (lib/refunds/labels.ts, docs/guides/refunds.md): Duebill extension, with
- * Request Network's `excessAmount`. Shared by the request status, the link views and the payment list.
- */
-export const amountLabelShape = {
-  amountLabel: z
-    .enum(["exact", "over", "under", "late"])
-    .nullable()
-    .meta({
-      description:
-        "Duebill extension: exact, over (more than the amount: see excessAmount), under (its link expired short of the amount), " +
-        "late (money came after its link expired); null while nothing is paid or a partial payment can still be completed",
-    }),
-  excessAmount: z.string().meta({
-    description: 'What the payer sent above the amount, in the amount\'s currency ("0" when none); a returned excess counts',
-    example: "0",
-  }),
-  returnedAmount: z.string().meta({
-    description: 'Duebill extension: what the deposit relayer sent back to the payer from the deposit address ("0" when none)',
-    example: "0",
-  }),
-};
-
-/** ExcessPolicy (lib/refunds/policy.ts): what happens to money a request did not ask for. */
-export const excessPolicySchema = z.enum(["return", "offer", "keep"]);
 
 export const requestIdParamsSchema = z.object({ requestId: z.string().max(100) });
 
@@ -317,3 +292,5 @@ export const routeSchema = z.object({
 export const routesResponseSchema = z.object({ routes: z.array(routeSchema) }).meta({ id: "PaymentRoutes" });
 
 export type CreateRequestBody = z.infer<typeof createRequestBodySchema>;
+
+export { amountLabelShape, excessPolicySchema } from "@/lib/operations/amount-label-schemas";
