@@ -156,6 +156,16 @@ export const payQuerySchema = z.object({
   quoteId: z.string().max(64).optional().meta({
     description: "Cross-chain: the same calldata as an earlier answer (its metadata.quoteId) while its quote holds; 400 once expired",
   }),
+  amount: z
+    .string()
+    .max(80)
+    .optional()
+    .meta({
+      description:
+        "Partial payment: pay this part of what is still owed (decimal in the invoice currency, with its decimals, as the request's `amount`); " +
+        "the fee is the part's share. Omit to pay everything owed. Same-chain only",
+      example: "4",
+    }),
 });
 
 export const routesQuerySchema = z.object({

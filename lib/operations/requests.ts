@@ -57,7 +57,8 @@ export const payRequestOp = defineOperation({
   operationId: "payRequest",
   summary: "Transactions that pay a request",
   description:
-    "Approval transactions (only when the payer's allowance is short; approve(0) first for USDT-style tokens) followed by the ERC20FeeProxy payment. Send them in order from `wallet`.",
+    "Approval transactions (only when the payer's allowance is short; approve(0) first for USDT-style tokens) followed by the ERC20FeeProxy payment. Send them in order from `wallet`. " +
+    "With `amount`, the transactions pay that part of what is owed (and the fee's share of it): the request stays `partially_paid` until the rest is paid.",
   tags,
   auth,
   params: requestIdParamsSchema,
