@@ -77,10 +77,12 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     // A forward from the request's deposit address was sent by whoever triggered it (the deposit
     // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
     // A cross-chain payment is sent by the bridge: the payer is who paid on the source chain.
-    let payer = crossChain?.payer ?? ev.from;
+    // A smart account paid (lib/detection/payer-account.ts): the payer is the account, its EOA the transaction's sender.
+    let payer = crossChain?.payer ?? ev.payerAccount?.address ?? ev.from;
+    let payerEoa = crossChain?.payer ?? (ev.payerAccount ? ev.payerAccount.eoa : ev.from);
     if (ev.txTo) {
       const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
-      if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = deposit.depositors[0] ?? ev.from;
+      if (deposit?.address && sameAddress(deposit.address, ev.txTo)) payer = payerEoa = deposit.depositors[0] ?? ev.from;
     }
     // A recurring payment is sent by the relayer through the recurring contract: the payer is the
     // schedule's subscriber (the permit's owner, whose tokens the contract pulled).
@@ -89,7 +91,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         where: { id: request.recurringScheduleId },
         select: { contract: true, payer: true },
       });
-      if (s && sameAddress(s.contract, ev.txTo)) payer = s.payer;
+      if (s && sameAddress(s.contract, ev.txTo)) payer = payerEoa = s.payer;
     }
     const paymentId = ulid();
     const inserted = await insertPayment(tx, request, {
@@ -99,6 +101,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       blockNumber: ev.blockNumber,
       blockHash: ev.blockHash,
       payer,
+      payerEoa,
       payee: ev.to,
       tokenAddress: ev.tokenAddress,
       amount: ev.amount.toString(),

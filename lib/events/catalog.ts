@@ -54,6 +54,9 @@ interface PaymentConfirmedFields extends RequestRef {
   fees: { type: string; amount: string; currency: string }[];
   /** The merchant's own reference of the request (its link's `reference`, or POST /v2/request's); null when none was given. */
   reference: string | null;
+  /** Who paid (Payment.payer: a smart account is the contract) and the EOA behind it (Payment.payerEoa); null when unknown. */
+  payerAddress?: string | null;
+  payerEoaAddress?: string | null;
   recurring?: RecurringRef;
   crossChain?: CrossChainRef;
 }
@@ -121,6 +124,9 @@ function paymentBody(f: PaymentConfirmedFields & { subStatus?: string }) {
     paymentProcessor: PROCESSOR,
     fees: f.fees,
     reference: f.reference,
+    // The reference's payer fields: equal for a plain wallet; a smart account's contract and its EOA otherwise.
+    payerAddress: f.payerAddress ?? null,
+    payerEoaAddress: f.payerEoaAddress ?? null,
     ...(f.recurring ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex } : {}),
     ...(f.crossChain
       ? {
@@ -282,6 +288,8 @@ function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: C
     paymentCurrency: request.paymentCurrency,
     fees: fee > 0n ? [{ type: "platform", amount: formatAmount(fee, token.decimals), currency: token.symbol }] : [],
     reference: request.reference,
+    payerAddress: payment.payer,
+    payerEoaAddress: payment.payerEoa,
     recurring:
       request.recurringScheduleId && request.recurringIndex
         ? { recurringPaymentId: request.recurringScheduleId, paymentIndex: request.recurringIndex }

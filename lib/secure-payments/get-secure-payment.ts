@@ -23,7 +23,12 @@ export function blockReasonOf(sp: SecurePayment, request: PaymentRequest, paymen
   return null;
 }
 
-export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest, missingFees: MissingFee[] = []) {
+export function toSecurePaymentResponse(
+  sp: SecurePayment,
+  request: PaymentRequest,
+  missingFees: MissingFee[] = [],
+  payerEoaAddress: string | null = null,
+) {
   const blockReason = blockReasonOf(sp, request, sp.paymentType);
   return {
     token: sp.token,
@@ -37,6 +42,8 @@ export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentReque
     redirectLabel: sp.redirectLabel,
     completedAt: sp.completedAt?.toISOString() ?? null,
     payerAddress: sp.payerAddress,
+    // The EOA behind payerAddress (Payment.payerEoa): the same wallet unless a smart account paid.
+    payerEoaAddress: sp.payerAddress ? payerEoaAddress : null,
     payerKytResults: sp.payerKytResults ?? [],
     payeeKytResults: sp.payeeKytResults ?? [],
     destination: sp.destination ?? null,
@@ -83,5 +90,13 @@ export async function getSecurePaymentByRequest(accountId: string, requestId: st
   if (!link || link.securePayment.accountId !== accountId) throw notFound("Secure payment not found");
   const request = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
   const fees = request.status === "paid" ? null : (await feeProgressOf([request])).get(request.id)!;
-  return toSecurePaymentResponse(link.securePayment, request, fees ? missingFeesOf(request, fees) : []);
+  // The link's payer was its requests' first detected payer (settle.ts): the EOA of that payment.
+  const paid = link.securePayment.payerAddress
+    ? await db().payment.findFirst({
+        where: { request: { securePayment: { securePaymentToken: link.securePaymentToken } }, payer: link.securePayment.payerAddress },
+        orderBy: [{ blockNumber: "asc" }, { logIndex: "asc" }],
+        select: { payerEoa: true },
+      })
+    : null;
+  return toSecurePaymentResponse(link.securePayment, request, fees ? missingFeesOf(request, fees) : [], paid?.payerEoa ?? null);
 }
