@@ -59,6 +59,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   getRequestRoutes: (ctx) => ({ params: { requestId: "<requestId>" }, query: { wallet: ctx.payer }, placeholders: REQUEST_ID }),
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
+  listRequests: (ctx) => ({ query: { walletAddress: ctx.payee, limit: "20" } }),
   updateRequestRecurrence: () => ({
     params: { requestId: "<requestId>" },
     body: { isRecurrenceStopped: true },
@@ -113,6 +114,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getSecurePaymentPage: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   securePaymentDepositAddress: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   paySecurePayment: (ctx) => ({ params: { token: "<token>" }, query: { wallet: ctx.payer }, placeholders: TOKEN }),
+  securePaymentCalldata: (ctx) => ({ params: { token: "<token>" }, body: { wallet: ctx.payer }, placeholders: TOKEN }),
   securePaymentIntent: () => ({
     params: { token: "<token>" },
     body: { txHash: "<txHash>" },

@@ -22,23 +22,45 @@ export function compatibilityPagePath(): string {
   return path.resolve(__dirname, "../../docs/api/compatibility.md");
 }
 
+/**
+ * Operations the reference added after its OpenAPI 0.13.0, documented in prose only (its docs and
+ * release notes, docs/spec/reference-notes.md §3), with where: they have no schema to validate
+ * against, so Duebill follows the prose and says so in each operation's description.
+ */
+export const NEWER_REFERENCE_OPERATIONS: readonly { key: string; source: string }[] = [
+  { key: "GET /v2/request", source: "request list, `walletAddress` (2026-Q3)" },
+  { key: "PATCH /v1/request/{paymentReference}/stop-recurrence", source: "recurring requests" },
+  { key: "POST /v2/secure-payments/{token}/calldata", source: "pay plan (2026-Q1)" },
+  { key: "POST /v2/commerce-payments/authorize/calldata", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/authorize", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/capture/calldata", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/capture", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/void/calldata", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/void", source: "commerce payments (preview)" },
+  { key: "GET /v2/commerce-payments/{requestId}/status", source: "commerce payments (preview)" },
+];
+
 export function compatibilityTable(spec: { paths: Record<string, Record<string, { summary?: string }>> }): string {
   const served = new Map(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op]));
+  const statusOf = (key: string) => {
+    const op = served.get(key);
+    return !op
+      ? "not yet"
+      : op.tags?.includes("Retired and out of scope")
+        ? `refused with the reason (${Object.keys(op.responses).find((s) => s !== "429")})`
+        : "served";
+  };
   const rows = ["| Reference operation | Duebill |", "|---|---|"];
   for (const [p, item] of Object.entries(spec.paths)) {
     for (const m of METHODS) {
       if (!item[m]) continue;
       const key = `${m.toUpperCase()} ${p}`;
-      const op = served.get(key);
-      const status = !op
-        ? "not yet"
-        : op.tags?.includes("Retired and out of scope")
-          ? `refused with the reason (${Object.keys(op.responses).find((s) => s !== "429")})`
-          : "served";
-      rows.push(`| \`${key}\` | ${status} |`);
+      rows.push(`| \`${key}\` | ${statusOf(key)} |`);
     }
   }
-  return rows.join("\n");
+  const newer = ["| Newer reference operation (documented in prose) | Where | Duebill |", "|---|---|---|"];
+  for (const { key, source } of NEWER_REFERENCE_OPERATIONS) newer.push(`| \`${key}\` | ${source} | ${statusOf(key)} |`);
+  return [...rows, "", "Operations the reference added after 0.13.0 (docs/spec/reference-notes.md §3):", "", ...newer].join("\n");
 }
 
 /** The table as the page holds it now (between the markers), or null when the markers are missing. */
