@@ -173,7 +173,9 @@ export function checkWebhookUrl(input: string | URL, opts: UrlPolicy): UrlCheck 
   const host = url.hostname.toLowerCase().replace(/\.+$/, "");
   const loopback = opts.allowLoopback === true && isLoopbackHost(host);
   if (url.protocol !== "https:" && !((opts.allowPrivate || loopback) && url.protocol === "http:")) {
-    return { ok: false, reason: opts.allowPrivate ? "URL must use http or https" : "URL must use https" };
+    if (opts.allowPrivate) return { ok: false, reason: "URL must use http or https" };
+    const hint = url.protocol === "http:" && isLoopbackHost(host) ? " (http to this machine: only under `npm run dev`)" : "";
+    return { ok: false, reason: `URL must use https${hint}` };
   }
   if (url.username || url.password) return { ok: false, reason: "URL must not contain credentials" };
   if (!host) return { ok: false, reason: "URL has no host" };

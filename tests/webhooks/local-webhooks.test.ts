@@ -90,7 +90,7 @@ describe("the URL policy by mode", () => {
     expect(checkWebhookUrl("https://hooks.example.com/x", dev).ok).toBe(true);
     expect(checkWebhookUrl("http://localhost:4000/hook", strict)).toEqual({
       ok: false,
-      reason: "URL must use https",
+      reason: "URL must use https (http to this machine: only under `npm run dev`)",
     });
     expect(checkWebhookUrl("https://localhost:4000/hook", strict)).toMatchObject({
       ok: false,
