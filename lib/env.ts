@@ -17,6 +17,11 @@ export { DOCUMENTED_SCHEMAS, otherVariablesSchema, type VariableDoc } from "./en
 const internalSchema = z.object({
   /** Per-process secret scripts/runtime/server.mjs sets before Next loads; proxy.ts trusts x-duebill-socket-ip only beside it. */
   DUEBILL_SOCKET_IP_PROOF: z.string().optional(),
+  /**
+   * `dev` under `npm run dev`, `start` under `npm start` (scripts/runtime/run.ts sets it whatever the shell
+   * exported): `dev` lets webhooks reach this machine (lib/webhooks/policy.ts).
+   */
+  DUEBILL_MODE: z.enum(["dev", "start"]).optional(),
 });
 
 const appSchema = envSchema.extend(internalSchema.shape);

@@ -71,6 +71,7 @@ export function WebhookForm({ action, clientIds }: { action: Action; clientIds: 
           <p className="mt-1 break-all font-mono text-[13px]" data-testid="webhook-secret">
             {state.secret}
           </p>
+          {state.warning ? <p className="mt-1">{state.warning}</p> : null}
         </Alert>
       ) : null}
     </form>

@@ -5,6 +5,7 @@ import { networkRuntime } from "@/lib/chain/config";
 import { convert, readConversionRate, USD_HASH } from "@/lib/chain/conversion";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
+import { payerAccountOf, type TokenTransfer, tokenTransfersOf } from "@/lib/detection/payer-account";
 import type { ConversionDetail, PaymentEventSource, TransferEvent } from "@/lib/detection/types";
 import { env } from "@/lib/env";
 import { log as logger } from "@/lib/log";
@@ -25,7 +26,7 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
   const addresses = [rt.contracts.erc20FeeProxy, rt.contracts.erc20ConversionProxy].filter((a): a is string => !!a).map(asEvmAddress);
   // Keyed by block hash: a restarted devnet reuses block numbers with other times.
   const blockTimes = new Map<string, Date>();
-  const senders = new Map<string, { from: string; to: string | null }>();
+  const senders = new Map<string, { from: string; to: string | null; transfers: TokenTransfer[] }>();
 
   return {
     network,
@@ -105,8 +106,9 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
         }
         let sender = senders.get(log.transactionHash);
         if (!sender) {
-          const tx = await client.getTransaction({ hash: log.transactionHash });
-          sender = { from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null };
+          // The receipt: its sender, and its token Transfers (which account the tokens came from: a smart account's payer).
+          const tx = await client.getTransactionReceipt({ hash: log.transactionHash });
+          sender = { from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null, transfers: tokenTransfersOf(tx.logs) };
           if (senders.size > 1000) senders.clear();
           senders.set(log.transactionHash, sender);
         }
@@ -125,6 +127,7 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
           feeAddress: a.feeAddress && !/^0x0{40}$/i.test(a.feeAddress) ? a.feeAddress : null,
           from: sender.from,
           txTo: sender.to,
+          payerAccount: payerAccountOf(rt, sender, { token: a.tokenAddress, to: a.to, amount: a.amount, logIndex: log.logIndex }),
           conversion: await conversionOf(log),
         });
       }

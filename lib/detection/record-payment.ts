@@ -87,12 +87,14 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     // A forward from the request's deposit address was sent by whoever triggered it (the deposit
     // relayer): the payer is who transferred the tokens into the address (lib/deposits/sweep.ts).
     // A cross-chain payment is sent by the bridge: the payer is who paid on the source chain.
-    let payer = crossChain?.payer ?? ev.from;
+    // A smart account paid (lib/detection/payer-account.ts): the payer is the account, its EOA the transaction's sender.
+    let payer = crossChain?.payer ?? ev.payerAccount?.address ?? ev.from;
+    let payerEoa = crossChain?.payer ?? (ev.payerAccount ? ev.payerAccount.eoa : ev.from);
     let depositAddress: string | null = null;
     if (ev.txTo) {
       const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
       if (deposit?.address && sameAddress(deposit.address, ev.txTo)) {
-        payer = deposit.depositors[0] ?? ev.from;
+        payer = payerEoa = deposit.depositors[0] ?? ev.from;
         depositAddress = deposit.address;
       }
     }
@@ -103,7 +105,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
         where: { id: request.recurringScheduleId },
         select: { contract: true, payer: true },
       });
-      if (s && sameAddress(s.contract, ev.txTo)) payer = s.payer;
+      if (s && sameAddress(s.contract, ev.txTo)) payer = payerEoa = s.payer;
     }
     // A Safe pays in a transaction sent to it (an owner or relayer runs execTransaction): the payer is the Safe.
     payer = (await safePayerOf(tx, request.id, ev)) ?? payer;
@@ -115,6 +117,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       blockNumber: ev.blockNumber,
       blockHash: ev.blockHash,
       payer,
+      payerEoa,
       payee: ev.to,
       tokenAddress: ev.tokenAddress,
       amount: ev.amount.toString(),

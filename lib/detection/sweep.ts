@@ -79,7 +79,11 @@ export async function sweepDetectionNetwork(source: PaymentEventSource, maxSteps
         if (!request) continue;
         const who = await crossChain(request.id, source.network, ev.txHash);
         // A bridged payment's destination sender is the bridge: the payer is the source sender, or unknown (null).
-        const outcome = await recordTransfer(request, who.payer === undefined ? ev : { ...ev, from: who.payer }, who.ref);
+        const outcome = await recordTransfer(
+          request,
+          who.payer === undefined ? ev : { ...ev, from: who.payer, payerAccount: undefined },
+          who.ref,
+        );
         count(result, outcome);
         if (outcome === "recorded") touched.add(request.id);
       }
@@ -204,7 +208,7 @@ export async function attributeCrossChainPayers(limit = 25): Promise<number> {
     if (payer === undefined && isNetworkId(p.network)) payer = await transactionSender(p.network, p.txHash);
     if (!payer) continue;
     await db().$transaction([
-      db().payment.update({ where: { id: p.id }, data: { payer } }),
+      db().payment.update({ where: { id: p.id }, data: { payer, payerEoa: payer } }),
       db().paymentRequest.updateMany({ where: { id: p.requestId, payer: null }, data: { payer } }),
     ]);
     attributed.add(p.requestId);

@@ -1,3 +1,5 @@
+import type { PayerAccount } from "@/lib/detection/payer-account";
+
 /**
  * A proxy transfer seen on chain, normalised across EVM and Tron. `referenceHash` is
  * keccak256 of the 8-byte payment reference (the indexed topic the proxies emit).
@@ -19,6 +21,8 @@ export interface TransferEvent {
   from: string | null;
   /** The contract the transaction called, when the source knows it (a deposit address's forward calls the address). */
   txTo?: string | null;
+  /** Set when a smart account paid: the contract the tokens came from, and its EOA (lib/detection/payer-account.ts). */
+  payerAccount?: PayerAccount;
   /**
    * Set when the transfer is the fee-proxy half of an Erc20ConversionProxy payment: its
    * TransferWithConversionAndReference event (same transaction and reference, right after).

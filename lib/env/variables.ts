@@ -106,7 +106,8 @@ export const envSchema = z.object({
     requiredWhen: "production (`npm start` refuses to start without it)",
   }),
   WEBHOOK_ALLOW_PRIVATE: doc(boolString.default(false), {
-    description: "allow http and loopback/private webhook URLs (local development only)",
+    description:
+      "allow http and loopback/private webhook URLs (local development only); `npm run dev` accepts this machine's own (`localhost`, 127.0.0.0/8, ::1) without it, `npm start` never does",
   }),
   WEBHOOK_REFERENCE_HEADERS: doc(boolString.default(true), {
     description:

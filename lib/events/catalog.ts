@@ -61,6 +61,9 @@ export interface PaymentConfirmedFields extends RequestRef {
   fees: { type: string; amount: string; currency: string }[];
   /** The merchant's own reference of the request (its link's `reference`, or POST /v2/request's); null when none was given. */
   reference: string | null;
+  /** Who paid (Payment.payer: a smart account is the contract) and the EOA behind it (Payment.payerEoa); null when unknown. */
+  payerAddress?: string | null;
+  payerEoaAddress?: string | null;
   recurring?: RecurringRef;
   crossChain?: CrossChainRef;
   /** How the request was paid (lib/refunds/labels.ts, docs/guides/refunds.md): the last keys of payment.confirmed and payment.partial. */
@@ -135,6 +138,9 @@ export function paymentBody(f: PaymentConfirmedFields & { subStatus?: string }) 
     paymentProcessor: PROCESSOR,
     fees: f.fees,
     reference: f.reference,
+    // The reference's payer fields: equal for a plain wallet; a smart account's contract and its EOA otherwise.
+    payerAddress: f.payerAddress ?? null,
+    payerEoaAddress: f.payerEoaAddress ?? null,
     ...(f.recurring ? { recurringPaymentId: f.recurring.recurringPaymentId, paymentIndex: f.recurring.paymentIndex } : {}),
     ...(f.crossChain
       ? {
@@ -268,6 +274,8 @@ function paymentFields(request: PaymentRequest, payment: Payment, crossChain?: C
     paymentCurrency: request.paymentCurrency,
     fees: fee > 0n ? [{ type: "platform", amount: formatAmount(fee, token.decimals), currency: token.symbol }] : [],
     reference: request.reference,
+    payerAddress: payment.payer,
+    payerEoaAddress: payment.payerEoa,
     recurring:
       request.recurringScheduleId && request.recurringIndex
         ? { recurringPaymentId: request.recurringScheduleId, paymentIndex: request.recurringIndex }

@@ -17,6 +17,7 @@ const hex = (bytes: number) => randomBytes(bytes).toString("hex");
 /** A sample body of each type (POST /v1/webhook/test), from the same builders, with fresh random identifiers. */
 export function sampleEvent(type: TestEventType, at: Date = now()): Record<string, unknown> {
   const [requestId, paymentReference, txHash, timestamp] = [`01${hex(32)}`, `0x${hex(8)}`, `0x${hex(32)}`, at.toISOString()];
+  const payer = `0x${hex(20)}`;
   const fields = (totalAmountPaid: string) => ({
     requestId,
     paymentReference,
@@ -32,6 +33,8 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
     fees: [],
     reference: "INV-1001",
     label: { amountLabel: "exact" as const, excessAmount: "0" },
+    payerAddress: payer,
+    payerEoaAddress: payer,
   });
   const confirmed = (totalAmountPaid: string) => paymentConfirmedEvent(fields(totalAmountPaid));
   const payment = (event: string, totalAmountPaid: string, subStatus = "") => ({ ...confirmed(totalAmountPaid), event, subStatus });

@@ -68,6 +68,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getRequestRoutes: (ctx) => ({ params: { requestId: "<requestId>" }, query: { wallet: ctx.payer }, placeholders: REQUEST_ID }),
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
+  listRequests: (ctx) => ({ query: { walletAddress: ctx.payee, limit: "20" } }),
   updateRequestRecurrence: (ctx) => ({
     params: { requestId: "<requestId>" },
     body: { isRecurrenceStopped: true },
@@ -128,6 +129,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getSecurePaymentPage: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   securePaymentDepositAddress: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   paySecurePayment: (ctx) => ({ params: { token: "<token>" }, query: { wallet: ctx.payer }, placeholders: TOKEN }),
+  securePaymentCalldata: (ctx) => ({ params: { token: "<token>" }, body: { wallet: ctx.payer }, placeholders: TOKEN }),
   securePaymentIntent: () => ({
     params: { token: "<token>" },
     body: { txHash: "<txHash>" },

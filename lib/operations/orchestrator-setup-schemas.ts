@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { EVENT_TYPES } from "@/lib/events/catalog";
+import { webhookUrlWarning } from "@/lib/operations/webhooks-schemas";
 
 const dateTime = z.string().meta({ format: "date-time" });
 const clientIdField = z.string().max(64).meta({ description: "A client ID linked to this orchestrator (`cli_…`)", example: "cli_01j…" });
@@ -31,17 +32,17 @@ export const orchestratorWebhookSchema = z
   .meta({ id: "OrchestratorWebhook" });
 
 export const createOrchestratorWebhookBodySchema = z.strictObject({
-  url: z
-    .string()
-    .min(1)
-    .max(2048)
-    .meta({ description: "HTTPS URL that receives signed POSTs (never a private, loopback or link-local address)" }),
+  url: z.string().min(1).max(2048).meta({
+    description:
+      "HTTPS URL that receives signed POSTs (never a private, loopback or link-local address; under `npm run dev`, this machine's own over http too)",
+  }),
 });
 
 export const orchestratorWebhookCreatedSchema = z
   .object({
     webhook: orchestratorWebhookSchema,
     secret: z.string().meta({ description: "The signing secret (`whsec_…`), shown only here" }),
+    warning: webhookUrlWarning,
   })
   .meta({ id: "OrchestratorWebhookCreated" });
 

@@ -163,6 +163,19 @@ export const requestStatusSchema = z
   })
   .meta({ id: "RequestStatus" });
 
+const listText = (max: number, description: string) => z.string().min(1).max(max).optional().meta({ description });
+
+/** GET /v2/request's query (lib/requests/list-requests.ts). */
+export const listRequestsQuerySchema = z.object({
+  walletAddress: listText(100, "Requests whose payee or payer is this wallet (EVM 0x… in any case, or Tron T…)"),
+  status: z.enum(["pending", "partially_paid", "paid"]).optional().meta({ description: "Duebill extension" }),
+  reference: listText(255, "Your merchant reference (Duebill extension)"),
+  fromDate: listText(40, "Created from (inclusive), ISO 8601 UTC (Duebill extension)"),
+  toDate: listText(40, "Created until (inclusive), ISO 8601 UTC (Duebill extension)"),
+  limit: listText(4, "Page size, 1–100 (default 20)"),
+  offset: listText(9, "Requests to skip (default 0)"),
+});
+
 const walletField = address.meta({ description: "Payer wallet address" });
 
 export const payQuerySchema = z.object({
@@ -180,6 +193,16 @@ export const payQuerySchema = z.object({
     description:
       "Cross-chain: the same calldata as an earlier answer (its metadata.quoteId) while its quote holds. A fiat invoice on Tron: an earlier plan's metadata.conversion.quote.id (cq_…), without chain and token. 400 once expired",
   }),
+  amount: z
+    .string()
+    .max(80)
+    .optional()
+    .meta({
+      description:
+        "Partial payment: pay this part of what is still owed (decimal in the invoice currency, with its decimals, as the request's `amount`); " +
+        "the fee is the part's share. Omit to pay everything owed. Same-chain only",
+      example: "4",
+    }),
 });
 
 export const routesQuerySchema = z.object({

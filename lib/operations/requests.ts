@@ -1,8 +1,10 @@
+import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
 import {
   createRequestBodySchema,
   createRequestResponseSchema,
+  listRequestsQuerySchema,
   payQuerySchema,
   payResponseSchema,
   requestIdParamsSchema,
@@ -26,6 +28,34 @@ export const createRequestOp = defineOperation({
   body: createRequestBodySchema,
   idempotent: true,
   responses: { 201: { description: "Created", schema: createRequestResponseSchema }, ...errorResponses(400, 401, 403, 429) },
+});
+
+export const listRequestsOp = defineOperation({
+  method: "GET",
+  path: "/v2/request",
+  operationId: "listRequests",
+  summary: "List the account's requests",
+  description:
+    "Newest first, each as GET /v2/request/{requestId} shows it (without a chain read: a conversion request's `currentMarketRate` is null here). " +
+    "`walletAddress` (the reference's filter): requests whose payee or payer is that wallet (EVM in any case, or Tron). Duebill extensions, ANDed: " +
+    "`status`, `reference` (your merchant reference), `fromDate`/`toDate` (creation time, ISO 8601 UTC, inclusive). `limit` (1–100, default 20) and `offset`, " +
+    "with `pagination` as GET /v2/payments. Payouts are requests too and are listed. A server operation: browser client IDs get 403.",
+  tags,
+  auth: ["apiKey", "clientId", "session"],
+  browser: false,
+  query: listRequestsQuerySchema,
+  responses: {
+    200: {
+      description: "Requests and pagination",
+      schema: z
+        .object({
+          requests: z.array(requestStatusSchema),
+          pagination: z.object({ total: z.number(), limit: z.number(), offset: z.number(), hasMore: z.boolean() }),
+        })
+        .meta({ id: "RequestList" }),
+    },
+    ...errorResponses(400, 401, 403, 429),
+  },
 });
 
 export const getRequestOp = defineOperation({
@@ -57,7 +87,8 @@ export const payRequestOp = defineOperation({
   operationId: "payRequest",
   summary: "Transactions that pay a request",
   description:
-    "Approval transactions (only when the payer's allowance is short; approve(0) first for USDT-style tokens) followed by the ERC20FeeProxy payment. Send them in order from `wallet`.",
+    "Approval transactions (only when the payer's allowance is short; approve(0) first for USDT-style tokens) followed by the ERC20FeeProxy payment. Send them in order from `wallet`. " +
+    "With `amount`, the transactions pay that part of what is owed (and the fee's share of it): the request stays `partially_paid` until the rest is paid.",
   tags,
   auth,
   params: requestIdParamsSchema,

@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
 import { multicallBodySchema, multicallCreatedSchema, multicallViewSchema } from "@/lib/operations/multicall-schemas";
+import { payLinkOp } from "@/lib/operations/secure-payments";
 import { batchPayoutsBodySchema, feePlanSchema, feePreviewBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
 
 /** More secure-payment operations of the reference (fees preview, batch payouts, Tron broadcast, bridge step refresh). */
@@ -127,4 +128,32 @@ export const refreshStepOp = defineOperation({
     },
     ...errorResponses(400, 404, 409, 429, 503),
   },
+});
+
+/**
+ * The reference's newer pay-plan call (its 2026-Q1 release notes; documented in prose only, so the
+ * body follows GET /{token}/pay's query, field for field): the same answer as GET /{token}/pay for
+ * the same inputs, sent as a JSON body. `isSafe` also takes a boolean.
+ */
+export const securePaymentCalldataOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/{token}/calldata",
+  operationId: "securePaymentCalldata",
+  summary: "Transactions that pay a link from `wallet` (POST form of GET /{token}/pay)",
+  description:
+    "The reference's pay-plan operation: the body carries GET /v2/secure-payments/{token}/pay's query (`wallet`, and `chain` + `token` " +
+    "for a cross-chain route, `quoteId`, `eoaWallet`, `isSafe`) and the answer is exactly that operation's, errors included. " +
+    "Nothing is recorded: calling it twice gives the same plan while the link and the chain stay as they are.",
+  tags,
+  auth: [],
+  params: z.object({ token: z.string().max(64) }),
+  body: z.strictObject({
+    ...payLinkOp.query!.shape,
+    isSafe: z
+      .union([z.boolean(), z.enum(["true", "false"])])
+      .optional()
+      .transform((v) => (v === undefined ? undefined : v === true || v === "true" ? ("true" as const) : ("false" as const)))
+      .meta({ description: 'The reference\'s Safe multisig flow, as GET /{token}/pay\'s `isSafe` (a boolean or "true"/"false")' }),
+  }),
+  responses: { ...payLinkOp.responses },
 });

@@ -35,7 +35,11 @@ export const securePaymentSchema = z
     redirectUrl: z.string().nullable(),
     redirectLabel: z.string().nullable(),
     completedAt: z.string().nullable(),
-    payerAddress: z.string().nullable(),
+    payerAddress: z.string().nullable().meta({ description: "Who paid: the wallet the tokens came from (a smart account's contract)" }),
+    payerEoaAddress: z.string().nullable().meta({
+      description:
+        "The EOA behind payerAddress: the same for a plain wallet; for a smart account the transaction's sender (a Safe's executing owner); null when not known (an ERC-4337 bundle) or not paid",
+    }),
     payerKytResults: z.array(kytResult),
     payeeKytResults: z.array(kytResult),
     destination: z.record(z.string(), z.unknown()).nullable(),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { TEST_EVENT_TYPES } from "@/lib/events/catalog";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
-import { createWebhookBodySchema } from "@/lib/operations/webhooks-schemas";
+import { createWebhookBodySchema, webhookUrlWarning } from "@/lib/operations/webhooks-schemas";
 
 export { createWebhookBodySchema };
 
@@ -54,7 +54,7 @@ export const createWebhookOp = defineOperation({
   browser,
   body: createWebhookBodySchema,
   responses: {
-    201: { description: "Registered", schema: webhookSchema.extend({ secret: z.string() }) },
+    201: { description: "Registered", schema: webhookSchema.extend({ secret: z.string(), warning: webhookUrlWarning }) },
     ...errorResponses(400, 401, 403, 404, 429),
   },
 });

@@ -3,7 +3,7 @@ import { AppError, notFound } from "@/lib/errors";
 import type { EventType } from "@/lib/events/catalog";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { activeWebhooks, assertDeliverableUrl, getWebhookOrThrow, type Owner } from "@/lib/webhooks/endpoints";
+import { activeWebhooks, checkRegistrableUrl, getWebhookOrThrow, type Owner } from "@/lib/webhooks/endpoints";
 import { sendTestDeliveriesNow } from "@/lib/webhooks/manage-deliveries";
 import { encryptSecret } from "@/lib/webhooks/secret-box";
 import { generateWebhookSecret } from "@/lib/webhooks/sign";
@@ -23,7 +23,7 @@ export function toOrchestratorWebhookDto(row: WebhookEndpoint) {
 
 /** Registers `url`; the same URL twice for one orchestrator (active or not) is 409. */
 export async function createOrchestratorWebhook(orchestratorId: string, url: string) {
-  const normalized = await assertDeliverableUrl(url);
+  const { url: normalized, warning } = await checkRegistrableUrl(url);
   const secret = generateWebhookSecret();
   const row = await db().$transaction(async (tx) => {
     // One registration of a URL per orchestrator: concurrent registrations of it queue here.
@@ -51,7 +51,7 @@ export async function createOrchestratorWebhook(orchestratorId: string, url: str
       },
     });
   });
-  return { webhook: toOrchestratorWebhookDto(row), secret };
+  return { webhook: toOrchestratorWebhookDto(row), secret, ...(warning ? { warning } : {}) };
 }
 
 export async function listOrchestratorWebhooks(orchestratorId: string) {

@@ -5,6 +5,7 @@ import { AppError, invalidField } from "@/lib/errors";
 import { applyFeePercentage, formatAmount, parseFeePercentage } from "@/lib/money";
 import { planConversionPayment } from "@/lib/payments/conversion-plan";
 import { feeProgressOf, payableOf } from "@/lib/payments/fee-legs";
+import { parsePartAmount, partialPayable } from "@/lib/payments/partial";
 import { feeForRemaining, type PaymentPlan, planSinglePayment } from "@/lib/payments/plan";
 import { isConversionQuoteId, isQuotedConversion, planQuotedConversion } from "@/lib/payments/quoted-conversion";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
@@ -25,6 +26,8 @@ export interface PayOptions {
   feePercentage?: string;
   feeAddress?: string;
   quoteId?: string;
+  /** Part of what is owed, in the invoice currency (lib/payments/partial.ts); the whole rest when absent. */
+  amount?: string;
 }
 
 /**
@@ -38,7 +41,11 @@ async function remainingTerms(accountId: string, requestId: string, opts: PayOpt
   // Resolved once (network runtime and token) and handed down to the plan.
   const { network, runtime, token } = storedTermsOf(row);
   const expected = BigInt(row.expectedAmount.toFixed());
-  const payable = payableOf(row, (await feeProgressOf([row])).get(row.id)!);
+  const progress = (await feeProgressOf([row])).get(row.id)!;
+  const payable =
+    opts.amount === undefined
+      ? payableOf(row, progress)
+      : partialPayable(row, progress, expected, parsePartAmount(opts.amount, row, token, progress.owedAmount));
   let { feeAmount, feeAddress, extraFeeLegs } = payable;
   if (opts.feePercentage !== undefined || opts.feeAddress !== undefined) {
     let fee = BigInt(row.feeAmount.toFixed());
@@ -71,6 +78,7 @@ export async function payRequest(accountId: string, requestId: string, opts: Pay
   if ((opts.chain === undefined) !== (opts.token === undefined))
     throw invalidField(opts.chain === undefined ? "chain" : "token", "chain and token go together (cross-chain); omit both for same-chain");
   if (opts.chain !== undefined && opts.token !== undefined) {
+    if (opts.amount !== undefined) throw invalidField("amount", "partial payments are same-chain: omit chain and token");
     // Validate the query before reading the request, so bad input is a 400 whatever the request.
     parseCrossChainQuery(opts.chain, opts.token);
     const t = await remainingTerms(accountId, requestId, { ...opts, wallet: undefined });

@@ -35,14 +35,14 @@ export interface PaymentSearch {
 
 const ISO_UTC = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d{1,3})?Z$/;
 
-function dateOf(value: string | undefined, field: string): Date | undefined {
+export function dateOf(value: string | undefined, field: string): Date | undefined {
   if (value === undefined) return undefined;
   const d = new Date(value);
   if (!ISO_UTC.test(value) || Number.isNaN(d.getTime())) throw invalidField(field, "must be an ISO 8601 date in UTC ending with Z");
   return d;
 }
 
-function intOf(value: string | undefined, field: string, fallback: number, max: number): number {
+export function intOf(value: string | undefined, field: string, fallback: number, max: number): number {
   if (value === undefined) return fallback;
   if (!/^\d{1,9}$/.test(value) || Number(value) > max)
     throw invalidField(field, `must be an integer from ${field === "limit" ? 1 : 0} to ${max}`);

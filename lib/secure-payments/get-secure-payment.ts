@@ -35,7 +35,13 @@ export interface LinkExcess {
   decimals: number;
 }
 
-export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentRequest, missingFees: MissingFee[] = [], excess?: LinkExcess) {
+export function toSecurePaymentResponse(
+  sp: SecurePayment,
+  request: PaymentRequest,
+  missingFees: MissingFee[] = [],
+  excess?: LinkExcess,
+  payerEoaAddress: string | null = null,
+) {
   const blockReason = blockReasonOf(sp, request, sp.paymentType);
   return {
     token: sp.token,
@@ -49,6 +55,8 @@ export function toSecurePaymentResponse(sp: SecurePayment, request: PaymentReque
     redirectLabel: sp.redirectLabel,
     completedAt: sp.completedAt?.toISOString() ?? null,
     payerAddress: sp.payerAddress,
+    // The EOA behind payerAddress (Payment.payerEoa): the same wallet unless a smart account paid.
+    payerEoaAddress: sp.payerAddress ? payerEoaAddress : null,
     payerKytResults: sp.payerKytResults ?? [],
     payeeKytResults: sp.payeeKytResults ?? [],
     destination: sp.destination ?? null,
@@ -102,10 +110,20 @@ export async function getSecurePaymentByRequest(accountId: string, requestId: st
   const sp = link.securePayment;
   const account = await db().account.findUniqueOrThrow({ where: { id: accountId }, select: { excessPolicy: true } });
   const requests = await db().paymentRequest.findMany({ where: { securePayment: { securePaymentToken: sp.token } } });
+  // The link's payer was its requests' first detected payer (settle.ts): the EOA of that payment.
+  const paid = sp.payerAddress
+    ? await db().payment.findFirst({
+        where: { request: { securePayment: { securePaymentToken: link.securePaymentToken } }, payer: sp.payerAddress },
+        orderBy: [{ blockNumber: "asc" }, { logIndex: "asc" }],
+        select: { payerEoa: true },
+      })
+    : null;
   const [policy, wrong] = await Promise.all([linkExcessPolicy(sp, account.excessPolicy, requests), linkWrongAmountOf(requests)]);
-  return toSecurePaymentResponse(sp, request, fees ? missingFeesOf(request, fees) : [], {
-    ...policy,
-    wrong,
-    decimals: request.isConversion ? FIAT_PATH_DECIMALS : tokenOf(request).decimals,
-  });
+  return toSecurePaymentResponse(
+    sp,
+    request,
+    fees ? missingFeesOf(request, fees) : [],
+    { ...policy, wrong, decimals: request.isConversion ? FIAT_PATH_DECIMALS : tokenOf(request).decimals },
+    paid?.payerEoa ?? null,
+  );
 }

@@ -1,14 +1,14 @@
 import type { Principal } from "@/lib/auth/principal";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
 import { invalidField, notFound } from "@/lib/errors";
 import type { WebhookEndpoint } from "@/lib/generated/prisma/client";
 import type { WebhookScope } from "@/lib/generated/prisma/enums";
 import { ulid } from "@/lib/ids";
+import { localUrlWarning, webhookUrlPolicy } from "@/lib/webhooks/policy";
 import { webhookResolver } from "@/lib/webhooks/resolver";
 import { encryptSecret } from "@/lib/webhooks/secret-box";
 import { generateWebhookSecret } from "@/lib/webhooks/sign";
-import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "@/lib/webhooks/url-policy";
+import { checkWebhookUrl, isForbiddenIp, isIpLiteral, isLoopbackIp } from "@/lib/webhooks/url-policy";
 
 /**
  * Webhook endpoints belong to an account and a client ID. A client-ID caller sees only that
@@ -41,11 +41,20 @@ const ownerWhere = (o: Owner) => ({
 
 /** URL policy at registration: the URL's form, then every address its host resolves to. */
 export async function assertDeliverableUrl(url: string): Promise<string> {
-  const allowPrivate = env().WEBHOOK_ALLOW_PRIVATE;
-  const checked = checkWebhookUrl(url, { allowPrivate });
+  return (await checkRegistrableUrl(url)).url;
+}
+
+/**
+ * assertDeliverableUrl, and — when only a local-development policy (lib/webhooks/policy.ts)
+ * accepts the URL — the warning the 201 carries, so the developer knows production would refuse it.
+ */
+export async function checkRegistrableUrl(url: string): Promise<{ url: string; warning?: string }> {
+  const policy = webhookUrlPolicy();
+  const checked = checkWebhookUrl(url, policy);
   if (!checked.ok) throw invalidField("url", checked.reason);
+  let local = !checkWebhookUrl(url, { allowPrivate: false }).ok;
   const host = checked.url.hostname.replace(/^\[|\]$/g, "");
-  if (!allowPrivate && !isIpLiteral(host)) {
+  if (!policy.allowPrivate && !isIpLiteral(host)) {
     let addresses: { address: string }[];
     try {
       addresses = await webhookResolver()(host);
@@ -53,19 +62,24 @@ export async function assertDeliverableUrl(url: string): Promise<string> {
       throw invalidField("url", `host ${host} does not resolve`);
     }
     if (addresses.length === 0) throw invalidField("url", `host ${host} does not resolve`);
-    if (addresses.some((a) => isForbiddenIp(a.address)))
-      throw invalidField("url", `host ${host} resolves to a private or reserved address`);
+    // Under `npm run dev` a name may resolve to this machine (localhost, a *.localhost name): never to another private address.
+    const refused = addresses.filter((a) => isForbiddenIp(a.address) && !(policy.allowLoopback && isLoopbackIp(a.address)));
+    if (refused.length > 0) throw invalidField("url", `host ${host} resolves to a private or reserved address`);
+    local ||= addresses.some((a) => isForbiddenIp(a.address));
   }
-  return checked.url.toString();
+  return { url: checked.url.toString(), ...(local ? { warning: localUrlWarning(policy) } : {}) };
 }
 
 export function toWebhookDto(row: WebhookEndpoint) {
   return { id: row.id, url: row.url, active: row.active, clientId: row.clientId, createdAt: row.createdAt.toISOString() };
 }
 
-export async function createWebhook(owner: Owner, url: string): Promise<{ id: string; secret: string } & ReturnType<typeof toWebhookDto>> {
+export async function createWebhook(
+  owner: Owner,
+  url: string,
+): Promise<{ id: string; secret: string; warning?: string } & ReturnType<typeof toWebhookDto>> {
   if (!owner.clientId) throw invalidField("clientId", "is required when signed in with a session");
-  const normalized = await assertDeliverableUrl(url);
+  const { url: normalized, warning } = await checkRegistrableUrl(url);
   // As the reference: one registration per URL and client ID (a second would double every delivery).
   const existing = await db().webhookEndpoint.findFirst({
     where: { accountId: owner.accountId, clientId: owner.clientId, url: normalized },
@@ -76,7 +90,7 @@ export async function createWebhook(owner: Owner, url: string): Promise<{ id: st
   const row = await db().webhookEndpoint.create({
     data: { id: ulid(), accountId: owner.accountId, clientId: owner.clientId, url: normalized, secretEnc: encryptSecret(secret) },
   });
-  return { ...toWebhookDto(row), secret };
+  return { ...toWebhookDto(row), secret, ...(warning ? { warning } : {}) };
 }
 
 export async function listWebhooks(owner: Owner) {

@@ -3,8 +3,9 @@ import http from "node:http";
 import https from "node:https";
 import type { LookupFunction } from "node:net";
 import { env } from "@/lib/env";
+import { webhookUrlPolicy } from "@/lib/webhooks/policy";
 import { RESPONSE_BODY_LIMIT } from "@/lib/webhooks/redact";
-import { checkWebhookUrl, isForbiddenIp, isIpLiteral } from "@/lib/webhooks/url-policy";
+import { checkWebhookUrl, isForbiddenIp, isIpLiteral, isLoopbackIp } from "@/lib/webhooks/url-policy";
 
 /**
  * One webhook POST, hardened against SSRF:
@@ -36,6 +37,8 @@ export interface PostWebhookOptions {
   headers: Record<string, string>;
   timeoutMs?: number;
   allowPrivate?: boolean;
+  /** This machine's loopback addresses (`npm run dev`); default: the process's policy (lib/webhooks/policy.ts). */
+  allowLoopback?: boolean;
   resolve?: Resolver;
 }
 
@@ -50,21 +53,25 @@ export interface PostResult {
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 // Keep-alive pools: a burst of deliveries to one receiver reuses connections. Separate pools
-// per allowPrivate value so a socket opened under the permissive policy is never reused under
-// the strict one. A pooled socket is connected to an address that was checked when it opened.
+// per policy (strict, loopback, private) so a socket opened under a permissive policy is never
+// reused under a stricter one. A pooled socket is connected to an address that was checked when it opened.
 const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: "lifo" as const };
 const agents = {
-  http: [new http.Agent(agentOptions), new http.Agent(agentOptions)],
-  https: [new https.Agent(agentOptions), new https.Agent(agentOptions)],
+  http: [new http.Agent(agentOptions), new http.Agent(agentOptions), new http.Agent(agentOptions)],
+  https: [new https.Agent(agentOptions), new https.Agent(agentOptions), new https.Agent(agentOptions)],
 };
 
-function pinnedLookup(addresses: ResolvedAddress[], allowPrivate: boolean): LookupFunction {
+/** An address a delivery may connect to under the policy: public, or this machine's loopback when allowed. */
+const refusedAddress = (address: string, allowPrivate: boolean, allowLoopback: boolean) =>
+  !allowPrivate && isForbiddenIp(address) && !(allowLoopback && isLoopbackIp(address));
+
+function pinnedLookup(addresses: ResolvedAddress[], allowPrivate: boolean, allowLoopback: boolean): LookupFunction {
   return (_hostname, options, callback) => {
     const f: unknown = options.family;
     const family = f === 4 || f === "IPv4" ? 4 : f === 6 || f === "IPv6" ? 6 : 0;
     const usable = addresses.filter((a) => family === 0 || a.family === family);
     // Re-checked here too: this is the last point before connect().
-    const bad = allowPrivate ? undefined : usable.find((a) => isForbiddenIp(a.address));
+    const bad = usable.find((a) => refusedAddress(a.address, allowPrivate, allowLoopback));
     const first = usable[0];
     if (bad || !first) {
       const err: NodeJS.ErrnoException = new Error(bad ? `refused address ${bad.address}` : "no usable address");
@@ -94,10 +101,11 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult>
   const started = performance.now();
   const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
   const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
+  const allowLoopback = opts.allowLoopback ?? webhookUrlPolicy().allowLoopback ?? false;
   const elapsed = () => Math.round(performance.now() - started);
   const fail = (error: string): PostResult => ({ statusCode: null, latencyMs: elapsed(), error });
 
-  const checked = checkWebhookUrl(opts.url, { allowPrivate });
+  const checked = checkWebhookUrl(opts.url, { allowPrivate, allowLoopback });
   if (!checked.ok) return fail(`refused: ${checked.reason}`);
   const url = checked.url;
   const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
@@ -112,9 +120,9 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult>
       return fail(errorText(err) === "timeout" ? `timeout after ${timeoutMs} ms (dns)` : `dns: ${errorText(err)}`);
     }
     if (addresses.length === 0) return fail(`dns: ${host} has no address`);
-    const bad = allowPrivate ? undefined : addresses.find((a) => isForbiddenIp(a.address));
+    const bad = addresses.find((a) => refusedAddress(a.address, allowPrivate, allowLoopback));
     if (bad) return fail(`refused: ${host} resolves to forbidden address ${bad.address}`);
-    lookup = pinnedLookup(addresses, allowPrivate);
+    lookup = pinnedLookup(addresses, allowPrivate, allowLoopback);
   }
 
   const remaining = timeoutMs - (performance.now() - started);
@@ -147,7 +155,7 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult>
       port: url.port || undefined,
       path: `${url.pathname}${url.search}`,
       headers: { ...opts.headers, "content-length": String(body.length) },
-      agent: (isHttps ? agents.https : agents.http)[allowPrivate ? 1 : 0],
+      agent: (isHttps ? agents.https : agents.http)[allowPrivate ? 2 : allowLoopback ? 1 : 0],
       lookup,
     };
     const req = (isHttps ? https : http).request(options, (res) => {

@@ -2,9 +2,22 @@
  * SSRF policy for webhook URLs. Checked when an endpoint is registered AND again on every
  * delivery (http-post.ts also checks every address the host name resolves to at connect
  * time, so a name that later re-points to an internal address is still refused).
+ *
+ * Three levels (lib/webhooks/policy.ts picks one from the environment):
+ * - strict (production): https to a public address only;
+ * - `allowLoopback` (`npm run dev`, issue 29): also this machine — `localhost`, `*.localhost`,
+ *   127.0.0.0/8, ::1 — over http or https, so a developer can receive webhooks on the laptop.
+ *   Everything else stays strict: LAN, link-local (cloud metadata), CGNAT, reserved;
+ * - `allowPrivate` (WEBHOOK_ALLOW_PRIVATE=true): http and any address.
  */
 
 export type UrlCheck = { ok: true; url: URL } | { ok: false; reason: string };
+
+export interface UrlPolicy {
+  allowPrivate: boolean;
+  /** This machine's loopback addresses (and `localhost`), over http too. */
+  allowLoopback?: boolean;
+}
 
 const MAX_URL_LENGTH = 2048;
 
@@ -122,13 +135,31 @@ export function isForbiddenIp(ip: string): boolean {
   return true;
 }
 
+/** True for 127.0.0.0/8, ::1 and their IPv4-mapped form (::ffff:127.x.y.z): this machine, never another. */
+export function isLoopbackIp(ip: string): boolean {
+  let s = ip.trim();
+  if (s.startsWith("[") && s.endsWith("]")) s = s.slice(1, -1);
+  const v4 = parseIpv4(s);
+  if (v4) return v4[0] === 127;
+  const v6 = parseIpv6(s);
+  if (!v6) return false;
+  if (inCidr(v6, [hex("::ffff:0:0"), 96])) return v6[12] === 127;
+  return v6.every((b, i) => b === (i === 15 ? 1 : 0));
+}
+
+/** A host that names this machine: `localhost`, a `*.localhost` name (RFC 6761), or a loopback address. */
+export function isLoopbackHost(host: string): boolean {
+  const h = host.toLowerCase().replace(/\.+$/, "");
+  return h === "localhost" || h.endsWith(".localhost") || (isIpLiteral(h) && isLoopbackIp(h));
+}
+
 /** True when `host` (brackets allowed) is an IP literal rather than a name. */
 export function isIpLiteral(host: string): boolean {
   const s = host.startsWith("[") && host.endsWith("]") ? host.slice(1, -1) : host;
   return parseIpv4(s) !== null || parseIpv6(s) !== null;
 }
 
-export function checkWebhookUrl(input: string | URL, opts: { allowPrivate: boolean }): UrlCheck {
+export function checkWebhookUrl(input: string | URL, opts: UrlPolicy): UrlCheck {
   const raw = String(input);
   if (raw.length > MAX_URL_LENGTH) return { ok: false, reason: `URL is longer than ${MAX_URL_LENGTH} characters` };
   let url: URL;
@@ -139,17 +170,25 @@ export function checkWebhookUrl(input: string | URL, opts: { allowPrivate: boole
   } catch {
     return { ok: false, reason: "not a valid URL" };
   }
-  if (url.protocol !== "https:" && !(opts.allowPrivate && url.protocol === "http:")) {
-    return { ok: false, reason: opts.allowPrivate ? "URL must use http or https" : "URL must use https" };
+  const host = url.hostname.toLowerCase().replace(/\.+$/, "");
+  const loopback = opts.allowLoopback === true && isLoopbackHost(host);
+  if (url.protocol !== "https:" && !((opts.allowPrivate || loopback) && url.protocol === "http:")) {
+    if (opts.allowPrivate) return { ok: false, reason: "URL must use http or https" };
+    const hint = url.protocol === "http:" && isLoopbackHost(host) ? " (http to this machine: only under `npm run dev`)" : "";
+    return { ok: false, reason: `URL must use https${hint}` };
   }
   if (url.username || url.password) return { ok: false, reason: "URL must not contain credentials" };
-  const host = url.hostname.toLowerCase().replace(/\.+$/, "");
   if (!host) return { ok: false, reason: "URL has no host" };
-  // Local development may target its own machine and LAN.
-  if (opts.allowPrivate) return { ok: true, url };
-  if (host === "localhost" || host.endsWith(".localhost")) return { ok: false, reason: "localhost is not allowed" };
+  // Local development may target its own machine (and, with WEBHOOK_ALLOW_PRIVATE, its LAN).
+  if (opts.allowPrivate || loopback) return { ok: true, url };
+  if (host === "localhost" || host.endsWith(".localhost"))
+    return { ok: false, reason: "localhost is not allowed (only under `npm run dev`, for local testing)" };
   if (isIpLiteral(host)) {
-    return isForbiddenIp(host) ? { ok: false, reason: `address ${host} is private or reserved` } : { ok: true, url };
+    if (!isForbiddenIp(host)) return { ok: true, url };
+    return {
+      ok: false,
+      reason: `address ${host} is private or reserved${isLoopbackIp(host) ? " (loopback: only under `npm run dev`)" : ""}`,
+    };
   }
   // A name that looks numeric would be read as an address by some resolvers; a single label
   // (e.g. "intranet") is completed by search domains to internal hosts. Neither is a public receiver.

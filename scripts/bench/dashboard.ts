@@ -12,6 +12,10 @@
  * Starts the production build (scripts/runtime/server.mjs) against it; the rounds alternate between the
  * four cases so drift hits all of them alike. Also counts, from pg_stat, the rows Postgres read in
  * Payment and PaymentRequest per render of each large-account page.
+ *
+ * Issue 29: the same run times GET /v2/request?walletAddress= (the request list, first page of 20)
+ * for the payee of the large account's EVM requests (~81 000 of its ~92 000 requests match) and of
+ * the small one, with the same session and target.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
@@ -27,6 +31,9 @@ const RUNS = Number(process.env.BENCH_DASHBOARD_RUNS ?? 30);
 const WARMUP = 5;
 const TARGET_MS = 150;
 const DAYS = 60;
+/** The payee of every seeded EVM request (the Tron ones have their own). */
+const EVM_PAYEE = "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7";
+const REQUEST_LIST_PATH = `/v2/request?walletAddress=${EVM_PAYEE}`;
 
 /** (network, currency id, token address, decimals): realistic rows that tokenOf() resolves. */
 const CURRENCIES: [string, string, string, number][] = [
@@ -57,8 +64,10 @@ export interface DashboardBenchResult {
   targetMs: number;
   overview: { large: PageTiming; baseline: PageTiming; ok: boolean };
   paymentsList: { large: PageTiming; baseline: PageTiming; ok: boolean };
+  /** GET /v2/request?walletAddress= (issue 29), first page. */
+  requestList: { large: PageTiming; baseline: PageTiming; ok: boolean };
   /** Rows read per render of the large account's page (pg_stat: sequential + index tuples), by table. */
-  rowsReadPerRender: { overview: Record<string, number>; paymentsList: Record<string, number> };
+  rowsReadPerRender: { overview: Record<string, number>; paymentsList: Record<string, number>; requestList: Record<string, number> };
   ok: boolean;
 }
 
@@ -85,7 +94,7 @@ async function seedAccount(c: pg.Client, name: string, payments: number, withUse
      SELECT '01' || md5($${p + 1} || g) || md5($${p + 1} || 'b' || g), $${p + 1}, 'request', cur.network, cur.currency, cur.currency, cur.token,
        trim_scale((10 + (g * 7919) % 4990) / 10.0)::text,
        ((10 + (g * 7919) % 4990) * 10::numeric ^ (cur.decimals - 1))::numeric(78, 0),
-       CASE WHEN cur.network = 'tron' THEN 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' ELSE '0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7' END,
+       CASE WHEN cur.network = 'tron' THEN 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' ELSE '${EVM_PAYEE}' END,
        substr(md5('salt' || g), 1, 16), '0x' || substr(md5($${p + 1} || 'ref' || g), 1, 16), '0x' || md5($${p + 1} || 'h' || g) || md5($${p + 1} || 'i' || g),
        'INV-' || lpad(g::text, 6, '0'), CASE WHEN g % 3 = 0 THEN jsonb_build_object('email', 'buyer' || g || '@example.com') END,
        'pending',
@@ -105,7 +114,7 @@ async function seedAccount(c: pg.Client, name: string, payments: number, withUse
      SELECT upper(substr(md5($1 || 'p' || src.g), 1, 26)), pr."id", pr."accountId", pr."network",
        '0x' || md5($1 || 't' || src.g) || md5($1 || 'u' || src.g), (src.g % 4)::int, 20000000 + $2::int - src.g,
        '0x' || md5($1 || 'bh' || src.g) || md5($1 || 'bi' || src.g),
-       CASE WHEN pr."network" = 'tron' THEN 'T' || substr(md5('payer' || src.g % 5000), 1, 33) ELSE '0x' || substr(md5('payer' || src.g % 5000), 1, 40) END,
+       CASE WHEN pr."network" = 'tron' THEN 'T' || substr(md5('payer' || src.g % 5000), 1, 33) ELSE '0x' || substr(md5('payer' || src.g % 5000) || md5('payer-' || src.g % 5000), 1, 40) END,
        pr."payee", pr."tokenAddress",
        CASE WHEN src.half THEN pr."expectedAmount" / 2 ELSE pr."expectedAmount" END,
        CASE WHEN src.g % 5 = 0 THEN pr."expectedAmount" / 1000 ELSE 0 END,
@@ -258,12 +267,18 @@ export async function measureDashboard(opts: {
       throw new Error(`/dashboard/payments: ${list.status}, no "${PAYMENTS} payments"`);
     const overview = await get(opts.port, "/dashboard", large.token);
     if (overview.status !== 200 || !overview.body.includes("Recent payments")) throw new Error(`/dashboard: ${overview.status}`);
+    const requests = await get(opts.port, REQUEST_LIST_PATH, large.token);
+    const listed = requests.status === 200 ? (JSON.parse(requests.body) as { requests: unknown[]; pagination: { total: number } }) : null;
+    if (listed?.requests.length !== 20 || listed.pagination.total < PAYMENTS / 2)
+      throw new Error(`${REQUEST_LIST_PATH}: ${requests.status} ${requests.body.slice(0, 200)}`);
 
     const cases = [
       { key: "overview.large", path: "/dashboard", token: large.token },
       { key: "list.large", path: "/dashboard/payments", token: large.token },
       { key: "overview.baseline", path: "/dashboard", token: small.token },
       { key: "list.baseline", path: "/dashboard/payments", token: small.token },
+      { key: "requests.large", path: REQUEST_LIST_PATH, token: large.token },
+      { key: "requests.baseline", path: REQUEST_LIST_PATH, token: small.token },
     ];
     for (const k of cases) for (let i = 0; i < WARMUP; i++) await timed(opts.port, k.path, k.token);
     const times = new Map<string, number[]>(cases.map((k) => [k.key, []]));
@@ -272,11 +287,14 @@ export async function measureDashboard(opts: {
     }
     const rowsOverview = await rowsPerRender(c, opts.port, "/dashboard", large.token);
     const rowsList = await rowsPerRender(c, opts.port, "/dashboard/payments", large.token);
+    const rowsRequests = await rowsPerRender(c, opts.port, REQUEST_LIST_PATH, large.token);
     const t = (k: string) => stats(times.get(k)!);
     const ov = { large: t("overview.large"), baseline: t("overview.baseline") };
     const li = { large: t("list.large"), baseline: t("list.baseline") };
     const ovOk = ov.large.medianMs <= TARGET_MS && ov.large.p95Ms <= TARGET_MS;
     const liOk = li.large.medianMs <= TARGET_MS && li.large.p95Ms <= TARGET_MS;
+    const rq = { large: t("requests.large"), baseline: t("requests.baseline") };
+    const rqOk = rq.large.medianMs <= TARGET_MS && rq.large.p95Ms <= TARGET_MS;
     return {
       at: new Date().toISOString(),
       load: { before: loadBefore, after: os.loadavg()[0] ?? 0, cores: os.cpus().length },
@@ -288,8 +306,9 @@ export async function measureDashboard(opts: {
       targetMs: TARGET_MS,
       overview: { ...ov, ok: ovOk },
       paymentsList: { ...li, ok: liOk },
-      rowsReadPerRender: { overview: rowsOverview, paymentsList: rowsList },
-      ok: ovOk && liOk,
+      requestList: { ...rq, ok: rqOk },
+      rowsReadPerRender: { overview: rowsOverview, paymentsList: rowsList, requestList: rowsRequests },
+      ok: ovOk && liOk && rqOk,
     };
   } finally {
     server.p?.kill("SIGTERM");
@@ -310,12 +329,15 @@ export function printDashboard(r: DashboardBenchResult): boolean {
   console.log(row(`GET /dashboard, ${r.baselinePayments} payments (baseline)`, r.overview.baseline));
   console.log(row(`GET /dashboard/payments, ${r.payments} payments`, r.paymentsList.large), ` ${verdict(r.paymentsList.ok)}`);
   console.log(row(`GET /dashboard/payments, ${r.baselinePayments} payments (baseline)`, r.paymentsList.baseline));
+  console.log(row(`GET /v2/request?walletAddress=, ${r.payments} payments`, r.requestList.large), ` ${verdict(r.requestList.ok)}`);
+  console.log(row(`GET /v2/request?walletAddress=, ${r.baselinePayments} payments (baseline)`, r.requestList.baseline));
   const rows = (x: Record<string, number>) =>
     Object.entries(x)
       .map(([k, v]) => `${k} ${v}`)
       .join(", ");
   console.log(
-    `  Rows read per render (${r.payments} payments): overview ${rows(r.rowsReadPerRender.overview)}; list ${rows(r.rowsReadPerRender.paymentsList)}`,
+    `  Rows read per render (${r.payments} payments): overview ${rows(r.rowsReadPerRender.overview)}; list ${rows(r.rowsReadPerRender.paymentsList)}; ` +
+      `request list ${rows(r.rowsReadPerRender.requestList)}`,
   );
   return r.ok;
 }

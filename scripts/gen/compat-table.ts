@@ -23,10 +23,22 @@ export function compatibilityPagePath(): string {
 }
 
 /**
- * Operations the reference documents outside its OpenAPI 0.13.0 (its API docs, release notes and
- * its own clients; docs/spec/reference-notes.md §3), listed after the OpenAPI's, marked as such.
+ * Operations the reference added after its OpenAPI 0.13.0, documented in prose only (its docs and
+ * release notes, docs/spec/reference-notes.md §3), with where: they have no schema to validate
+ * against, so Duebill follows the prose and says so in each operation's description.
  */
-export const DOCUMENTED_ELSEWHERE: readonly string[] = ["PATCH /v1/request/{paymentReference}/stop-recurrence"];
+export const NEWER_REFERENCE_OPERATIONS: readonly { key: string; source: string }[] = [
+  { key: "GET /v2/request", source: "request list, `walletAddress` (2026-Q3)" },
+  { key: "PATCH /v1/request/{paymentReference}/stop-recurrence", source: "recurring requests" },
+  { key: "POST /v2/secure-payments/{token}/calldata", source: "pay plan (2026-Q1)" },
+  { key: "POST /v2/commerce-payments/authorize/calldata", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/authorize", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/capture/calldata", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/capture", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/void/calldata", source: "commerce payments (preview)" },
+  { key: "POST /v2/commerce-payments/{requestId}/void", source: "commerce payments (preview)" },
+  { key: "GET /v2/commerce-payments/{requestId}/status", source: "commerce payments (preview)" },
+];
 
 export function compatibilityTable(spec: { paths: Record<string, Record<string, { summary?: string }>> }): string {
   const served = new Map(OPERATIONS.map((op) => [`${op.method} ${op.path}`, op]));
@@ -46,8 +58,9 @@ export function compatibilityTable(spec: { paths: Record<string, Record<string, 
       rows.push(`| \`${key}\` | ${statusOf(key)} |`);
     }
   }
-  for (const key of DOCUMENTED_ELSEWHERE) rows.push(`| \`${key}\` (reference docs, not in its OpenAPI) | ${statusOf(key)} |`);
-  return rows.join("\n");
+  const newer = ["| Newer reference operation (documented in prose) | Where | Duebill |", "|---|---|---|"];
+  for (const { key, source } of NEWER_REFERENCE_OPERATIONS) newer.push(`| \`${key}\` | ${source} | ${statusOf(key)} |`);
+  return [...rows, "", "Operations the reference added after 0.13.0 (docs/spec/reference-notes.md §3):", "", ...newer].join("\n");
 }
 
 /** The table as the page holds it now (between the markers), or null when the markers are missing. */

@@ -78,7 +78,8 @@ async function main(): Promise<void> {
   }
   // Ctrl-C / SIGTERM at any point stops what was started so far and exits 0.
   for (const sig of ["SIGINT", "SIGTERM"] as const) process.on(sig, () => void shutdown(0));
-  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1" };
+  // The mode, whatever the shell exported: `dev` lets webhooks reach this machine (lib/webhooks/policy.ts), `start` never.
+  const env: NodeJS.ProcessEnv = { ...process.env, NEXT_TELEMETRY_DISABLED: "1", CHECKPOINT_DISABLE: "1", DUEBILL_MODE: mode };
   // Without APP_URL the app lives at http://localhost:<PORT>: links, the sign-in domain and cookies follow the port.
   env.APP_URL = appUrlOf(env);
   const appUrl = env.APP_URL.replace(/\/$/, "");

@@ -152,6 +152,44 @@ export function referenceResponseValidator(method: string, p: string, status: nu
   return validate;
 }
 
+/**
+ * Operations the reference documents in prose only (added after its 0.13.0 OpenAPI,
+ * docs/spec/reference-notes.md §3) whose answers its docs describe as another operation's: each is
+ * held to that operation's schema for the same status — the whole answer, or with `items`, each
+ * element of the array under that key (a list of what the single operation answers).
+ */
+export const REFERENCE_SHAPES: Record<string, { as: string; items?: string }> = {
+  "POST /v2/secure-payments/{token}/calldata": { as: "GET /v2/secure-payments/{token}/pay" },
+  "GET /v2/request": { as: "GET /v2/request/{requestId}", items: "requests" },
+};
+
+/** The validator of a REFERENCE_SHAPES operation's answer for `status`, or null when it has none. */
+export function referenceShapeValidator(method: string, p: string, status: number): ValidateFunction | null {
+  const shape = REFERENCE_SHAPES[`${method.toUpperCase()} ${p}`];
+  if (!shape) return null;
+  const [asMethod = "", asPath = ""] = shape.as.split(" ");
+  const inner = referenceResponseValidator(asMethod, asPath, status);
+  if (!inner) return null;
+  const items = shape.items;
+  if (!items) return inner;
+  const validate = ((body: unknown) => {
+    const list = (body as Record<string, unknown> | null)?.[items];
+    if (!Array.isArray(list)) {
+      validate.errors = [{ instancePath: `/${items}`, schemaPath: "#", keyword: "type", params: {}, message: "must be an array" }];
+      return false;
+    }
+    for (const [i, item] of list.entries()) {
+      if (!inner(item)) {
+        validate.errors = (inner.errors ?? []).map((e) => ({ ...e, instancePath: `/${items}/${i}${e.instancePath}` }));
+        return false;
+      }
+    }
+    validate.errors = null;
+    return true;
+  }) as ValidateFunction;
+  return validate;
+}
+
 /** Every reference operation (`METHOD path`) and the statuses it documents with a JSON schema. */
 export function referenceSchemaStatuses(): Map<string, number[]> {
   const out = new Map<string, number[]>();

@@ -149,6 +149,7 @@ describe("secure payment links", () => {
         "redirectLabel",
         "completedAt",
         "payerAddress",
+        "payerEoaAddress",
         "payerKytResults",
         "payeeKytResults",
         "destination",
@@ -177,7 +178,11 @@ describe("secure payment links", () => {
 
     await payFromPage(created.body.token);
     const after = await bySession(requestId);
-    expect(after.body).toMatchObject({ status: "completed", payerAddress: devnet.accounts.payer.address });
+    expect(after.body).toMatchObject({
+      status: "completed",
+      payerAddress: devnet.accounts.payer.address,
+      payerEoaAddress: devnet.accounts.payer.address,
+    });
     expect(after.body.completedAt).not.toBeNull();
     expect(after.body.payerKytResults).toEqual([
       expect.objectContaining({

@@ -266,7 +266,7 @@ describe("fan-out and delivery", () => {
     const f = await createTestDelivery(ep.id, "payment.failed");
     expect(d).toMatchObject({ isTest: true, eventId: null, eventType: "payment.confirmed", status: "pending" });
     expect(Object.keys(JSON.parse(d.body))).toEqual(
-      "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency paymentCurrency isCryptoToFiat subStatus paymentProcessor fees reference amountLabel excessAmount".split(
+      "event requestId requestID paymentReference explorer amount totalAmountPaid expectedAmount timestamp txHash network currency paymentCurrency isCryptoToFiat subStatus paymentProcessor fees reference payerAddress payerEoaAddress amountLabel excessAmount".split(
         " ",
       ),
     );

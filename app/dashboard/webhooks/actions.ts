@@ -14,6 +14,8 @@ export interface WebhookFormState extends FormState {
   /** The new endpoint's signing secret: shown once (it is stored encrypted). */
   secret?: string;
   url?: string;
+  /** Only `npm run dev` (or WEBHOOK_ALLOW_PRIVATE) accepted the URL: production would refuse it. */
+  warning?: string;
 }
 
 /** The account's webhooks, every client ID's (a dashboard user sees the whole account). */
@@ -30,7 +32,7 @@ export async function registerWebhookAction(_prev: WebhookFormState, form: FormD
     const owner = await ownerFor(me.session, body.clientId);
     const created = await createWebhook(owner, body.url);
     revalidatePath("/dashboard/webhooks");
-    return { error: null, secret: created.secret, url: created.url };
+    return { error: null, secret: created.secret, url: created.url, ...(created.warning ? { warning: created.warning } : {}) };
   } catch (err) {
     return { ...toFormState(err, WEBHOOK_FORM_FIELDS), values };
   }
