@@ -3,14 +3,15 @@
  * devnet (through the API's plan, by the devnet payer) is refunded in part from its page with the
  * payee's wallet (the injected test wallet holding the payee's key): prepared → sent → confirmed by
  * detection, the amount refunded on the request, a badge in the payments list and the overview's
- * Received net of it. An offered refund (an overpayment's excess, written by insertRefund until the
- * wrong-amount policy offers it in this build) goes back in one click; another one is kept.
+ * Received net of it. An overpaid link (12 USDC sent to its deposit address for 10, the account's
+ * default policy: offer) tells the payer on the hosted page what happens to the 2 USDC, and the
+ * refund the policy offered goes back in one click from the dashboard; another offer is kept.
  * A Tron request's refund is sent from TronLink (a recording stand-in: no Tron chain runs here) and
  * reaches sent with the wallet's transaction ID. Screenshots at 1280 and 390 px: before, while
- * sent, after, the offer.
+ * sent, after, the offer, the overpaid link's hosted page.
  */
 import type { Page } from "@playwright/test";
-import { createWalletClient, decodeAbiParameters, http, parseAbiParameters } from "viem";
+import { createWalletClient, decodeAbiParameters, erc20Abi, http, parseAbiParameters, parseUnits } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { hexToTron, tronToHex } from "@/lib/chain/address";
 import { devAccount } from "@/scripts/devnet";
@@ -197,20 +198,78 @@ test("a paid request refunded in part from the payee's wallet: prepared → sent
   await shootBoth(page, shot, "06-overview");
 });
 
-test("an offered refund (the payer overpaid) goes back in one click; another one is kept", async ({ page, state, shot }) => {
+/**
+ * A link of `amount` USDC (the account's default excess policy: offer) paid with `sent` USDC by a plain
+ * transfer from the devnet payer to its deposit address; the e2e server's worker forwards it and
+ * detection records it. Waits until the request is labelled over by the difference.
+ */
+async function overpaidLink(
+  state: E2eState,
+  amount: string,
+  sent: string,
+  reference: string,
+): Promise<{ token: string; requestId: string }> {
+  const link = await createLink(state, { requests: [{ amount }], destinationId: state.demo.destinationId, reference });
+  const res = await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}/deposit-address`, { method: "POST" });
+  expect(res.status).toBe(200);
+  const deposit = (await res.json()) as { address: `0x${string}`; amount: string };
+  expect(deposit.amount).toBe(amount);
+  const payer = createWalletClient({ account: privateKeyToAccount(state.devnet.payer.privateKey), transport: http(state.devnet.rpcUrl) });
+  await payer.writeContract({
+    chain: null,
+    address: state.devnet.tokens.USDC!,
+    abi: erc20Abi,
+    functionName: "transfer",
+    args: [deposit.address, parseUnits(sent, 6)],
+  });
+  const requestId = link.requestIds[0]!;
+  const status = async () => {
+    const r = await fetch(`${state.baseUrl}/v2/request/${requestId}`, { headers: { "x-api-key": state.demo.apiKey } });
+    return (await r.json()) as { amountLabel: string | null; excessAmount: string };
+  };
+  await expect
+    .poll(
+      async () => {
+        const { amountLabel, excessAmount } = await status();
+        return { amountLabel, excessAmount };
+      },
+      { timeout: 60_000 },
+    )
+    .toEqual({ amountLabel: "over", excessAmount: String(Number(sent) - Number(amount)) });
+  const view = (await (await fetch(`${state.baseUrl}/v2/secure-payments/${link.token}`)).json()) as { status: string };
+  expect(view.status).toBe("completed");
+  return { token: link.token, requestId };
+}
+
+test("an overpaid link (12 USDC to the deposit address for 10): the payer is told, the offered refund goes back in one click; another one is kept", async ({
+  page,
+  state,
+  shot,
+}) => {
   await activateDestination(state, state.demo.destinationId);
   const wallet = await payeeWallet(page, state);
   const payer = privateKeyToAccount(state.devnet.payer.privateKey).address;
-  const requestId = await paidLink(state, "5", "REFUND-OFFER");
-  const offered = offerRefund(state, { requestId, to: payer, units: 2_000_000n, reason: "excess" });
-  await signIn(page, `/dashboard/requests/${requestId}`);
+  const { token, requestId } = await overpaidLink(state, "10", "12", "REFUND-OFFER");
+  // The offer the wrong-amount policy wrote: a prepared payee refund of the excess, to the sender.
+  await expect.poll(async () => (await refundRow(state, requestId)).length, { timeout: 30_000 }).toBe(1);
+  const [offered] = await refundRow(state, requestId);
+  expect(offered).toMatchObject({ status: "prepared", amount: "2000000", toAddress: payer });
 
+  // The payer, back on the hosted page: paid, and told what happens to the 2 USDC too many.
+  await page.goto(`/pay/${token}`);
+  await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
+  const note = page.getByTestId("wrong-amount");
+  await expect(note.getByRole("heading")).toHaveText("You sent 2 USDC more than asked");
+  await expect(note).toContainText("The merchant has been offered a one-click refund of the 2 USDC to the address it came from.");
+  await shootBoth(page, shot, "09-pay-overpaid");
+
+  await signIn(page, `/dashboard/requests/${requestId}`);
   const offer = page.getByTestId("refund-offer");
   await expect(offer).toHaveCount(1);
   await expect(offer.getByRole("heading")).toHaveText("The payer overpaid by 2 USDC");
   await expect(offer.getByRole("button", { name: "Keep it" })).toBeVisible();
-  // The offered 2 USDC are held: 3 remain for other refunds.
-  await expect(page.getByRole("region", { name: "Refunds" }).getByTestId("refund-totals")).toContainText("Can still be refunded3 USDC");
+  // The offered 2 USDC are held: 10 of the 12 received remain for other refunds.
+  await expect(page.getByRole("region", { name: "Refunds" }).getByTestId("refund-totals")).toContainText("Can still be refunded10 USDC");
   await shootBoth(page, shot, "04-offer");
 
   await offer.getByRole("button", { name: "Refund 2 USDC" }).click();
@@ -218,12 +277,12 @@ test("an offered refund (the payer overpaid) goes back in one click; another one
   await expect(job).toContainText("Refund of 2 USDC");
   await connectPayeeWallet(page, wallet.address);
   await expect(job.getByRole("status").filter({ hasText: "2 USDC refunded." })).toBeVisible({ timeout: 60_000 });
-  expect(await refundRow(state, requestId)).toMatchObject([{ id: offered, status: "confirmed", amount: "2000000" }]);
+  expect(await refundRow(state, requestId)).toMatchObject([{ id: offered!.id, status: "confirmed", amount: "2000000", toAddress: payer }]);
   await expect(page.getByTestId("refund-offer")).toHaveCount(0);
   await expect(page.getByTestId("refund-state")).toHaveText("Partially refunded · 2 USDC");
   await shootBoth(page, shot, "07-offer-refunded");
 
-  // Another overpayment, kept: the offer goes, the money stays refundable by hand.
+  // Another offer (written as the policy writes one), kept: the offer goes, the money stays refundable by hand.
   const kept = offerRefund(state, { requestId, to: payer, units: 1_000_000n, reason: "excess" });
   await page.reload();
   await expect(page.getByTestId("refund-offer").getByRole("heading")).toHaveText("The payer overpaid by 1 USDC");
@@ -232,7 +291,7 @@ test("an offered refund (the payer overpaid) goes back in one click; another one
   const row = page.getByRole("region", { name: "Refunds" }).getByTestId("refund").filter({ hasText: "1 USDC" });
   await expect(row.getByTestId("refund-status")).toHaveText("Kept");
   expect((await refundRow(state, requestId)).find((r) => r.id === kept)?.status).toBe("cancelled");
-  await expect(page.getByRole("region", { name: "Refunds" }).getByTestId("refund-totals")).toContainText("Can still be refunded3 USDC");
+  await expect(page.getByRole("region", { name: "Refunds" }).getByTestId("refund-totals")).toContainText("Can still be refunded10 USDC");
 });
 
 test("a Tron request's refund is sent from TronLink: the approval, then the fee proxy under the refund reference, reported sent", async ({
