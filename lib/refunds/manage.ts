@@ -5,7 +5,7 @@ import { AppError, invalidField, notFound } from "@/lib/errors";
 import type { PaymentRequest, Refund } from "@/lib/generated/prisma/client";
 import { formatAmount } from "@/lib/money";
 import type { PaymentPlan } from "@/lib/payments/plan";
-import { lockRequest } from "@/lib/refunds/ledger";
+import { lockRequest, readLedger } from "@/lib/refunds/ledger";
 import { refundableRequestOrThrow, refundPlan } from "@/lib/refunds/prepare";
 import { type RefundView, refundFieldsOf, toRefundView } from "@/lib/refunds/view";
 
@@ -58,6 +58,13 @@ export async function getRefund(
   const { row, refund } = await refundOrThrow(accountId, requestId, refundId);
   if (refund.status !== "prepared" || refund.sender !== "payee")
     return { refund: toRefundView(refund, row), transactions: [], metadata: null };
+  // Refunds already held (one made by hand, say) can leave this one over what the payee received: never hand out its calldata.
+  const ledger = await readLedger(db(), row.id);
+  if (ledger.held > ledger.received)
+    throw new AppError(
+      "conflict",
+      "The payee's refunds of this request already exceed what it received: cancel this refund or another before sending it",
+    );
   const wallet = opts.wallet === undefined ? row.payee : parseAddressFor(storedTermsOf(row).network, opts.wallet, "wallet");
   const plan = await refundPlan(
     row,

@@ -1,8 +1,10 @@
+import { sameAddress } from "@/lib/chain/address";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import type { Prisma, Refund, RefundReason } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { type LabelFacts, labelFactsOf, wrongAmountOf } from "@/lib/refunds/labels";
+import { readLedger } from "@/lib/refunds/ledger";
 import { policyOf } from "@/lib/refunds/policy";
 import { insertRefund } from "@/lib/refunds/store";
 
@@ -22,8 +24,10 @@ const SEVERAL_SENDERS = "Several wallets sent money to this payment's deposit ad
  * - `underpaid`: what the payee received in time, once the link has expired short of the amount.
  *
  * Once per cause: for each reason, the offer is what is due minus every payee refund already made
- * for it (any status: one the payee sent, or cancelled, is not offered again); a still-prepared offer
- * grows when more arrives. Runs in the caller's transaction (detection's, under the request's row
+ * for it (any status: one the payee sent, or cancelled, is not offered again); when more arrives the
+ * rest is a new offer (a prepared one never changes amount: a wallet may be signing it). Never more
+ * than the payee can still refund (ledger's `refundable`: a refund the payee made by hand counts),
+ * and never to the payee itself. Runs in the caller's transaction (detection's, under the request's row
  * lock; the expiry sweep's), so re-scans and concurrent sweeps write one offer. Refunds go to the
  * payer of the payment that caused them; none is offered while that payer is unknown. Conversion
  * requests (an invoice currency) and payouts are labelled, not offered.
@@ -71,26 +75,28 @@ export async function offerWrongAmounts(
   const deposit = request.depositAddress;
   const warning = deposit?.autoReturnBlocked ?? (deposit && deposit.depositors.length > 1 ? SEVERAL_SENDERS : null);
   const made = await tx.refund.findMany({ where: { requestId, sender: "payee", reason: { in: ["excess", "late", "underpaid"] } } });
+  // The cap: whatever the payee already refunds (a `requested` refund too) is not offered again.
+  let cap = (await readLedger(tx, requestId)).refundable;
   const out: Refund[] = [];
   for (const reason of ["excess", "underpaid", "late"] as const) {
     const mine = made.filter((r) => r.reason === reason);
-    const more = due[reason] - mine.reduce((s, r) => s + units(r.amount), 0n);
+    const owed = due[reason] - mine.reduce((s, r) => s + units(r.amount), 0n);
+    const more = owed < cap ? owed : cap;
     if (more <= 0n) continue;
-    const open = mine.find((r) => r.status === "prepared");
-    if (open) {
-      out.push(await tx.refund.update({ where: { id: open.id }, data: { amount: (units(open.amount) + more).toString() } }));
-      continue;
-    }
     const to = payerOf[reason];
-    if (!to) continue;
+    // A refund to the payee would carry the payment's own reference (read as a new payment): none is offered.
+    if (!to || sameAddress(to, request.payee)) continue;
+    // A new row, never a bigger prepared one: a wallet may be signing that one's calldata for its amount.
     out.push(await insertRefund(tx, request, { to, amount: more, reason, sender: "payee", warning }));
+    cap -= more;
   }
   return out;
 }
 
 /**
  * Links that expired short: offers each of their partly paid requests' underpaid amount (offerWrongAmounts),
- * for links expired within 30 days that have no underpaid offer yet and whose policy is not `keep`. Run by
+ * for links expired within 30 days that have no underpaid offer yet, something left to refund (a refund the
+ * payee made by hand is not offered again) and whose policy is not `keep`. Run by
  * the expiry sweep after it expires links; safe to repeat (an offer is made once) and after a crash.
  */
 export async function offerUnderpaidOfExpiredLinks(limit = 100): Promise<number> {
@@ -104,6 +110,8 @@ export async function offerUnderpaidOfExpiredLinks(limit = 100): Promise<number>
       AND pr."amountPaid" > 0 AND pr."amountPaid" < pr."expectedAmount"
       AND COALESCE(sp."excessPolicy", a."excessPolicy") <> 'keep'
       AND NOT EXISTS (SELECT 1 FROM "Refund" r WHERE r."requestId" = pr.id AND r.sender = 'payee' AND r.reason = 'underpaid')
+      AND (SELECT COALESCE(SUM(r.amount), 0) FROM "Refund" r WHERE r."requestId" = pr.id AND r.sender = 'payee' AND r.status <> 'cancelled')
+        < (SELECT COALESCE(SUM(p.amount), 0) FROM "Payment" p WHERE p."requestId" = pr.id)
     ORDER BY sp."expiresAt" DESC
     LIMIT ${limit}`;
   let offered = 0;

@@ -1,5 +1,6 @@
-import { parseAddressFor } from "@/lib/chain/address";
+import { parseAddressFor, sameAddress } from "@/lib/chain/address";
 import type { NetworkId } from "@/lib/chain/networks";
+import { invalidField } from "@/lib/errors";
 import type { PaymentRequest, Prisma, Refund, RefundReason, RefundSender } from "@/lib/generated/prisma/client";
 import { prefixedId } from "@/lib/ids";
 import { computePaymentReference, referenceTopic } from "@/lib/payments/reference";
@@ -29,14 +30,18 @@ export interface NewRefund {
 /**
  * The one way a Refund row is written (the payee's prepared refunds, offered ones, the deposit
  * relayer's returns), in the caller's transaction: reference and topic computed here, so every
- * refund is found by detection the same way.
+ * refund is found by detection the same way. Never to the request's payee (400 naming `to`) when the
+ * caller passes it (the deposit relayer's callers know only the deposit address, not the payee).
  */
 export async function insertRefund(
   tx: Prisma.TransactionClient,
-  request: Pick<PaymentRequest, "id" | "accountId" | "network" | "salt" | "tokenAddress">,
+  request: Pick<PaymentRequest, "id" | "accountId" | "network" | "salt" | "tokenAddress"> & { payee?: string },
   r: NewRefund,
 ): Promise<Refund> {
   const to = parseAddressFor(request.network as NetworkId, r.to, "to");
+  // Its refund reference would be the payment reference: detection would read the refund as a new payment.
+  if (request.payee && sameAddress(to, request.payee))
+    throw invalidField("to", "is the request's payee: a refund goes back to whoever paid");
   const refundReference = refundReferenceOf(request, to);
   return tx.refund.create({
     data: {

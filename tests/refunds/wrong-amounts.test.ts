@@ -197,9 +197,14 @@ describe("an overpayment from a wallet", () => {
     expect(offer).toMatchObject({ sender: "payee", status: "prepared", reason: "excess", toAddress: CUSTOMER });
     expect(offer!.amount.toFixed()).toBe("2000000");
 
-    // More arrives while the offer is still prepared: the same offer grows. A re-scan changes nothing.
+    // More arrives while the offer is still prepared: a new offer of the rest (a wallet may be signing the first). A re-scan changes nothing.
     await pay(requestId, 1_000_000n);
-    expect((await offers(requestId)).map((o) => [o.id, o.amount.toFixed()])).toEqual([[offer!.id, "3000000"]]);
+    const grown = await offers(requestId);
+    expect(grown.map((o) => [o.reason, o.status, o.amount.toFixed()])).toEqual([
+      ["excess", "prepared", "2000000"],
+      ["excess", "prepared", "1000000"],
+    ]);
+    expect(grown[0]!.id).toBe(offer!.id);
     const again = await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } });
     expect(
       await recordTransfer(again, {
@@ -218,15 +223,15 @@ describe("an overpayment from a wallet", () => {
         from: CUSTOMER,
       }),
     ).toBe("duplicate");
-    expect(await db().refund.count()).toBe(1);
+    expect(await db().refund.count()).toBe(2);
 
     // Once the payee sent it (or declined it), more excess is a new offer of the rest only.
     await db().refund.update({ where: { id: offer!.id }, data: { status: "sent", txHash: `0x${"ab".repeat(32)}` } });
     await pay(requestId, 500_000n, OTHER);
     const after = await offers(requestId);
-    expect(after).toHaveLength(2);
-    expect(after[1]).toMatchObject({ status: "prepared", reason: "excess", toAddress: OTHER });
-    expect(after[1]!.amount.toFixed()).toBe("500000");
+    expect(after).toHaveLength(3);
+    expect(after[2]).toMatchObject({ status: "prepared", reason: "excess", toAddress: OTHER });
+    expect(after[2]!.amount.toFixed()).toBe("500000");
   });
 
   it("`return` on a wallet payment behaves as `offer` (the money is in the payee's wallet); `keep` offers nothing", async () => {
