@@ -1,6 +1,8 @@
-import { type Address, type PublicClient, parseAbiItem } from "viem";
+import { type Address, getAddress, type PublicClient, parseAbiItem, parseEventLogs } from "viem";
 import { depositAddressAbi } from "@/contracts/generated/abis.generated";
-import { asEvmAddress } from "@/lib/chain/address";
+import { erc20FeeProxyAbi } from "@/lib/chain/abis";
+import { asEvmAddress, sameAddress } from "@/lib/chain/address";
+import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
 import { nowMs } from "@/lib/clock";
@@ -9,6 +11,8 @@ import { type DepositCandidate, depositBalanceOf, depositInflowsOf, sendDepositT
 import { depositWalletFor } from "@/lib/deposits/relayer";
 import type { ExcessPolicy, RefundReason } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
+import { EXCHANGE_WARNING } from "@/lib/refunds/prepare";
+import { recordRefundTransfer } from "@/lib/refunds/record";
 import { insertRefund, refundReferenceOf } from "@/lib/refunds/store";
 
 /**
@@ -152,8 +156,11 @@ export async function settleDuebillDeposit(network: NetworkId, c: DepositCandida
 
 /**
  * Sends `amount` back to `to` under the request's refund reference for `to` (detection records it as a
- * refund): `pendingReturn` is set before sending, the Refund row (sender relayer, with the hash) written
- * with it cleared right after; a reverted return's row is cancelled.
+ * refund). The Refund row (sender relayer, prepared) is written before sending, with `pendingReturn`, so
+ * detection knows the reference whatever block it reaches first; the hash and status sent follow the
+ * send. A crash in between leaves `pendingReturn` set: reconcileReturns matches the row to the chain's
+ * Returned event, or cancels it when nothing was sent (the lease and the relayer's pending-nonce check
+ * in lib/deposits/sweep.ts mean no transaction of it is still in flight then). A reverted return's row is cancelled.
  */
 async function sendReturn(network: NetworkId, c: DepositCandidate, to: string, amount: bigint, reason: Exclude<RefundReason, "requested">) {
   const client = publicClientFor(network)!;
@@ -167,24 +174,38 @@ async function sendReturn(network: NetworkId, c: DepositCandidate, to: string, a
     functionName: "giveBack",
     args: [asEvmAddress(to), amount, reference],
   });
-  await db().depositAddress.update({ where: { requestId: c.requestId }, data: { pendingReturn: reason } });
-  const hash = await signer.wallet.writeContract({ ...call, account: signer.account, chain: null });
+  // A return goes to whoever sent the tokens: for an exchange withdrawal, the exchange's hot wallet (docs/guides/refunds.md).
   const refund = await db().$transaction(async (tx) => {
-    const row = await insertRefund(tx, request, { to, amount, reason, sender: "relayer", txHash: hash });
-    await tx.depositAddress.update({ where: { requestId: c.requestId }, data: { pendingReturn: null, lastForwardTxHash: hash } });
+    const row = await insertRefund(tx, request, { to, amount, reason, sender: "relayer", warning: EXCHANGE_WARNING });
+    await tx.depositAddress.update({ where: { requestId: c.requestId }, data: { pendingReturn: reason } });
     return row;
   });
+  const hash = await signer.wallet.writeContract({ ...call, account: signer.account, chain: null });
+  await db().$transaction([
+    // Only a row still prepared: detection may already have confirmed it.
+    db().refund.updateMany({
+      where: { id: refund.id, status: "prepared" },
+      data: { txHash: hash, status: "sent", sentAt: new Date(nowMs()) },
+    }),
+    db().depositAddress.update({ where: { requestId: c.requestId }, data: { pendingReturn: null, lastForwardTxHash: hash } }),
+  ]);
   const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000, pollingInterval: 250 });
   if (receipt.status !== "success") {
-    await db().refund.update({ where: { id: refund.id }, data: { status: "cancelled", cancelledAt: new Date(nowMs()) } });
+    await db().refund.updateMany({
+      where: { id: refund.id, status: { not: "confirmed" } },
+      data: { status: "cancelled", cancelledAt: new Date(nowMs()) },
+    });
     throw new Error(`return reverted (${hash})`);
   }
   log.info("deposit returned", { requestId: c.requestId, network, to, amount: amount.toString(), reason, txHash: hash });
 }
 
 /**
- * After a crash between sending a return and writing its Refund row: every Returned event of the
- * address without a row gets one (with the reason that was being sent), then the mark is cleared.
+ * After a crash around sending a return (`pendingReturn` still set): each Returned event of the address
+ * gets its Refund row — the prepared row written for it (same address and amount, no hash yet), else a
+ * new one with the reason that was being sent — and prepared rows no event matches were never sent:
+ * cancelled. Then each such return whose block detection may already have passed is recorded from its
+ * receipt's fee-proxy log (confirmed, payment.refunded written; idempotent with detection).
  */
 async function reconcileReturns(client: PublicClient, c: DepositCandidate): Promise<void> {
   const logs = await client.getLogs({
@@ -194,21 +215,75 @@ async function reconcileReturns(client: PublicClient, c: DepositCandidate): Prom
     toBlock: "latest",
   });
   const request = { id: c.requestId, accountId: c.accountId, network: c.network, salt: c.salt, tokenAddress: c.tokenAddress };
+  const toRecord: `0x${string}`[] = [];
   await db().$transaction(async (tx) => {
-    const known = await tx.refund.findMany({ where: { requestId: c.requestId, sender: "relayer" }, select: { txHash: true } });
-    const hashes = new Set(known.map((k) => k.txHash?.toLowerCase()));
+    const known = await tx.refund.findMany({ where: { requestId: c.requestId, sender: "relayer" } });
+    const hashes = new Set(known.filter((k) => k.status === "confirmed").map((k) => k.txHash?.toLowerCase()));
+    const sentHashes = new Set(known.map((k) => k.txHash?.toLowerCase()));
+    const unsent = known.filter((k) => k.status === "prepared" && !k.txHash);
     for (const l of logs) {
-      if (!l.transactionHash || hashes.has(l.transactionHash.toLowerCase()) || !l.args.to || !l.args.amount) continue;
+      if (!l.transactionHash || !l.args.to || !l.args.amount || hashes.has(l.transactionHash.toLowerCase())) continue;
+      toRecord.push(l.transactionHash);
+      if (sentHashes.has(l.transactionHash.toLowerCase())) continue;
       const to: Address = l.args.to;
-      await insertRefund(tx, request, {
-        to,
-        amount: l.args.amount,
-        reason: c.pendingReturn!,
-        sender: "relayer",
-        txHash: l.transactionHash,
-      });
+      const amount = l.args.amount;
+      const i = unsent.findIndex((r) => sameAddress(r.toAddress, to) && BigInt(r.amount.toFixed()) === amount);
+      if (i >= 0) {
+        const [row] = unsent.splice(i, 1);
+        await tx.refund.update({ where: { id: row!.id }, data: { txHash: l.transactionHash, status: "sent", sentAt: new Date(nowMs()) } });
+      } else {
+        await insertRefund(tx, request, {
+          to,
+          amount,
+          reason: c.pendingReturn!,
+          sender: "relayer",
+          warning: EXCHANGE_WARNING,
+          txHash: l.transactionHash,
+        });
+      }
       log.warn("a deposit return sent before a crash was recorded from the chain", { requestId: c.requestId, txHash: l.transactionHash });
     }
+    if (unsent.length > 0)
+      await tx.refund.updateMany({
+        where: { id: { in: unsent.map((r) => r.id) }, status: "prepared" },
+        data: { status: "cancelled", cancelledAt: new Date(nowMs()) },
+      });
     await tx.depositAddress.update({ where: { requestId: c.requestId }, data: { pendingReturn: null } });
   });
+  for (const hash of toRecord) await recordReturnFromReceipt(client, c, hash);
+}
+
+/**
+ * Records a mined return from its receipt, as detection would (lib/refunds/record.ts): detection's cursor
+ * may have passed its block before the row existed. Only once the block is final for detection
+ * (the network's confirmations); a younger one detection records itself.
+ */
+async function recordReturnFromReceipt(client: PublicClient, c: DepositCandidate, hash: `0x${string}`): Promise<void> {
+  const rt = networkRuntime(c.network as NetworkId);
+  const receipt = await client.getTransactionReceipt({ hash });
+  const head = await client.getBlockNumber({ cacheTime: 0 });
+  if (receipt.status !== "success" || receipt.blockNumber + BigInt(rt.confirmations) > head) return;
+  const proxy = rt.contracts.erc20FeeProxy;
+  const events = parseEventLogs({ abi: erc20FeeProxyAbi, eventName: "TransferWithReferenceAndFee", logs: receipt.logs }).filter(
+    (l) => !!proxy && sameAddress(l.address, proxy),
+  );
+  if (events.length === 0) return;
+  const block = await client.getBlock({ blockHash: receipt.blockHash });
+  const request = await db().paymentRequest.findUniqueOrThrow({ where: { id: c.requestId } });
+  for (const e of events) {
+    if (!e.args.tokenAddress || !e.args.to || e.args.amount === undefined || !e.args.paymentReference) continue;
+    await recordRefundTransfer(request, {
+      txHash: hash,
+      logIndex: e.logIndex,
+      blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
+      blockTime: new Date(Number(block.timestamp) * 1000),
+      tokenAddress: e.args.tokenAddress,
+      to: e.args.to,
+      amount: e.args.amount,
+      referenceHash: e.args.paymentReference,
+      from: getAddress(receipt.from),
+      txTo: receipt.to ? getAddress(receipt.to) : null,
+    });
+  }
 }

@@ -29,7 +29,7 @@ export interface DepositSweepResult {
  * else forwarded to the payee, where detection offers it as a refund (lib/refunds/offer.ts) unless the
  * policy is `keep`. Payments are recorded by detection as the depositor's (the senders of the
  * transfers into the address are stored first); each return is a Refund row (sender relayer) written
- * with its transaction hash right after sending. Safe on several workers and after a crash: a lease
+ * before sending (so detection knows its reference), with its transaction hash right after. Safe on several workers and after a crash: a lease
  * per deposit, nothing sent while the relayer has a transaction pending, a balance and contract read
  * before each send, and a return sent but not written (`pendingReturn` still set) is looked up in the
  * contract's Returned events before anything else is sent.

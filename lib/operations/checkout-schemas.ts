@@ -99,6 +99,10 @@ export const checkoutSchema = z
         "What happens to an excess, an underpaid or a late payment: return (sent back from the deposit address), " +
         "offer (the merchant is offered a one-click refund), keep",
     }),
+    returnsToSender: z.boolean().meta({
+      description:
+        "Under return: tokens reached the deposit address from one wallet (not a contract), so what was not asked goes back to it",
+    }),
   })
   .meta({
     id: "Checkout",

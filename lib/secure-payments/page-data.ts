@@ -191,6 +191,11 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     excessAmount: formatAmount(wrong.excess, decimals),
     returnedAmount: formatAmount(wrong.returned, decimals),
     effectiveExcessPolicy: excess.effective,
+    returnsToSender:
+      excess.effective === "return" &&
+      (await db().depositAddress.count({
+        where: { requestId: { in: requests.map((r) => r.id) }, depositors: { isEmpty: false }, autoReturnBlocked: null },
+      })) > 0,
   };
 }
 

@@ -96,6 +96,8 @@ export interface PaymentPageData {
    * the deposit address), `offer` (the merchant is offered a one-click refund), `keep`.
    */
   effectiveExcessPolicy: "return" | "offer" | "keep";
+  /** Under `return`, tokens reached the link's deposit address from one wallet (not a contract): they go back to it automatically. */
+  returnsToSender: boolean;
 }
 
 /** A source chain of a cross-chain payment, with what the wallet needs to switch to it. */

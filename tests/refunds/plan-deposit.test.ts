@@ -71,6 +71,7 @@ describe("what the hosted page tells a payer who paid a wrong amount", () => {
     returnedAmount: "0",
     paidAmount: "12",
     effectiveExcessPolicy: "offer" as const,
+    returnsToSender: false,
     currency: { symbol: "USDC" },
   };
   it("says what happened and what happens to the money under the link's policy", () => {
@@ -80,6 +81,17 @@ describe("what the hosted page tells a payer who paid a wrong amount", () => {
     });
     expect(wrongAmountText({ ...facts, returnedAmount: "2", effectiveExcessPolicy: "return" })?.body).toBe(
       "2 USDC was sent back to the address it came from.",
+    );
+    // Under `return` through the deposit address, before the return went out: it goes back by itself, no offer.
+    expect(wrongAmountText({ ...facts, effectiveExcessPolicy: "return", returnsToSender: true })?.body).toBe(
+      "The 2 USDC will be sent back automatically to the address it came from.",
+    );
+    expect(wrongAmountText({ ...facts, amountLabel: "late", effectiveExcessPolicy: "return", returnsToSender: true })?.body).toBe(
+      "It will be sent back automatically to the address it came from.",
+    );
+    // A direct wallet payment to a `return` link (or a contract sender): the merchant is offered it.
+    expect(wrongAmountText({ ...facts, effectiveExcessPolicy: "return", returnsToSender: false })?.body).toBe(
+      "The merchant has been offered a one-click refund of the 2 USDC to the address it came from.",
     );
     expect(wrongAmountText({ ...facts, amountLabel: "late", effectiveExcessPolicy: "keep" })).toEqual({
       title: "Your payment arrived after this link expired",

@@ -1,7 +1,10 @@
 import { Card } from "@/components/ui/card";
 import type { Checkout } from "@/lib/operations/checkout-schemas";
 
-type Facts = Pick<Checkout, "amountLabel" | "excessAmount" | "returnedAmount" | "paidAmount" | "effectiveExcessPolicy"> & {
+type Facts = Pick<
+  Checkout,
+  "amountLabel" | "excessAmount" | "returnedAmount" | "paidAmount" | "effectiveExcessPolicy" | "returnsToSender"
+> & {
   currency: { symbol: string };
 };
 
@@ -15,9 +18,12 @@ export function wrongAmountText(f: Facts): { title: string; body: string } | nul
   const returned = f.returnedAmount !== "0" ? `${f.returnedAmount} ${sym} was sent back to the address it came from.` : null;
   const next = (what: string) =>
     returned ??
-    (f.effectiveExcessPolicy === "keep"
-      ? `Contact the merchant about ${what}.`
-      : `The merchant has been offered a one-click refund of ${what} to the address it came from.`);
+    // Under `return`, money at the deposit address goes back by itself (lib/deposits/returns.ts): nothing for the merchant to do.
+    (f.returnsToSender
+      ? `${what[0]!.toUpperCase()}${what.slice(1)} will be sent back automatically to the address it came from.`
+      : f.effectiveExcessPolicy === "keep"
+        ? `Contact the merchant about ${what}.`
+        : `The merchant has been offered a one-click refund of ${what} to the address it came from.`);
   switch (f.amountLabel) {
     case "over":
       return { title: `You sent ${f.excessAmount} ${sym} more than asked`, body: next(`the ${f.excessAmount} ${sym}`) };
