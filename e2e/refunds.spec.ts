@@ -260,7 +260,9 @@ test("an overpaid link (12 USDC to the deposit address for 10): the payer is tol
   await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible();
   const note = page.getByTestId("wrong-amount");
   await expect(note.getByRole("heading")).toHaveText("You sent 2 USDC more than asked");
-  await expect(note).toContainText("The merchant has been offered a one-click refund of the 2 USDC to the address it came from.");
+  await expect(note).toContainText(
+    "It went to the merchant, who can send the 2 USDC back to the address it came from in one click: contact them if you need it back.",
+  );
   await shootBoth(page, shot, "09-pay-overpaid");
 
   await signIn(page, `/dashboard/requests/${requestId}`);

@@ -77,7 +77,7 @@ describe("what the hosted page tells a payer who paid a wrong amount", () => {
   it("says what happened and what happens to the money under the link's policy", () => {
     expect(wrongAmountText(facts)).toEqual({
       title: "You sent 2 USDC more than asked",
-      body: "The merchant has been offered a one-click refund of the 2 USDC to the address it came from.",
+      body: "It went to the merchant, who can send the 2 USDC back to the address it came from in one click: contact them if you need it back.",
     });
     expect(wrongAmountText({ ...facts, returnedAmount: "2", effectiveExcessPolicy: "return" })?.body).toBe(
       "2 USDC was sent back to the address it came from.",
@@ -91,7 +91,7 @@ describe("what the hosted page tells a payer who paid a wrong amount", () => {
     );
     // A direct wallet payment to a `return` link (or a contract sender): the merchant is offered it.
     expect(wrongAmountText({ ...facts, effectiveExcessPolicy: "return", returnsToSender: false })?.body).toBe(
-      "The merchant has been offered a one-click refund of the 2 USDC to the address it came from.",
+      "It went to the merchant, who can send the 2 USDC back to the address it came from in one click: contact them if you need it back.",
     );
     expect(wrongAmountText({ ...facts, amountLabel: "late", effectiveExcessPolicy: "keep" })).toEqual({
       title: "Your payment arrived after this link expired",

@@ -23,7 +23,7 @@ export function wrongAmountText(f: Facts): { title: string; body: string } | nul
       ? `${what[0]!.toUpperCase()}${what.slice(1)} will be sent back automatically to the address it came from.`
       : f.effectiveExcessPolicy === "keep"
         ? `Contact the merchant about ${what}.`
-        : `The merchant has been offered a one-click refund of ${what} to the address it came from.`);
+        : `It went to the merchant, who can send ${what} back to the address it came from in one click: contact them if you need it back.`);
   switch (f.amountLabel) {
     case "over":
       return { title: `You sent ${f.excessAmount} ${sym} more than asked`, body: next(`the ${f.excessAmount} ${sym}`) };
