@@ -10,7 +10,8 @@ import {
   recurringIdParamsSchema,
   scheduleSchema,
 } from "@/lib/operations/recurring-schemas";
-import { paymentReferenceParamsSchema, requestIdParamsSchema } from "@/lib/operations/requests-schemas";
+import { paymentReferenceParamsSchema } from "@/lib/operations/request-recurrence-schemas";
+import { requestIdParamsSchema } from "@/lib/operations/requests-schemas";
 
 const auth = ["apiKey", "clientId"] as const;
 const tags = ["Recurring payouts"];

@@ -27,3 +27,11 @@ export const recurrenceStatusShape = {
     .optional()
     .meta({ description: "Recurring requests: when the next period's request is created (null while stopped)" }),
 };
+
+/** PATCH /v1/request/{paymentReference}/stop-recurrence: a recurring request named by its payment reference. */
+export const paymentReferenceParamsSchema = z.object({
+  paymentReference: z
+    .string()
+    .max(100)
+    .meta({ description: "The request's payment reference (0x + 16 hex)", example: "0xb3581f0b0f74cc61" }),
+});

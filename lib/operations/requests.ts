@@ -1,10 +1,10 @@
 import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { errorResponses } from "@/lib/openapi/common";
+import { listRequestsQuerySchema } from "@/lib/operations/request-list-schemas";
 import {
   createRequestBodySchema,
   createRequestResponseSchema,
-  listRequestsQuerySchema,
   payQuerySchema,
   payResponseSchema,
   requestIdParamsSchema,

@@ -169,11 +169,11 @@ export function toRequestStatus(
           : null,
     ...conversionFields(row, payments, market),
     ...(row.recurringScheduleId ? { recurringPaymentId: row.recurringScheduleId, paymentIndex: row.recurringIndex } : {}),
-    // Paid exactly, over (excessAmount), under or late (lib/refunds/labels.ts).
-    ...wrongAmountFields(wrong, owedDecimals),
-    // Duebill extension (issue 28): refundedAmount, returnedAmount (confirmed returns from the deposit address: after the
-    // label's, which also counts a return still in flight), refundableAmount, refundStatus, refunds.
+    // Duebill extension (issue 28): refundedAmount, refundableAmount, refundStatus, refunds.
     ...refundFieldsOf(row, payments, refunds),
+    // Paid exactly, over (excessAmount), under or late (lib/refunds/labels.ts); returnedAmount: what the deposit relayer
+    // sent back (a return on its way counts, as in the label; GET …/refunds lists each with its status).
+    ...wrongAmountFields(wrong, owedDecimals),
     createdAt: row.createdAt.toISOString(),
   };
 }

@@ -189,7 +189,7 @@ describe("an overpayment from a wallet", () => {
     // The webhook: the interface's keys in their order, then the label's two.
     const event = await db().outboxEvent.findFirstOrThrow({ where: { type: "payment.confirmed", requestId } });
     const body = JSON.parse(event.payload);
-    expect(Object.keys(body).slice(-3)).toEqual(["reference", "amountLabel", "excessAmount"]);
+    expect(Object.keys(body).slice(-3)).toEqual(["payerEoaAddress", "amountLabel", "excessAmount"]);
     expect(body).toMatchObject({ amountLabel: "over", excessAmount: "2" });
 
     const [offer, ...more] = await offers(requestId);
