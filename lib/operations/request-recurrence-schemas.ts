@@ -26,6 +26,9 @@ export const recurrenceStatusShape = {
     .nullable()
     .optional()
     .meta({ description: "Recurring requests: when the next period's request is created (null while stopped)" }),
+  securePaymentUrl: z.string().optional().meta({
+    description: "Recurring requests: the period's hosted payment link (/pay/{token}), created with the period; absent for a fiat invoice",
+  }),
 };
 
 /** PATCH /v1/request/{paymentReference}/stop-recurrence: a recurring request named by its payment reference. */

@@ -6,6 +6,7 @@ import { requestRecurringEvent } from "@/lib/events/request-recurring";
 import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "@/lib/payments/reference";
+import { createPeriodLink } from "@/lib/recurring/period-link";
 import { dueDateAt, type Frequency } from "@/lib/recurring/schedule";
 
 /**
@@ -13,7 +14,8 @@ import { dueDateAt, type Frequency } from "@/lib/recurring/schedule";
  * due at dueDateAt(startDate, frequency, n - 1): the recurring payouts' calendar (lib/recurring/schedule.ts,
  * docs/spec/DECISIONS.md "Calendar frequencies"). The original request is period 1; the sweep creates
  * each later one when its network's clock reaches its due date, as a normal request with its own
- * payment reference, and writes its request.recurring event in the same transaction.
+ * payment reference and its hosted payment link (period-link.ts), and writes its request.recurring
+ * event in the same transaction.
  *
  * Exactly once, in order, never early, none after stop:
  * - one period per transaction, under the series' row lock (FOR UPDATE SKIP LOCKED): concurrent
@@ -136,6 +138,7 @@ async function createDuePeriod(seriesId: string, at: Date, opts: RequestPeriodSw
     const original = await tx.paymentRequest.findUniqueOrThrow({ where: { id: s.originalRequestId } });
     const row = periodRow(original, s.id, index, now());
     await tx.paymentRequest.create({ data: row });
+    await createPeriodLink(tx, row);
     await writeOutboxEvent(tx, {
       accountId: s.accountId,
       clientId: s.clientId,

@@ -5,6 +5,7 @@ import { AppError, invalidField } from "@/lib/errors";
 import type { RequestRecurrence } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { log } from "@/lib/log";
+import { createPeriodLink, periodLinkUrl } from "@/lib/recurring/period-link";
 import { networkClock } from "@/lib/recurring/request-periods";
 import { dueDateAt, FREQUENCIES, type Frequency, parseStartDate } from "@/lib/recurring/schedule";
 import { type CreateRequestInput, prepareRequest, type RequestRow } from "@/lib/requests/create-request";
@@ -54,7 +55,7 @@ export async function createRecurringRequest(
 
 /**
  * The original request (period 1) and its series, in one transaction: the request first (the series
- * points at it), then the series, then the request joins it as period 1.
+ * points at it), then the series, then the request joins it as period 1, with its hosted link.
  */
 async function createRecurringOriginal(data: RequestRow, r: { startDate: Date; frequency: Frequency }): Promise<void> {
   const id = ulid();
@@ -73,6 +74,7 @@ async function createRecurringOriginal(data: RequestRow, r: { startDate: Date; f
       },
     });
     await tx.paymentRequest.update({ where: { id: data.id }, data: { recurrenceId: id, recurrenceIndex: 1 } });
+    await createPeriodLink(tx, data);
   });
 }
 
@@ -117,13 +119,17 @@ export async function getRequestView(accountId: string, requestId: string) {
 /**
  * The recurrence fields of GET /v2/request/{id} (the reference's `recurrence`, `isRecurrenceStopped`,
  * `originalRequestId`, `originalRequestPaymentReference`), plus the series' ID and the request's
- * period as in request.recurring. Empty for a request outside a series; the original (period 1)
+ * period as in request.recurring, and the period's hosted link (securePaymentUrl). Empty for a request outside a series; the original (period 1)
  * has no originalRequestId.
  */
 async function recurrenceView(requestId: string) {
   const row = await db().paymentRequest.findUnique({
     where: { id: requestId },
-    select: { recurrenceIndex: true, recurrence: { include: { original: { select: { id: true, paymentReference: true } } } } },
+    select: {
+      recurrenceIndex: true,
+      securePayment: { select: { securePaymentToken: true } },
+      recurrence: { include: { original: { select: { id: true, paymentReference: true } } } },
+    },
   });
   const series = row?.recurrence;
   if (!series || !row.recurrenceIndex) return {};
@@ -136,5 +142,6 @@ async function recurrenceView(requestId: string) {
     recurringPaymentId: series.id,
     paymentIndex: row.recurrenceIndex,
     nextPeriodDate: series.nextDueAt?.toISOString() ?? null,
+    ...periodLinkUrl(row.securePayment?.securePaymentToken),
   };
 }

@@ -13,6 +13,7 @@ import { PATCH as stopV1 } from "@/app/v1/request/[paymentReference]/stop-recurr
 import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { GET as getRequest, PATCH as patchRequest } from "@/app/v2/request/[requestId]/route";
 import { POST as createRequest } from "@/app/v2/request/route";
+import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
 import { setClock } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { sampleEvent } from "@/lib/events/samples";
@@ -153,6 +154,25 @@ describe("recurring requests", () => {
       expect(pay.status, JSON.stringify(pay.body)).toBe(200);
       expect(pay.body.transactions.at(-1).data).toContain(p.paymentReference.slice(2));
     }
+
+    // Payable from the hosted page: each period (the original too) has one link over that request alone.
+    const links = await db().securePayment.findMany({
+      where: { requests: { some: { requestId: { in: periods.map((p) => p.id) } } } },
+      include: { requests: true },
+    });
+    expect(links).toHaveLength(4);
+    for (const p of periods) {
+      const url = (await get(p.id)).body.securePaymentUrl as string;
+      expect(url).toMatch(/\/pay\/[0-9A-Z]{26}$/);
+      const token = url.split("/pay/")[1]!;
+      const link = links.find((l) => l.token === token)!;
+      expect(link.requests.map((r) => r.requestId)).toEqual([p.id]);
+      expect(link).toMatchObject({ direction: "incoming", paymentType: "single", identityMode: "manual_dashboard", network: "base" });
+      const page = await call(pageView, `/v2/secure-payments/${token}`, { params: { token } });
+      expect(page.status, JSON.stringify(page.body)).toBe(200);
+      expect(page.body).toMatchObject({ status: "pending", amount: "10", paymentCurrency: "USDC-base" });
+    }
+    // Not in request.recurring: the reference's sample is kept key for key (checked above).
   });
 
   it("stops by the v1 route (200, empty body) on any period: no period after it; v2 resumes from the next date, skipping the stopped ones", async () => {
@@ -323,6 +343,10 @@ describe("recurring requests: the exactly-once property", () => {
                 where: { type: "request.recurring", requestId: { in: rows.map((r) => r.id) } },
               });
               expect(events, "one request.recurring per period").toBe(rows.length - 1);
+              // Each period (the original too) has its hosted link, one, made with it: a crash rolls back both.
+              const links = await db().securePaymentRequest.findMany({ where: { requestId: { in: rows.map((r) => r.id) } } });
+              expect(links.length, "one hosted link per period").toBe(rows.length);
+              expect(new Set(links.map((l) => l.securePaymentToken)).size).toBe(rows.length);
             }
           };
 
