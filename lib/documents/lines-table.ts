@@ -40,14 +40,15 @@ function headerRow(s: Sheet, currency: string): void {
   s.y += 24;
 }
 
-export function linesTable(s: Sheet, lines: readonly PrintedLine[], currency: string): void {
+/** `continued` heads the table's later pages (e.g. "Invoice INV-000042 (continued)"). */
+export function linesTable(s: Sheet, lines: readonly PrintedLine[], currency: string, continued: string): void {
   const c = columns(s);
   s.ensure(60);
   headerRow(s, currency);
   const previous = s.onNewPage;
   s.onNewPage = () => {
     s.font(FONT.regular, 8, COLOR.muted);
-    s.text(`${currency} · continued`, s.left, s.y, s.width);
+    s.text(continued, s.left, s.y, s.width);
     s.y += 14;
     headerRow(s, currency);
   };

@@ -26,7 +26,8 @@ export const accentOf = (brand: DocumentBrand) => (brand.accentColor && /^#[0-9a
 export class Sheet {
   readonly doc: PDFKit.PDFDocument;
   readonly left = 50;
-  readonly right: number;
+  /** The right edge of the text column (narrowed while something sits beside it). */
+  right: number;
   readonly top = 50;
   readonly bottom: number;
   y = 50;

@@ -71,7 +71,7 @@ export async function renderReceiptPdf(signed: SignedReceipt, brand: DocumentBra
   if (r.invoice && r.invoice.lines.length > 0) {
     section(s, `Invoice ${r.invoice.number}`);
     const invoiceSymbol = symbolOf(r.invoiceCurrency);
-    linesTable(s, r.invoice.lines, invoiceSymbol);
+    linesTable(s, r.invoice.lines, invoiceSymbol, `Invoice ${r.invoice.number} (continued)`);
     totals(s, [
       { label: "Subtotal", value: amountText(r.invoice.subtotal) },
       { label: "Tax", value: amountText(r.invoice.taxTotal) },
