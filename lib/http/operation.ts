@@ -13,6 +13,8 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /** A non-JSON body (e.g. "application/pdf"): documented as a binary string of that media type. */
+  contentType?: string;
 }
 
 export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {

@@ -158,7 +158,11 @@ export function buildOpenApiDocument(operations: readonly Operation[]): Record<s
       responses[status] = {
         description: spec.description,
         ...(isBrowserOperation(op) ? { headers: CORS_RESPONSE_HEADERS } : {}),
-        ...(spec.schema ? { content: { "application/json": { schema: schemaOf(spec.schema, "output", components) } } } : {}),
+        ...(spec.contentType
+          ? { content: { [spec.contentType]: { schema: { type: "string", format: "binary" } } } }
+          : spec.schema
+            ? { content: { "application/json": { schema: schemaOf(spec.schema, "output", components) } } }
+            : {}),
       };
     }
     paths[op.path] ??= {};

@@ -4,6 +4,7 @@ import * as authAliases from "./auth-aliases";
 import * as clientIds from "./client-ids";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
+import * as documents from "./documents";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
@@ -25,6 +26,7 @@ const MODULES = [
   currencies,
   requests,
   refunds,
+  documents,
   payments,
   payouts,
   recurring,

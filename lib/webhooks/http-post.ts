@@ -61,11 +61,11 @@ const agents = {
   https: [new https.Agent(agentOptions), new https.Agent(agentOptions), new https.Agent(agentOptions)],
 };
 
-/** An address a delivery may connect to under the policy: public, or this machine's loopback when allowed. */
-const refusedAddress = (address: string, allowPrivate: boolean, allowLoopback: boolean) =>
+/** An address a delivery may connect to under the policy: public, or this machine's loopback when allowed (lib/documents/logo.ts uses it too). */
+export const refusedAddress = (address: string, allowPrivate: boolean, allowLoopback: boolean) =>
   !allowPrivate && isForbiddenIp(address) && !(allowLoopback && isLoopbackIp(address));
 
-function pinnedLookup(addresses: ResolvedAddress[], allowPrivate: boolean, allowLoopback: boolean): LookupFunction {
+export function pinnedLookup(addresses: ResolvedAddress[], allowPrivate: boolean, allowLoopback: boolean): LookupFunction {
   return (_hostname, options, callback) => {
     const f: unknown = options.family;
     const family = f === 4 || f === "IPv4" ? 4 : f === 6 || f === "IPv6" ? 6 : 0;
