@@ -118,8 +118,9 @@ function stamp(s: Sheet, x: number, y: number): void {
   doc.save();
   doc.rotate(-12, { origin: [x + 60, y + 22] });
   doc.roundedRect(x, y, 120, 44, 6).lineWidth(2.5).strokeColor(COLOR.paid).opacity(0.85).stroke();
-  doc.font(FONT.bold).fontSize(26).fillColor(COLOR.paid);
-  doc.text("PAID", x, y + 8, { width: 120, align: "center", lineBreak: false, characterSpacing: 4 });
+  doc.font(FONT.bold).fontSize(28).fillColor(COLOR.paid);
+  // No letter spacing: text extractors (pdftotext, screen readers) then read "PAID" as one word.
+  doc.text("PAID", x, y + 6, { width: 120, align: "center", lineBreak: false });
   doc.restore();
 }
 
