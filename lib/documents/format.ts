@@ -20,7 +20,7 @@ export function amountText(value: string): string {
 export const symbolOf = (currencyId: string) => currencyId.split("-")[0] || currencyId;
 
 /** "1234.5" and "USDC-base" → "1,234.5 USDC". */
-export const money = (amount: string, currencyId: string) => `${groupDecimal(amount)} ${symbolOf(currencyId)}`;
+export const money = (amount: string, currencyId: string) => `${amountText(amount)} ${symbolOf(currencyId)}`;
 
 const pad = (n: number) => String(n).padStart(2, "0");
 

@@ -51,7 +51,7 @@ describe("receipt PDF", () => {
     expect(pageCount(file)).toBe(1);
     const text = textOf(file);
     const flat = squeezed(text);
-    for (const s of ["Receipt", "rcp_01JH3Q8Z6X9V2M4N7P5R8T1W3Y", "136.25 USDC", "= 125.5 EUR", "Paid", "27 Nov 2026, 09:12:33 UTC"]) {
+    for (const s of ["Receipt", "rcp_01JH3Q8Z6X9V2M4N7P5R8T1W3Y", "136.25 USDC", "= 125.50 EUR", "Paid", "27 Nov 2026, 09:12:33 UTC"]) {
       expect(text).toContain(s);
     }
     // Latin, Greek and Cyrillic in DejaVu Sans: extracted as written.
