@@ -37,12 +37,19 @@ export interface InvoiceContext {
 export async function renderInvoicePdf(invoice: InvoiceView, ctx: InvoiceContext): Promise<Buffer> {
   const paid = ctx.request.status === "paid";
   const currency = symbolOf(invoice.currency);
-  const s = new Sheet({ title: `Invoice ${invoice.number}`, author: ctx.brand.name, subject: `Invoice ${invoice.number}: ${invoice.total} ${currency}` });
+  const s = new Sheet({
+    title: `Invoice ${invoice.number}`,
+    author: ctx.brand.name,
+    subject: `Invoice ${invoice.number}: ${invoice.total} ${currency}`,
+  });
   header(s, ctx.brand, "Invoice", invoice.number);
   parties(s, invoice, ctx, paid);
 
   linesTable(s, invoice.lines, currency, `Invoice ${invoice.number} (continued)`);
-  const taxRows: TotalRow[] = invoice.taxes.map((t) => ({ label: `Tax ${percent(t.rate)} on ${amountText(t.base)}`, value: amountText(t.tax) }));
+  const taxRows: TotalRow[] = invoice.taxes.map((t) => ({
+    label: `Tax ${percent(t.rate)} on ${amountText(t.base)}`,
+    value: amountText(t.tax),
+  }));
   // The totals stay together; the stamp sits in the free space left of them.
   s.ensure((taxRows.length || 1) * 18 + 90);
   if (paid) stamp(s, s.left + 40, s.y + 18);

@@ -21,7 +21,8 @@ export interface DocumentBrand {
   accentColor?: string | null;
 }
 
-export const accentOf = (brand: DocumentBrand) => (brand.accentColor && /^#[0-9a-fA-F]{6}$/.test(brand.accentColor) ? brand.accentColor : DEFAULT_ACCENT);
+export const accentOf = (brand: DocumentBrand) =>
+  brand.accentColor && /^#[0-9a-fA-F]{6}$/.test(brand.accentColor) ? brand.accentColor : DEFAULT_ACCENT;
 
 export class Sheet {
   readonly doc: PDFKit.PDFDocument;

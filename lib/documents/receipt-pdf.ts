@@ -42,7 +42,8 @@ export async function renderReceiptPdf(signed: SignedReceipt, brand: DocumentBra
 
   section(s, refund ? "Refund transfer" : "Payment");
   const mono: RowOptions = { mono: true };
-  const fee = t.feeAmount !== "0" ? `${groupDecimal(t.feeAmountDecimal)} ${t.token.symbol}${t.feeAddress ? ` to ${t.feeAddress}` : ""}` : "None";
+  const fee =
+    t.feeAmount !== "0" ? `${groupDecimal(t.feeAmountDecimal)} ${t.token.symbol}${t.feeAddress ? ` to ${t.feeAddress}` : ""}` : "None";
   rows(s, [
     ["Network", `${networkName(t.network)}${t.chainId !== null ? ` (chain ID ${t.chainId})` : ""}`],
     ["Token", `${t.token.symbol} · ${t.token.address}`, mono],
@@ -99,7 +100,9 @@ function parties(s: Sheet, merchant: string, payee: string, payer: string | null
       ];
   const heights = blocks.map(([, name, address]) => {
     const nameIsAddress = /^(0x|T)[0-9A-Za-z]{30,}$/.test(name);
-    return 14 + s.measure(name, nameIsAddress ? FONT.mono : FONT.bold, 10.5, half) + (address ? s.measure(address, FONT.mono, 8.5, half) + 4 : 0);
+    return (
+      14 + s.measure(name, nameIsAddress ? FONT.mono : FONT.bold, 10.5, half) + (address ? s.measure(address, FONT.mono, 8.5, half) + 4 : 0)
+    );
   });
   s.ensure(Math.max(...heights) + 16);
   blocks.forEach(([label, name, address], i) => {

@@ -1,7 +1,7 @@
 import { db } from "@/lib/db";
 import { documentBrand } from "@/lib/documents/brand";
-import { invoiceViewOf } from "@/lib/documents/invoice-view";
 import { type InvoiceContext, renderInvoicePdf } from "@/lib/documents/invoice-pdf";
+import { invoiceViewOf } from "@/lib/documents/invoice-view";
 import { renderReceiptPdf } from "@/lib/documents/receipt-pdf";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";

@@ -35,7 +35,15 @@ export function receiptFixture(overrides: { kind?: "payment" | "refund"; withInv
               issueDate: "2026-11-20T00:00:00.000Z",
               dueDate: "2026-12-20T00:00:00.000Z",
               lines: [
-                { description: "Espresso beans, 1 kg", quantity: "2", unitPrice: "30", taxRate: "5.5", net: "60", tax: "3.3", total: "63.3" },
+                {
+                  description: "Espresso beans, 1 kg",
+                  quantity: "2",
+                  unitPrice: "30",
+                  taxRate: "5.5",
+                  net: "60",
+                  tax: "3.3",
+                  total: "63.3",
+                },
                 { description: "Barista course", quantity: "1", unitPrice: "50", taxRate: "20", net: "50", tax: "10", total: "60" },
                 { description: "Delivery", quantity: "1", unitPrice: "2.2", taxRate: null, net: "2.2", tax: "0", total: "2.2" },
               ],
@@ -72,7 +80,9 @@ export function receiptFixture(overrides: { kind?: "payment" | "refund"; withInv
         explorerUrl: `https://basescan.org/tx/${TX_HASH}`,
         invoiceAmount: "125.5",
       },
-      refund: refund ? { refundId: "rfd_01JH3Q8Z6X9V2M4N7P5R8T1W3Z", reason: "Customer returned the beans", refundReference: "0x7c1d2e3f4a5b6c7d" } : null,
+      refund: refund
+        ? { refundId: "rfd_01JH3Q8Z6X9V2M4N7P5R8T1W3Z", reason: "Customer returned the beans", refundReference: "0x7c1d2e3f4a5b6c7d" }
+        : null,
     },
     signature: { alg: "Ed25519", keyId: "rk_2026-11", value: "c2lnbmF0dXJl" },
   };
@@ -80,8 +90,24 @@ export function receiptFixture(overrides: { kind?: "payment" | "refund"; withInv
 
 export function invoiceFixture(lineCount = 3): InvoiceView {
   const three = [
-    { description: "Espresso beans, single origin Ethiopia Yirgacheffe, 1 kg bag", quantity: "2", unitPrice: "30.00", taxRate: "5.5", net: "60.00", tax: "3.30", total: "63.30" },
-    { description: "Barista course (half day)", quantity: "1", unitPrice: "50.00", taxRate: "20", net: "50.00", tax: "10.00", total: "60.00" },
+    {
+      description: "Espresso beans, single origin Ethiopia Yirgacheffe, 1 kg bag",
+      quantity: "2",
+      unitPrice: "30.00",
+      taxRate: "5.5",
+      net: "60.00",
+      tax: "3.30",
+      total: "63.30",
+    },
+    {
+      description: "Barista course (half day)",
+      quantity: "1",
+      unitPrice: "50.00",
+      taxRate: "20",
+      net: "50.00",
+      tax: "10.00",
+      total: "60.00",
+    },
     { description: "Cleaning tablets", quantity: "3", unitPrice: "4.00", taxRate: "20", net: "12.00", tax: "2.40", total: "14.40" },
   ];
   const lines =

@@ -24,8 +24,19 @@ beforeAll(async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), "duebill-logo-"));
   execFileSync(
     "openssl",
-    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-      .concat(["-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")]),
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+    ].concat(["-keyout", path.join(dir, "key.pem"), "-out", path.join(dir, "cert.pem")]),
     { stdio: "ignore" },
   );
   cert = fs.readFileSync(path.join(dir, "cert.pem"), "utf8");
@@ -102,7 +113,9 @@ describe("fetchLogo", () => {
     const metadata = async () => [{ address: "169.254.169.254", family: 4 as const }];
     expect(await fetchLogo("https://logo.example/meta.png", { resolve: metadata })).toBeNull();
     expect(await fetchLogo(`http://127.0.0.1:${new URL(base).port}/logo.png`, local())).toBeNull();
-    expect(await fetchLogo("https://user:pass@logo.example/logo.png", { resolve: async () => [{ address: "93.184.216.34", family: 4 }] })).toBeNull();
+    expect(
+      await fetchLogo("https://user:pass@logo.example/logo.png", { resolve: async () => [{ address: "93.184.216.34", family: 4 }] }),
+    ).toBeNull();
     expect([...hits.values()].reduce((s, n) => s + n, 0)).toBe(before);
   });
 

@@ -98,7 +98,8 @@ export function linkRects(bytes: Buffer, pageHeight = 841.89): { uri: string; x:
   const text = bytes.toString("latin1");
   // pdfkit writes the URI action as an object of its own, which the annotation references (/A n 0 R).
   const actions = new Map<string, string>();
-  for (const m of text.matchAll(/(\d+) 0 obj\s*<<\s*\/S \/URI\s*\/URI \(((?:[^()\\]|\\.)*)\)/g)) actions.set(m[1]!, m[2]!.replace(/\\(.)/g, "$1"));
+  for (const m of text.matchAll(/(\d+) 0 obj\s*<<\s*\/S \/URI\s*\/URI \(((?:[^()\\]|\\.)*)\)/g))
+    actions.set(m[1]!, m[2]!.replace(/\\(.)/g, "$1"));
   const out: { uri: string; x: number; y: number; w: number; h: number }[] = [];
   for (const m of text.matchAll(/\/Subtype \/Link\s*\/A (\d+) 0 R[^>]*?\/Rect \[([^\]]+)\]/g)) {
     const uri = actions.get(m[1]!);

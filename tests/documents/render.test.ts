@@ -95,7 +95,8 @@ describe("receipt PDF", () => {
 
     const invoiced = save("receipt-invoice.pdf", await renderReceiptPdf(receiptFixture({ withInvoice: true }), { name: MERCHANT }));
     const all = textOf(invoiced);
-    for (const s of ["INV-000042", "Espresso beans, 1 kg", "Barista course", "Delivery", "5.5%", "20%", "63.30", "125.50"]) expect(all).toContain(s);
+    for (const s of ["INV-000042", "Espresso beans, 1 kg", "Barista course", "Delivery", "5.5%", "20%", "63.30", "125.50"])
+      expect(all).toContain(s);
   });
 
   it("renders characters DejaVu lacks (CJK) without failing: the rest of the name is printed", async () => {
@@ -117,7 +118,11 @@ describe("receipt PDF", () => {
 
 describe("invoice PDF", () => {
   it("3 lines, 2 tax rates: lines, tax per rate, total, customer, notes, how to pay with the pay link's QR code", async () => {
-    const bytes = await renderInvoicePdf(invoiceFixture(3), { brand: { name: MERCHANT, accentColor: "#0e7490" }, request, payUrl: PAY_URL });
+    const bytes = await renderInvoicePdf(invoiceFixture(3), {
+      brand: { name: MERCHANT, accentColor: "#0e7490" },
+      request,
+      payUrl: PAY_URL,
+    });
     const file = save("invoice.pdf", bytes);
     expect(pageCount(file)).toBe(1);
     const text = textOf(file);
@@ -159,7 +164,13 @@ describe("invoice PDF", () => {
     const ctx: InvoiceContext = {
       brand: { name: "Acme" },
       request: { ...request, invoiceCurrency: "USD", amount: invoice.total, status: "paid" },
-      receipt: { id: "rcp_x", url: VERIFY_URL, txHash: TX_HASH, paidAt: "2026-11-27T09:12:33.000Z", explorerUrl: `https://basescan.org/tx/${TX_HASH}` },
+      receipt: {
+        id: "rcp_x",
+        url: VERIFY_URL,
+        txHash: TX_HASH,
+        paidAt: "2026-11-27T09:12:33.000Z",
+        explorerUrl: `https://basescan.org/tx/${TX_HASH}`,
+      },
     };
     const file = save("invoice-60.pdf", await renderInvoicePdf(invoice, ctx));
     const pages = pageCount(file);

@@ -51,7 +51,10 @@ function invoiceRow(accountId: string, sequence: number, target: { requestId: st
 }
 
 async function pendingRequest(accountId: string): Promise<string> {
-  const id = `01${ulid().toLowerCase().padEnd(64, "0").replace(/[^0-9a-f]/g, "a")}`;
+  const id = `01${ulid()
+    .toLowerCase()
+    .padEnd(64, "0")
+    .replace(/[^0-9a-f]/g, "a")}`;
   await db().paymentRequest.create({
     data: {
       id,
@@ -77,7 +80,10 @@ beforeAll(async () => {
   await resetDb();
   a = await makeIntegrator();
   b = await makeIntegrator();
-  await db().account.update({ where: { id: a.account.id }, data: { name: "Café Zürich Ωmega Ж", logoUrl: "https://logo.invalid/logo.png" } });
+  await db().account.update({
+    where: { id: a.account.id },
+    data: { name: "Café Zürich Ωmega Ж", logoUrl: "https://logo.invalid/logo.png" },
+  });
 
   paidRequestId = await insertPaidRequest(a.account.id, "USDC-base", 136_250_000n, 0, { hexId: true });
   const payment = await db().payment.findFirstOrThrow({ where: { requestId: paidRequestId } });
@@ -150,7 +156,15 @@ describe("GET /v2/request/{requestId}/invoice/pdf", () => {
     expect(res.headers.get("content-type")).toBe("application/pdf");
     expect(res.headers.get("content-disposition")).toBe('attachment; filename="invoice-INV-000001.pdf"');
     const text = textOf(save("route-invoice.pdf", res.bytes));
-    for (const s of ["INV-000001", "Barista course (half day)", "Tax 5.5% on 60.00", "Tax 20% on 62.00", "137.70", "PAID", "Ada Lovelace"]) {
+    for (const s of [
+      "INV-000001",
+      "Barista course (half day)",
+      "Tax 5.5% on 60.00",
+      "Tax 20% on 62.00",
+      "137.70",
+      "PAID",
+      "Ada Lovelace",
+    ]) {
       expect(text).toContain(s);
     }
     expect(squeezed(text)).toContain(receiptFixture().receipt.issuer.verifyUrl);

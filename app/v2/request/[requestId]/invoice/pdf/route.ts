@@ -4,4 +4,6 @@ import { getRequestInvoicePdfOp } from "@/lib/operations/documents";
 
 export const dynamic = "force-dynamic";
 
-export const GET = withApi(getRequestInvoicePdfOp, async ({ principal, params }) => documentsPdf.requestInvoice(principal.accountId, params.requestId));
+export const GET = withApi(getRequestInvoicePdfOp, async ({ principal, params }) =>
+  documentsPdf.requestInvoice(principal.accountId, params.requestId),
+);
