@@ -13,9 +13,11 @@ import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
+import { ulid } from "@/lib/ids";
 import { type ExampleContext, exampleContext, recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/operation-examples";
 import { OPERATIONS } from "@/lib/operations/index";
 import { type Devnet, devAccount } from "@/scripts/devnet";
+import { invoiceFixture, receiptFixture } from "@/tests/documents/fixtures";
 import { parseCurl } from "@/tests/helpers/curl";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -221,6 +223,53 @@ async function recurringRequest(): Promise<{ requestId: string; paymentReference
   return created;
 }
 
+/**
+ * The invoice of a request or link, written as lib/invoices stores it (the invoices lane's `invoice`
+ * body on createRequest / createSecurePayment makes it through the API once merged: then the
+ * example's body carries `invoice` and this write goes).
+ */
+let invoiceSequence = 0;
+async function invoiced<T extends { requestId: string } | { securePaymentToken: string }>(target: T): Promise<T[keyof T] & string> {
+  invoiceSequence += 1;
+  const v = invoiceFixture(3);
+  await db().invoice.create({
+    data: {
+      id: `inv_${ulid()}`,
+      accountId: me.account.id,
+      sequence: invoiceSequence,
+      number: `INV-${String(invoiceSequence).padStart(6, "0")}`,
+      ...target,
+      currency: "USD",
+      issueDate: new Date(v.issueDate),
+      customer: v.customer ?? undefined,
+      lines: v.lines.map((l) => ({ ...l })),
+      subtotal: v.subtotal,
+      taxTotal: v.taxTotal,
+      total: v.total,
+    },
+  });
+  return Object.values(target)[0] as T[keyof T] & string;
+}
+
+/** The receipt of a paid request's payment, stored as lib/receipts stores it (the receipts lane issues it on detection once merged). */
+async function receiptOf(requestId: string): Promise<string> {
+  const payment = await db().payment.findFirstOrThrow({ where: { requestId } });
+  const signed = receiptFixture();
+  const id = `rcp_${ulid()}`;
+  signed.receipt.id = id;
+  await db().receipt.create({
+    data: {
+      id,
+      accountId: me.account.id,
+      paymentId: payment.id,
+      keyId: "rk_test",
+      payload: JSON.stringify(signed.receipt),
+      signature: "c2ln",
+    },
+  });
+  return id;
+}
+
 /** A sign-in challenge for the example wallet, signed with personal_sign as the page says. */
 function challenge() {
   challengeOf ??= (async () => {
@@ -269,6 +318,7 @@ async function resolve(name: string, operationId: string): Promise<string> {
       if (REFUND_OPS.has(operationId)) return paidRequest();
       if (operationId === "updateRequestRecurrence") return (await recurringRequest()).requestId;
       if (operationId === "getSecurePayment") return (await expectCreated("createSecurePayment")).body.requestIds[0];
+      if (operationId === "getRequestInvoicePdf") return invoiced({ requestId: (await expectCreated("createRequest")).body.requestId });
       return (await expectCreated("createRequest")).body.requestId;
     case "<paymentReference>":
       return (await recurringRequest()).paymentReference;
@@ -277,7 +327,11 @@ async function resolve(name: string, operationId: string): Promise<string> {
         return tronPayoutLink();
       }
       if (operationId === "getMulticallPayout") return (await expectCreated("createMulticallPayout")).body.token;
+      if (operationId === "getSecurePaymentInvoicePdf")
+        return invoiced({ securePaymentToken: (await expectCreated("createSecurePayment")).body.token });
       return (await expectCreated("createSecurePayment")).body.token;
+    case "<receiptId>":
+      return receiptOf(await paidRequest());
     case "<token1>":
     case "<token2>":
       return (await expectCreated("createSecurePayout")).body.token;
