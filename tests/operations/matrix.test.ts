@@ -458,6 +458,24 @@ describe("cross-account access", () => {
     expect(link.status, link.text).toBe(201);
     objects.requestId!.push(...(link.json as { requestIds: string[] }).requestIds);
     objects.requestIds!.push(objects.requestId!.slice(0, 1));
+    // An invoice on each of A's requests (GET /v2/request/{id}/invoice/pdf prints it), stored as lib/invoices stores one.
+    for (const [i, requestId] of objects.requestId!.entries()) {
+      await db().invoice.create({
+        data: {
+          id: `inv_${ulid()}`,
+          accountId: a.account.id,
+          sequence: i + 1,
+          number: `INV-${i + 1}`,
+          requestId: String(requestId),
+          currency: "USDC-base",
+          issueDate: new Date(),
+          lines: [{ description: "Item", quantity: "1", unitPrice: "10", taxRate: null, net: "10", tax: "0", total: "10" }],
+          subtotal: "10",
+          taxTotal: "0",
+          total: "10",
+        },
+      });
+    }
     // A webhook, and a delivery of it.
     const hook = await as(op("POST", "/v1/webhook"), { "x-client-id": a.clientId }, { url: "https://hooks.example.test/a" });
     expect(hook.status, hook.text).toBe(201);
