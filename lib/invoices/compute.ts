@@ -171,3 +171,10 @@ export function computeInvoice(
 export function lineView(l: ComputedLine): InvoiceLineView {
   return { description: l.description, quantity: l.quantity, unitPrice: l.unitPrice, taxRate: l.taxRate, net: l.net, tax: l.tax, total: l.total };
 }
+
+/** The tax of a net of `netUnits` at `rate` percent ("7.25"), rounded half up to the minor unit; 0 for a rate that does not parse. */
+export function lineTaxUnits(netUnits: bigint, rate: string): bigint {
+  const r = parseScaled(rate);
+  const e4 = r ? toScale(r, INVOICE_LIMITS.taxRateDecimals) : null;
+  return e4 === null ? 0n : divHalfUp(netUnits * e4, 100n * 10_000n);
+}
