@@ -71,7 +71,10 @@ function parseUnitPrice(value: string, field: string): Scaled {
   const [whole = ""] = value.split(".");
   if (whole.replace(/^0+(?=\d)/, "").length > INVOICE_LIMITS.wholeDigits || p.scale > INVOICE_LIMITS.unitPriceDecimals)
     throw bad([
-      { field, message: `must have at most ${INVOICE_LIMITS.wholeDigits} digits before the point and ${INVOICE_LIMITS.unitPriceDecimals} after` },
+      {
+        field,
+        message: `must have at most ${INVOICE_LIMITS.wholeDigits} digits before the point and ${INVOICE_LIMITS.unitPriceDecimals} after`,
+      },
     ]);
   return p;
 }
@@ -169,7 +172,15 @@ export function computeInvoice(
 
 /** The stored/served line (the view's fields, no BigInts). */
 export function lineView(l: ComputedLine): InvoiceLineView {
-  return { description: l.description, quantity: l.quantity, unitPrice: l.unitPrice, taxRate: l.taxRate, net: l.net, tax: l.tax, total: l.total };
+  return {
+    description: l.description,
+    quantity: l.quantity,
+    unitPrice: l.unitPrice,
+    taxRate: l.taxRate,
+    net: l.net,
+    tax: l.tax,
+    total: l.total,
+  };
 }
 
 /** The tax of a net of `netUnits` at `rate` percent ("7.25"), rounded half up to the minor unit; 0 for a rate that does not parse. */

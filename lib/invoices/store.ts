@@ -33,8 +33,7 @@ async function nextSequence(accountId: string): Promise<number> {
   return Number(rows[0]!.seq);
 }
 
-const numberUsed = async (accountId: string, number: string) =>
-  (await db().invoice.count({ where: { accountId, number } })) > 0;
+const numberUsed = async (accountId: string, number: string) => (await db().invoice.count({ where: { accountId, number } })) > 0;
 
 export type InvoiceOwner = { accountId: string } & ({ requestId: string } | { securePaymentToken: string });
 

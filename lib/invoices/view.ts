@@ -25,7 +25,17 @@ function taxesOf(lines: InvoiceLineView[], decimals: number): InvoiceTaxView[] {
   const e4 = (r: string) => toScale(parseScaled(r)!, 4)!;
   return [...byRate.entries()]
     .sort(([a], [b]) => (e4(a) < e4(b) ? -1 : e4(a) > e4(b) ? 1 : 0))
-    .map(([rate, ls]) => ({ rate, base: sum(ls.map((l) => l.net), decimals), tax: sum(ls.map((l) => l.tax), decimals) }));
+    .map(([rate, ls]) => ({
+      rate,
+      base: sum(
+        ls.map((l) => l.net),
+        decimals,
+      ),
+      tax: sum(
+        ls.map((l) => l.tax),
+        decimals,
+      ),
+    }));
 }
 
 /** A stored invoice as the API serves it. */

@@ -97,7 +97,7 @@ export const checkoutSchema = z
         quantity: z.number(),
         unitAmount: z.string(),
         taxRate: z.string().nullable().meta({ description: "Percent, or null: no tax on this item" }),
-        tax: decimal("quantity × unitAmount × taxRate / 100, rounded half up per item; \"0\" without a rate"),
+        tax: decimal('quantity × unitAmount × taxRate / 100, rounded half up per item; "0" without a rate'),
         total: decimal("quantity × unitAmount + tax"),
       }),
     ),

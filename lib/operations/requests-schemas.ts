@@ -136,7 +136,10 @@ export const requestStatusSchema = z
       .optional()
       .meta({ description: "Where conversion rates come from (chainlink); absent when not a conversion request" }),
     conversionBreakdown: conversionBreakdownSchema.nullable(),
-    invoice: invoiceViewSchema.nullable().optional().meta({ description: "Duebill extension: the request's invoice (or its link's), null without one" }),
+    invoice: invoiceViewSchema
+      .nullable()
+      .optional()
+      .meta({ description: "Duebill extension: the request's invoice (or its link's), null without one" }),
     ...recurrenceStatusShape,
     ...refundTotalsShape,
     ...amountLabelShape,

@@ -98,7 +98,17 @@ export async function listRequests(accountId: string, q: RequestListQuery) {
     // No chain reads for a list: a conversion request's current market rate is GET /v2/request/{id}'s.
     requests: idList.flatMap((id) => {
       const row = byId.get(id);
-      return row ? [{ ...toRequestStatus(row, payments.filter((p) => p.requestId === id)), invoice: invoices.get(id) ?? null }] : [];
+      return row
+        ? [
+            {
+              ...toRequestStatus(
+                row,
+                payments.filter((p) => p.requestId === id),
+              ),
+              invoice: invoices.get(id) ?? null,
+            },
+          ]
+        : [];
     }),
     pagination: { total, limit, offset, hasMore: offset + ids.length < total },
   };

@@ -1,6 +1,6 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import { GET as getRequest } from "@/app/v2/request/[requestId]/route";
-import { GET as listRequests, POST as createRequest } from "@/app/v2/request/route";
+import { POST as createRequest, GET as listRequests } from "@/app/v2/request/route";
 import { db } from "@/lib/db";
 import { invoiceViewForRequest } from "@/lib/invoices/view";
 import { requestStatusSchema } from "@/lib/operations/requests-schemas";
@@ -185,7 +185,10 @@ describe("invoice numbers", () => {
     expect(await db().invoice.count()).toBe(1);
     expect((await invoiceViewForRequest(first.body.requestId))!.number).toBe("INV-000001");
     // A refused request under a key takes no number either.
-    expect((await post(simple("11", { lines: [{ description: "x", quantity: "1", unitPrice: "10" }] }), a.apiKey, { "idempotency-key": "k2" })).status).toBe(400);
+    expect(
+      (await post(simple("11", { lines: [{ description: "x", quantity: "1", unitPrice: "10" }] }), a.apiKey, { "idempotency-key": "k2" }))
+        .status,
+    ).toBe(400);
     const next = await post(simple(), a.apiKey, { "idempotency-key": "k3" });
     expect((await invoiceViewForRequest(next.body.requestId))!.number).toBe("INV-000002");
   });
