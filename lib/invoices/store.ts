@@ -1,4 +1,8 @@
-import { db } from "@/lib/db";
+import { type Db, db } from "@/lib/db";
+
+/** The client the invoice is written with: the request's or link's transaction. */
+type Tx = Pick<Db, "$queryRaw" | "invoice">;
+
 import { AppError } from "@/lib/errors";
 import type { Invoice, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
@@ -25,36 +29,38 @@ const taken = (number: string) =>
 
 export const autoNumber = (sequence: number) => `INV-${String(sequence).padStart(6, "0")}`;
 
-async function nextSequence(accountId: string): Promise<number> {
-  const rows = await db().$queryRaw<{ seq: number }[]>`
+async function nextSequence(client: Tx, accountId: string): Promise<number> {
+  const rows = await client.$queryRaw<{ seq: number }[]>`
     INSERT INTO "InvoiceCounter" ("accountId", "next") VALUES (${accountId}, 2)
     ON CONFLICT ("accountId") DO UPDATE SET "next" = "InvoiceCounter"."next" + 1
     RETURNING "next" - 1 AS seq`;
   return Number(rows[0]!.seq);
 }
 
-const numberUsed = async (accountId: string, number: string) => (await db().invoice.count({ where: { accountId, number } })) > 0;
+const numberUsed = async (client: Tx, accountId: string, number: string) =>
+  (await client.invoice.count({ where: { accountId, number } })) > 0;
 
 export type InvoiceOwner = { accountId: string } & ({ requestId: string } | { securePaymentToken: string });
 
-export async function storeInvoice(p: PreparedInvoice, owner: InvoiceOwner): Promise<Invoice> {
-  let sequence = await nextSequence(owner.accountId);
+/** `tx`: the transaction of the request or link (pass it: the row must be written in the same one). */
+export async function storeInvoice(p: PreparedInvoice, owner: InvoiceOwner, tx: Tx = db()): Promise<Invoice> {
+  let sequence = await nextSequence(tx, owner.accountId);
   let number: string;
   if (p.number !== null) {
-    if (await numberUsed(owner.accountId, p.number)) throw taken(p.number);
+    if (await numberUsed(tx, owner.accountId, p.number)) throw taken(p.number);
     number = p.number;
   } else {
     number = autoNumber(sequence);
     // A given number (say "INV-000007") took this automatic one: the next sequence is the invoice's.
-    for (let tries = 0; await numberUsed(owner.accountId, number); tries++) {
+    for (let tries = 0; await numberUsed(tx, owner.accountId, number); tries++) {
       if (tries >= 1000) throw new AppError("conflict", "No free automatic invoice number: pass invoice.number");
-      sequence = await nextSequence(owner.accountId);
+      sequence = await nextSequence(tx, owner.accountId);
       number = autoNumber(sequence);
     }
   }
   const c = p.computed;
   try {
-    return await db().invoice.create({
+    return await tx.invoice.create({
       data: {
         id: ulid(),
         accountId: owner.accountId,

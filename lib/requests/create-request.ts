@@ -103,9 +103,9 @@ export async function createRequest(
   const data = await prepareRequest(principal, body);
   const invoice = body.invoice && prepareRequestInvoice(body.invoice, data, body.customerInfo);
   // One transaction: the request, its invoice and the invoice number (a refused create takes no number).
-  await db().$transaction(async () => {
-    await db().paymentRequest.create({ data });
-    if (invoice) await storeInvoice(invoice, { accountId: data.accountId, requestId: data.id });
+  await db().$transaction(async (tx) => {
+    await tx.paymentRequest.create({ data });
+    if (invoice) await storeInvoice(invoice, { accountId: data.accountId, requestId: data.id }, tx);
   });
   return { requestId: data.id, paymentReference: data.paymentReference };
 }

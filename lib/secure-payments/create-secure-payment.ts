@@ -198,7 +198,7 @@ export async function createSecurePayment(
       },
     });
     // In the link's transaction: a refused or rolled-back link takes no invoice number.
-    if (invoice) await storeInvoice(invoice, { accountId: principal.accountId, securePaymentToken: secureToken });
+    if (invoice) await storeInvoice(invoice, { accountId: principal.accountId, securePaymentToken: secureToken }, tx);
   });
   return { requestIds: rows.map((r) => r.id), securePaymentUrl: linkUrl(secureToken), token: secureToken, feePlan: fee?.plan ?? null };
 }
