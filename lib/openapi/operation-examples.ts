@@ -109,6 +109,12 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
       requests: [{ amount: "25.50" }],
       reference: "ORDER-1001",
       description: "Design work, January",
+      invoice: {
+        lines: [
+          { description: "Design work (hours)", quantity: "2", unitPrice: "8.50", taxRate: "20" },
+          { description: "Stock photo licence", quantity: "1", unitPrice: "5.10" },
+        ],
+      },
       redirectUrl: "https://shop.example.com/thanks",
       redirectLabel: "Back to the shop",
     },

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invoiceViewSchema } from "@/lib/operations/invoice-schemas";
 import {
   amountLabelShape,
   type crossChainPayResponseSchema,
@@ -90,7 +91,17 @@ export const checkoutSchema = z
       .nullable()
       .meta({ description: "Who is paid, as the payer should read it" }),
     description: z.string().nullable(),
-    lineItems: z.array(z.object({ description: z.string(), quantity: z.number(), unitAmount: z.string(), total: z.string() })),
+    lineItems: z.array(
+      z.object({
+        description: z.string(),
+        quantity: z.number(),
+        unitAmount: z.string(),
+        taxRate: z.string().nullable().meta({ description: "Percent, or null: no tax on this item" }),
+        tax: decimal('quantity × unitAmount × taxRate / 100, rounded half up per item; "0" without a rate'),
+        total: decimal("quantity × unitAmount + tax"),
+      }),
+    ),
+    invoice: invoiceViewSchema.nullable().meta({ description: "The link's invoice (number, dates, lines with tax, totals), or null" }),
     payByTransfer: z.boolean().meta({ description: "The payer may pay with a plain transfer to a deposit address" }),
     crossChainSources: z.array(checkoutCrossChainSourceSchema).meta({ description: "Chains the payer may pay from instead" }),
     ...amountLabelShape,

@@ -1,25 +1,11 @@
 import { z } from "zod";
 import { amountLabelShape } from "@/lib/operations/amount-label-schemas";
+import { customerInfoSchema, invoiceInputSchema, invoiceViewSchema } from "@/lib/operations/invoice-schemas";
 import { refundTotalsShape } from "@/lib/operations/refund-view-schemas";
 import { recurrenceStatusShape } from "@/lib/operations/request-recurrence-schemas";
 
 const decimalString = z.string().max(80).meta({ description: "Decimal string in the invoice currency", example: "12.50" });
 const address = z.string().min(1).max(100).meta({ description: "EVM 0x address or Tron base58 T... address" });
-
-export const customerInfoSchema = z.strictObject({
-  firstName: z.string().min(1).max(100).optional(),
-  lastName: z.string().min(1).max(100).optional(),
-  email: z.string().email().max(255).optional(),
-  address: z
-    .strictObject({
-      street: z.string().max(255).optional(),
-      city: z.string().max(100).optional(),
-      state: z.string().max(100).optional(),
-      postalCode: z.string().max(20).optional(),
-      country: z.string().length(2).optional(),
-    })
-    .optional(),
-});
 
 const termsFields = {
   amount: decimalString,
@@ -53,6 +39,7 @@ export const createRequestBodySchema = z.strictObject({
         "A recurring request: this request is period 1, and a new request (its own payment reference, the same terms) is created for each later period when its date arrives, with a request.recurring webhook; stop it with PATCH /v2/request/{requestId} {isRecurrenceStopped: true}",
     }),
   isCryptoToFiatAvailable: z.boolean().optional(),
+  invoice: invoiceInputSchema.optional(),
 });
 
 export const createRequestResponseSchema = z
@@ -149,6 +136,10 @@ export const requestStatusSchema = z
       .optional()
       .meta({ description: "Where conversion rates come from (chainlink); absent when not a conversion request" }),
     conversionBreakdown: conversionBreakdownSchema.nullable(),
+    invoice: invoiceViewSchema
+      .nullable()
+      .optional()
+      .meta({ description: "Duebill extension: the request's invoice (or its link's), null without one" }),
     ...recurrenceStatusShape,
     ...refundTotalsShape,
     ...amountLabelShape,
@@ -297,3 +288,4 @@ export const routesResponseSchema = z.object({ routes: z.array(routeSchema) }).m
 export type CreateRequestBody = z.infer<typeof createRequestBodySchema>;
 
 export { amountLabelShape, excessPolicySchema } from "@/lib/operations/amount-label-schemas";
+export { customerInfoSchema } from "@/lib/operations/invoice-schemas";

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { invoiceInputSchema } from "@/lib/operations/invoice-schemas";
 
 const label = z
   .string()
@@ -77,12 +78,23 @@ export const createSecurePaymentBodySchema = z.strictObject({
         description: z.string().min(1).max(120),
         quantity: z.number().int().min(1).max(10_000).optional().meta({ description: "Default 1" }),
         unitAmount: decimalAmountSchema().meta({ example: "12.50" }),
+        taxRate: z.string().max(12).nullable().optional().meta({
+          description:
+            'Duebill extension: tax in percent ("20"), 0 to 100, at most 4 decimals; with it the items add up as net + tax, the tax rounded half up per line to the token\'s smallest unit',
+        }),
       }),
     )
     .min(1)
     .max(50)
     .optional()
-    .meta({ description: "Duebill extension: shown on the hosted page; quantity × unitAmount must add up to the requests' amounts" }),
+    .meta({
+      description:
+        "Duebill extension: shown on the hosted page; quantity × unitAmount (+ its tax when an item has a taxRate) must add up to the requests' amounts. Not with `invoice`",
+    }),
+  invoice: invoiceInputSchema.optional().meta({
+    description:
+      "Duebill extension: a numbered invoice for this link, in the link's token; its computed total must equal the requests' amounts (400 naming requests.0.amount, or requests, and the line). Not with `lineItems`",
+  }),
   excessPolicy: z
     .enum(["return", "offer", "keep"], "must be return, offer or keep")
     .optional()

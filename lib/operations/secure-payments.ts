@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineOperation } from "@/lib/http/operation";
 import { errorBodySchema, errorResponses } from "@/lib/openapi/common";
 import { linkDepositSchema } from "@/lib/operations/checkout-schemas";
+import { invoiceViewSchema } from "@/lib/operations/invoice-schemas";
 import { missingFeeSchema } from "@/lib/operations/requests-schemas";
 import { linkExcessShape, publicLinkSchema, tokenPayResponseSchema } from "@/lib/operations/secure-payment-view-schemas";
 import { createPayoutLinkBodySchema, createSecurePaymentBodySchema, linkResponseSchema } from "@/lib/operations/secure-payments-schemas";
@@ -69,6 +70,7 @@ export const securePaymentSchema = z
     }),
     missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
     ...linkExcessShape,
+    invoice: invoiceViewSchema.nullable().meta({ description: "Duebill extension: the link's invoice (lib/invoices), or null" }),
   })
   .meta({ id: "SecurePayment" });
 

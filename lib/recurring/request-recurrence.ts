@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
 import type { RequestRecurrence } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import { invoiceViewForRequest } from "@/lib/invoices/view";
 import { log } from "@/lib/log";
 import { createPeriodLink, periodLinkUrl } from "@/lib/recurring/period-link";
 import { networkClock } from "@/lib/recurring/request-periods";
@@ -48,6 +49,9 @@ export async function createRecurringRequest(
   principal: Principal,
   body: CreateRequestInput & { recurrence: RecurrenceInput },
 ): Promise<{ requestId: string; paymentReference: string }> {
+  // Each period is a request of its own: an invoice belongs to one-off requests (docs/guides/invoices.md "Recurring requests").
+  if (body.invoice)
+    throw invalidField("invoice", "cannot be combined with recurrence: create each period's invoice as a one-off request with invoice");
   const data = await prepareRequest(principal, body);
   await createRecurringOriginal(data, await parseRecurrence(data.network, body.recurrence));
   return { requestId: data.id, paymentReference: data.paymentReference };
@@ -113,7 +117,8 @@ export async function setSeriesStoppedOf(request: { id: string; network: string;
 /** GET /v2/request/{requestId}: the request's status (404 when not the caller's) and, on a series' request, its recurrence. */
 export async function getRequestView(accountId: string, requestId: string) {
   const [status, recurrence] = await Promise.all([getRequestStatus(accountId, requestId), recurrenceView(requestId)]);
-  return { ...status, ...recurrence };
+  // The status read 404s another account's request first; the invoice is read only for the caller's own.
+  return { ...status, ...recurrence, invoice: await invoiceViewForRequest(requestId) };
 }
 
 /**

@@ -5,6 +5,9 @@ import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import type { RequestKind } from "@/lib/generated/prisma/enums";
+import { currencyDecimals, type InvoiceInput, prepareInvoice } from "@/lib/invoices/prepare";
+import { storeInvoice } from "@/lib/invoices/store";
+import { parseAmount } from "@/lib/money";
 import { computePaymentReference, computeRequestId, randomSalt, referenceTopic } from "@/lib/payments/reference";
 import { type PaymentTerms, resolveTerms } from "@/lib/payments/terms";
 
@@ -87,6 +90,8 @@ export interface CreateRequestInput {
   customerInfo?: CustomerInfo;
   recurrence?: { startDate: string; frequency: string };
   isCryptoToFiatAvailable?: boolean;
+  /** An invoice whose computed total must be `amount` (lib/invoices; docs/guides/invoices.md). */
+  invoice?: InvoiceInput;
 }
 
 export async function createRequest(
@@ -96,8 +101,24 @@ export async function createRequest(
   // With `recurrence` the request is period 1 of a series: createRecurringRequest (lib/recurring/request-recurrence.ts) stores both.
   if (body.recurrence) throw new Error("createRequest makes no recurring request: call createRecurringRequest");
   const data = await prepareRequest(principal, body);
-  await db().paymentRequest.create({ data });
+  const invoice = body.invoice && prepareRequestInvoice(body.invoice, data, body.customerInfo);
+  // One transaction: the request, its invoice and the invoice number (a refused create takes no number).
+  await db().$transaction(async (tx) => {
+    await tx.paymentRequest.create({ data });
+    if (invoice) await storeInvoice(invoice, { accountId: data.accountId, requestId: data.id }, tx);
+  });
   return { requestId: data.id, paymentReference: data.paymentReference };
+}
+
+/** The request's invoice, in its invoice currency: its total must be the request's `amount` (400 naming `amount` and the line). */
+function prepareRequestInvoice(input: InvoiceInput, data: RequestRow, customer: CustomerInfo | undefined) {
+  const decimals = currencyDecimals(data.invoiceCurrency) ?? 0;
+  return prepareInvoice(input, {
+    currency: data.invoiceCurrency,
+    amountUnits: parseAmount(data.amount, decimals, "amount"),
+    amountField: "amount",
+    customer: customer ?? null,
+  });
 }
 
 /** The row of POST /v2/request, validated (400 naming the field at fault) and not yet stored; `recurrence` aside. */

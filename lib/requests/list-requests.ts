@@ -2,6 +2,7 @@ import { isEvmAddress, isTronAddress, toChecksumAddress } from "@/lib/chain/addr
 import { db } from "@/lib/db";
 import { invalidField } from "@/lib/errors";
 import { Prisma } from "@/lib/generated/prisma/client";
+import { invoiceViewsForRequests } from "@/lib/invoices/view";
 import { toRequestStatus } from "@/lib/requests/get-request";
 import { dateOf, intOf } from "@/lib/requests/search-payments";
 
@@ -85,12 +86,13 @@ export async function listRequests(accountId: string, q: RequestListQuery) {
   const [ids, [counted]] = await Promise.all([db().$queryRaw<{ id: string }[]>(page), db().$queryRaw<{ n: number }[]>(count)]);
   const total = counted?.n ?? 0;
   const idList = ids.map((r) => r.id);
-  const [rows, payments] = idList.length
+  const [rows, payments, invoices] = idList.length
     ? await Promise.all([
         db().paymentRequest.findMany({ where: { id: { in: idList }, accountId } }),
         db().payment.findMany({ where: { requestId: { in: idList } } }),
+        invoiceViewsForRequests(idList),
       ])
-    : [[], []];
+    : [[], [], new Map()];
   const byId = new Map(rows.map((r) => [r.id, r]));
   return {
     // No chain reads for a list: a conversion request's current market rate is GET /v2/request/{id}'s.
@@ -98,10 +100,13 @@ export async function listRequests(accountId: string, q: RequestListQuery) {
       const row = byId.get(id);
       return row
         ? [
-            toRequestStatus(
-              row,
-              payments.filter((p) => p.requestId === id),
-            ),
+            {
+              ...toRequestStatus(
+                row,
+                payments.filter((p) => p.requestId === id),
+              ),
+              invoice: invoices.get(id) ?? null,
+            },
           ]
         : [];
     }),

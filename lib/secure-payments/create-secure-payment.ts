@@ -11,14 +11,17 @@ import { AppError, invalidField } from "@/lib/errors";
 import { type FeePlan, resolveFeePlan, splitByPlan } from "@/lib/fees/fee-plan";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
+import type { InvoiceInput } from "@/lib/invoices/prepare";
+import { storeInvoice } from "@/lib/invoices/store";
 import { isAvailableKytProvider, kytProviderForClientId, notAvailableKytProvider } from "@/lib/kyt/plan";
 import { type AccessPolicy, screenWallet } from "@/lib/kyt/screen";
-import { formatAmount, parseAmount } from "@/lib/money";
+import { parseAmount } from "@/lib/money";
 import type { LinkCreator } from "@/lib/orchestrators/linked-creator";
 import { storedFeeLegs } from "@/lib/payments/fee-legs";
 import { assertNotTronBatch } from "@/lib/payments/plan";
 import { resolveTerms } from "@/lib/payments/terms";
 import { ownerOf, requestData } from "@/lib/requests/create-request";
+import { checkLineItems, type LineItemInput, prepareLinkInvoice } from "@/lib/secure-payments/link-invoice";
 
 /**
  * Secure payment links: requests grouped behind a token, paid on the hosted page. Incoming
@@ -39,7 +42,10 @@ export interface CreateSecurePaymentInput {
   feePercentage?: string;
   feeAddress?: string;
   description?: string;
-  lineItems?: { description: string; quantity?: number; unitAmount: string }[];
+  /** quantity × unitAmount (+ tax at taxRate, when given) must add up to the amounts (link-invoice.ts). */
+  lineItems?: LineItemInput[];
+  /** A full invoice: number, dates, lines with tax; its total must be the requests' amounts (lib/invoices). */
+  invoice?: InvoiceInput;
   /** This link's wrong-amount policy (lib/refunds/policy.ts); absent: the account's. */
   excessPolicy?: "return" | "offer" | "keep";
 }
@@ -120,23 +126,6 @@ function linkData(principal: Principal, orchestrated: Orchestrated, token: strin
   } satisfies Prisma.SecurePaymentUncheckedCreateInput;
 }
 
-/** Line items are what the payer reads the amount as: they must add up to it exactly (the requests' amounts). */
-function checkLineItems(items: CreateSecurePaymentInput["lineItems"], decimals: number, total: bigint) {
-  if (!items) return undefined;
-  let sum = 0n;
-  const out = items.map((item, i) => {
-    const quantity = item.quantity ?? 1;
-    sum += parseAmount(item.unitAmount, decimals, `lineItems.${i}.unitAmount`) * BigInt(quantity);
-    return { description: item.description, quantity, unitAmount: item.unitAmount };
-  });
-  if (sum !== total)
-    throw invalidField(
-      "lineItems",
-      `add up to ${formatAmount(sum, decimals)}, but the requests' amounts add up to ${formatAmount(total, decimals)}`,
-    );
-  return out;
-}
-
 export async function createSecurePayment(
   principal: Principal,
   body: CreateSecurePaymentInput,
@@ -166,7 +155,8 @@ export async function createSecurePayment(
 
   const grossUnits = body.requests.map((r, i) => parseAmount(r.amount, token.decimals, `requests.${i}.amount`));
   const total = grossUnits.reduce((a, b) => a + b, 0n);
-  const lineItems = checkLineItems(body.lineItems, token.decimals, total);
+  const lineItems = checkLineItems(body.lineItems, currency.id, token.decimals, total);
+  const invoice = prepareLinkInvoice(body.invoice, body.lineItems !== undefined, currency.id, total, body.requests.length);
   const fee = await feePlanFor(principal, orchestrated, "get_paid", token, total);
   const secureToken = ulid();
   const rows = grossUnits.map((gross, i) => {
@@ -207,6 +197,8 @@ export async function createSecurePayment(
         destination: toDestinationDto(destination) as unknown as Prisma.InputJsonValue,
       },
     });
+    // In the link's transaction: a refused or rolled-back link takes no invoice number.
+    if (invoice) await storeInvoice(invoice, { accountId: principal.accountId, securePaymentToken: secureToken }, tx);
   });
   return { requestIds: rows.map((r) => r.id), securePaymentUrl: linkUrl(secureToken), token: secureToken, feePlan: fee?.plan ?? null };
 }

@@ -4,6 +4,7 @@ import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
 import type { ExcessPolicy, PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import { invoiceViewForLink } from "@/lib/invoices/view";
 import { feeProgressOf, type MissingFee, missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
@@ -119,11 +120,12 @@ export async function getSecurePaymentByRequest(accountId: string, requestId: st
       })
     : null;
   const [policy, wrong] = await Promise.all([linkExcessPolicy(sp, account.excessPolicy, requests), linkWrongAmountOf(requests)]);
-  return toSecurePaymentResponse(
+  const view = toSecurePaymentResponse(
     sp,
     request,
     fees ? missingFeesOf(request, fees) : [],
     { ...policy, wrong, decimals: request.isConversion ? FIAT_PATH_DECIMALS : tokenOf(request).decimals },
     paid?.payerEoa ?? null,
   );
+  return { ...view, invoice: await invoiceViewForLink(sp.token) };
 }

@@ -6,6 +6,8 @@ import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
 import type { ExcessPolicy, PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
+import { lineTaxUnits } from "@/lib/invoices/compute";
+import { invoiceViewForLink } from "@/lib/invoices/view";
 import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { missingFeesOf } from "@/lib/payments/fee-legs";
@@ -38,13 +40,27 @@ function merchantOf(sp: LinkRow): PaymentPageData["merchant"] {
 
 export type LinkRow = SecurePayment & { account: { name: string; logoUrl: string | null; excessPolicy: ExcessPolicy } };
 
-/** The stored line items ({description, quantity, unitAmount}), with each line's total for display. */
+/**
+ * The stored line items ({description, quantity, unitAmount, taxRate?}), with each line's tax and total
+ * for display: tax = quantity × unitAmount × taxRate / 100 rounded half up (lib/invoices/compute.ts).
+ */
 function lineItemsOf(value: unknown, decimals: number): PaymentPageData["lineItems"] {
   if (!Array.isArray(value)) return [];
-  return value.flatMap((v: { description?: unknown; quantity?: unknown; unitAmount?: unknown }) => {
+  return value.flatMap((v: { description?: unknown; quantity?: unknown; unitAmount?: unknown; taxRate?: unknown }) => {
     if (typeof v?.description !== "string" || typeof v.unitAmount !== "string" || typeof v.quantity !== "number") return [];
-    const total = parseUnitsSafe(v.unitAmount, decimals) * BigInt(v.quantity);
-    return [{ description: v.description, quantity: v.quantity, unitAmount: v.unitAmount, total: formatAmount(total, decimals) }];
+    const net = parseUnitsSafe(v.unitAmount, decimals) * BigInt(v.quantity);
+    const taxRate = typeof v.taxRate === "string" ? v.taxRate : null;
+    const tax = taxRate === null ? 0n : lineTaxUnits(net, taxRate);
+    return [
+      {
+        description: v.description,
+        quantity: v.quantity,
+        unitAmount: v.unitAmount,
+        taxRate,
+        tax: formatAmount(tax, decimals),
+        total: formatAmount(net + tax, decimals),
+      },
+    ];
   });
 }
 
@@ -184,6 +200,7 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     merchant: merchantOf(sp),
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
+    invoice: await invoiceViewForLink(sp.token),
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
     // Offered only where the pay plan would make one (crossChainPayableRefusal).
     crossChainSources: due.some((p) => crossChainPayableRefusal(p)) ? [] : crossChainSourcesOfLink(sp, requests, due),

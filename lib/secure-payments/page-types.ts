@@ -1,4 +1,5 @@
 import type { UnsignedTx } from "@/lib/chain/calldata";
+import type { InvoiceView } from "@/lib/invoices/types";
 import type { SecurePaymentStatus } from "@/lib/payments/link-status";
 import type { PayMetadata } from "@/lib/payments/plan";
 
@@ -80,8 +81,10 @@ export interface PaymentPageData {
   merchant: { name: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
   /** What the payer pays for, as the link's creator described it. */
   description: string | null;
-  /** The link's line items (human decimals; they add up to the amount to the payee). */
-  lineItems: { description: string; quantity: number; unitAmount: string; total: string }[];
+  /** The link's line items (human decimals; totals, tax included, add up to the amount to the payee). */
+  lineItems: { description: string; quantity: number; unitAmount: string; taxRate: string | null; tax: string; total: string }[];
+  /** The link's invoice (POST /v2/secure-payments with `invoice`), or null. */
+  invoice: InvoiceView | null;
   /** The payer may pay with a plain transfer to the request's deposit address (EVM, single incoming link, configured). */
   payByTransfer: boolean;
   /** Chains the payer may pay from instead (cross-chain: single incoming EVM link, USDC/USDT above 1 USD, a routing provider). */

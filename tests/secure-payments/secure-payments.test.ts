@@ -173,6 +173,8 @@ describe("secure payment links", () => {
         "returnedAmount",
         "excessPolicy",
         "effectiveExcessPolicy",
+        // Duebill extension (issue #30): the link's invoice, or null.
+        "invoice",
       ].sort(),
     );
 

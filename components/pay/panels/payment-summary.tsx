@@ -4,6 +4,7 @@ import { formatRelative, formatUtc, groupAmount, shortenAddress } from "@/compon
 import { Address } from "@/components/ui/address";
 import { Card } from "@/components/ui/card";
 import type { Checkout } from "@/lib/operations/checkout-schemas";
+import { InvoiceLines } from "./invoice-lines";
 import { LiveStatusBadge } from "./live-panels";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -108,43 +109,7 @@ export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
         </p>
       ) : null}
       {data.description ? <p className="mt-3 whitespace-pre-line break-words text-sm text-slate-700">{data.description}</p> : null}
-      {data.lineItems.length > 0 ? (
-        <table className="mt-4 w-full table-fixed text-sm">
-          <caption className="sr-only">What you pay for</caption>
-          <thead className="sr-only">
-            <tr>
-              <th scope="col">Item</th>
-              <th scope="col">Amount</th>
-            </tr>
-          </thead>
-          <tbody className="divide-y divide-slate-100 border-t border-slate-100">
-            {data.lineItems.map((item, i) => (
-              // biome-ignore lint/suspicious/noArrayIndexKey: the link's fixed list, never reordered
-              <tr key={i}>
-                <td className="py-2 pr-3 align-top text-slate-700">
-                  <span className="break-words">{item.description}</span>
-                  {item.quantity > 1 ? (
-                    <span className="block text-xs text-slate-500">
-                      {item.quantity} × {groupAmount(item.unitAmount)} {symbol}
-                    </span>
-                  ) : null}
-                </td>
-                <td className="w-32 py-2 text-right align-top font-medium tabular-nums text-slate-900">
-                  {groupAmount(item.total)} {symbol}
-                </td>
-              </tr>
-            ))}
-            {hasFees ? (
-              <tr>
-                <td className="py-2 pr-3 text-slate-500">Fees</td>
-                <td className="py-2 text-right tabular-nums text-slate-700">
-                  {groupAmount(fees)} {symbol}
-                </td>
-              </tr>
-            ) : null}
-          </tbody>
-        </table>
-      ) : null}
+      <InvoiceLines data={data} />
       <dl className="mt-4 divide-y divide-slate-100 border-t border-slate-100">
         <Row label="Network">
           {data.network.name}
