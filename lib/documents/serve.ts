@@ -1,10 +1,10 @@
 import { db } from "@/lib/db";
 import { documentBrand } from "@/lib/documents/brand";
 import { type InvoiceContext, renderInvoicePdf } from "@/lib/documents/invoice-pdf";
-import { invoiceViewOf } from "@/lib/documents/invoice-view";
 import { renderReceiptPdf } from "@/lib/documents/receipt-pdf";
 import { env } from "@/lib/env";
 import { notFound } from "@/lib/errors";
+import { toInvoiceView } from "@/lib/invoices/view";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
 import type { ReceiptPayload, SignedReceipt } from "@/lib/receipts/types";
 import { loadLink } from "@/lib/secure-payments/page-data";
@@ -86,7 +86,7 @@ export async function requestInvoicePdf(accountId: string, requestId: string): P
   const r = await requestWithInvoice(requestId);
   if (!r || r.accountId !== accountId || !r.invoice) throw notFound("Invoice not found");
   const token = await linkTokenOf(r.id);
-  const invoice = invoiceViewOf(r.invoice);
+  const invoice = toInvoiceView(r.invoice);
   const paid = r.status === "paid";
   const bytes = await renderInvoicePdf(invoice, {
     brand: await documentBrand(accountId, token),
@@ -103,7 +103,7 @@ export async function linkInvoicePdf(token: string): Promise<PdfFile> {
   const row = await db().invoice.findUnique({ where: { securePaymentToken: link.sp.token } });
   const first = link.requests[0];
   if (!row || !first) throw notFound("Invoice not found");
-  const invoice = invoiceViewOf(row);
+  const invoice = toInvoiceView(row);
   const paid = link.status === "completed";
   const open = link.status === "pending";
   const bytes = await renderInvoicePdf(invoice, {
