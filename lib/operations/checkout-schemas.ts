@@ -91,6 +91,8 @@ export const checkoutSchema = z
       .meta({ description: "Who is paid, as the payer should read it" }),
     description: z.string().nullable(),
     lineItems: z.array(z.object({ description: z.string(), quantity: z.number(), unitAmount: z.string(), total: z.string() })),
+    collectPayerEmail: z.boolean().meta({ description: "The page asks the payer for an email for the receipt" }),
+    payerEmailGiven: z.boolean().meta({ description: "The payer gave one (the address itself is never shown here)" }),
     payByTransfer: z.boolean().meta({ description: "The payer may pay with a plain transfer to a deposit address" }),
     crossChainSources: z.array(checkoutCrossChainSourceSchema).meta({ description: "Chains the payer may pay from instead" }),
     ...amountLabelShape,

@@ -83,6 +83,14 @@ export const createSecurePaymentBodySchema = z.strictObject({
     .max(50)
     .optional()
     .meta({ description: "Duebill extension: shown on the hosted page; quantity × unitAmount must add up to the requests' amounts" }),
+  collectPayerEmail: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "Duebill extension: the hosted page asks the payer for an email (optional for the payer) and, when this deployment has SMTP " +
+        "configured, sends the receipt there once the payment is confirmed (POST /v2/secure-payments/{token}/payer-email). Default false",
+    }),
   excessPolicy: z
     .enum(["return", "offer", "keep"], "must be return, offer or keep")
     .optional()

@@ -42,6 +42,8 @@ export interface CreateSecurePaymentInput {
   lineItems?: { description: string; quantity?: number; unitAmount: string }[];
   /** This link's wrong-amount policy (lib/refunds/policy.ts); absent: the account's. */
   excessPolicy?: "return" | "offer" | "keep";
+  /** The hosted page asks the payer for an email for the receipt (lib/mail). */
+  collectPayerEmail?: boolean;
 }
 
 export interface CreatePayoutLinkInput {
@@ -204,6 +206,7 @@ export async function createSecurePayment(
         description: body.description ?? null,
         lineItems: lineItems as Prisma.InputJsonValue | undefined,
         excessPolicy: body.excessPolicy ?? null,
+        collectPayerEmail: body.collectPayerEmail ?? false,
         destination: toDestinationDto(destination) as unknown as Prisma.InputJsonValue,
       },
     });

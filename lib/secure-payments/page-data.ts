@@ -184,6 +184,8 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     merchant: merchantOf(sp),
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
+    collectPayerEmail: sp.collectPayerEmail && sp.direction === "incoming",
+    payerEmailGiven: sp.payerEmail !== null,
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
     // Offered only where the pay plan would make one (crossChainPayableRefusal).
     crossChainSources: due.some((p) => crossChainPayableRefusal(p)) ? [] : crossChainSourcesOfLink(sp, requests, due),
