@@ -28,7 +28,7 @@ export async function paymentMailContext(paymentId: string, client: Client = db(
     },
   });
   const sp = link?.securePayment;
-  if (!sp || sp.direction !== "incoming") return null;
+  if (sp?.direction !== "incoming") return null;
   const request = payment.request;
   const { runtime, token } = storedTermsOf(request);
   const brand = brandOf(sp);

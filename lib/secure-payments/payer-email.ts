@@ -11,7 +11,7 @@ import { loadLink } from "@/lib/secure-payments/page-data";
  */
 export async function setPayerEmail(token: string, email: string | null): Promise<{ saved: boolean }> {
   const link = await loadLink(token);
-  if (!link || link.sp.direction !== "incoming" || link.multicall) throw notFound("Secure payment not found");
+  if (link?.sp.direction !== "incoming" || link.multicall) throw notFound("Secure payment not found");
   if (!link.sp.collectPayerEmail) throw new AppError("conflict", "This payment link does not ask for an email");
   if (link.status !== "pending") throw new AppError("conflict", `This payment link is ${link.status.replace("_", " ")}`);
   if (link.requests.length > 0 && link.requests.every((r) => r.status === "paid"))
