@@ -53,8 +53,9 @@ const BROWSER_SHIMS: Record<string, string> = {
 const nextConfig: NextConfig = {
   poweredByHeader: false,
   reactStrictMode: true,
-  // pg and the Prisma adapter are server-only Node modules: keep them out of the bundler.
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "@electric-sql/pglite-socket"],
+  // pg and the Prisma adapter are server-only Node modules: keep them out of the bundler. pdfkit reads its font
+  // files next to its own code (bundled, they are not there); nodemailer is the inline worker's mail transport.
+  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pdfkit", "nodemailer"],
   typedRoutes: false,
   turbopack: {
     resolveAlias: Object.fromEntries(Object.entries(BROWSER_SHIMS).map(([from, to]) => [from, { browser: to }])),
