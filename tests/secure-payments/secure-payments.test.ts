@@ -173,6 +173,9 @@ describe("secure payment links", () => {
         "returnedAmount",
         "excessPolicy",
         "effectiveExcessPolicy",
+        // Duebill extension (issue #30): the receipt email the payer gave (this authenticated view only).
+        "collectPayerEmail",
+        "payerEmail",
       ].sort(),
     );
 
