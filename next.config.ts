@@ -55,8 +55,17 @@ const nextConfig: NextConfig = {
   reactStrictMode: true,
   // pg and the Prisma adapter are server-only Node modules: keep them out of the bundler. pdfkit (and
   // fontkit, which it loads) read their own data files relative to __dirname (the sRGB ICC profile,
-  // fontkit's tables): bundled, those paths would point into .next/ (lib/documents, #30).
-  serverExternalPackages: ["pg", "@prisma/adapter-pg", "@electric-sql/pglite", "@electric-sql/pglite-socket", "pdfkit", "fontkit"],
+  // fontkit's tables): bundled, those paths would point into .next/ (lib/documents, #30); nodemailer is
+  // the inline worker's mail transport (lib/mail).
+  serverExternalPackages: [
+    "pg",
+    "@prisma/adapter-pg",
+    "@electric-sql/pglite",
+    "@electric-sql/pglite-socket",
+    "pdfkit",
+    "fontkit",
+    "nodemailer",
+  ],
   typedRoutes: false,
   turbopack: {
     resolveAlias: Object.fromEntries(Object.entries(BROWSER_SHIMS).map(([from, to]) => [from, { browser: to }])),

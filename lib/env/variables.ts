@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { mailVariables } from "./mail-variables";
 
 /**
  * Every environment variable Duebill documents, as zod schemas with a VariableDoc each (`.meta()`):
@@ -100,6 +101,7 @@ export const envSchema = z.object({
   WEBHOOK_INTERVAL_MS: doc(z.coerce.number().int().min(100).max(600_000).default(1_000), {
     description: "pause between webhook delivery sweeps of the worker",
   }),
+  ...mailVariables,
   APP_SECRET: doc(z.string().optional(), {
     description: "≥ 32 characters (the rule: `appSecretProblem` in lib/env.ts); encrypts webhook signing secrets at rest; keep it stable",
     default: "a fixed public value in development",

@@ -85,6 +85,7 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/v2/secure-payments/{token}/deposit-address": ["POST"],
   "/v2/secure-payments/{token}/intent": ["POST"],
   "/v2/secure-payments/{token}/invoice/pdf": ["GET"],
+  "/v2/secure-payments/{token}/payer-email": ["POST"],
   "/v2/secure-payments/{token}/pay": ["GET"],
   "/v2/secure-payments/{token}/refresh-step-transaction": ["POST"],
   "/v2/secure-payments/{token}/tron/broadcast": ["POST"],

@@ -3,6 +3,7 @@ import { sweepDetection } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
 import { sweepExpiry } from "@/lib/jobs/expire";
 import { log } from "@/lib/log";
+import { sweepMail } from "@/lib/mail/sweep";
 import { runRecurringJobs } from "@/lib/recurring/run";
 import { sweepWebhooks } from "@/lib/webhooks/sweep";
 
@@ -63,5 +64,7 @@ export function defaultJobs(): Job[] {
     { name: "expiry", intervalMs: 60_000, run: sweepExpiry },
     { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: runRecurringJobs },
     { name: "deposits", intervalMs: env().DEPOSIT_INTERVAL_MS, run: sweepDeposits },
+    // Receipts and payment notifications by email (lib/mail): plans and sends; without SMTP_URL it only marks events.
+    { name: "mail", intervalMs: 5_000, run: () => sweepMail() },
   ];
 }

@@ -117,6 +117,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
       },
       redirectUrl: "https://shop.example.com/thanks",
       redirectLabel: "Back to the shop",
+      collectPayerEmail: true,
     },
   }),
   createSecurePayout: (ctx) => ({
@@ -138,6 +139,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   securePaymentDepositAddress: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   paySecurePayment: (ctx) => ({ params: { token: "<token>" }, query: { wallet: ctx.payer }, placeholders: TOKEN }),
   securePaymentCalldata: (ctx) => ({ params: { token: "<token>" }, body: { wallet: ctx.payer }, placeholders: TOKEN }),
+  setSecurePaymentPayerEmail: () => ({ params: { token: "<token>" }, body: { email: "payer@example.com" }, placeholders: TOKEN }),
   securePaymentIntent: () => ({
     params: { token: "<token>" },
     body: { txHash: "<txHash>" },

@@ -102,6 +102,8 @@ export const checkoutSchema = z
       }),
     ),
     invoice: invoiceViewSchema.nullable().meta({ description: "The link's invoice (number, dates, lines with tax, totals), or null" }),
+    collectPayerEmail: z.boolean().meta({ description: "The page asks the payer for an email for the receipt" }),
+    payerEmailGiven: z.boolean().meta({ description: "The payer gave one (the address itself is never shown here)" }),
     payByTransfer: z.boolean().meta({ description: "The payer may pay with a plain transfer to a deposit address" }),
     crossChainSources: z.array(checkoutCrossChainSourceSchema).meta({ description: "Chains the payer may pay from instead" }),
     ...amountLabelShape,

@@ -157,3 +157,25 @@ export const securePaymentCalldataOp = defineOperation({
   }),
   responses: { ...payLinkOp.responses },
 });
+
+export const setPayerEmailOp = defineOperation({
+  method: "POST",
+  path: "/v2/secure-payments/{token}/payer-email",
+  operationId: "setSecurePaymentPayerEmail",
+  summary: "Give an email for the receipt",
+  description:
+    "Duebill extension. The hosted page of a link created with `collectPayerEmail: true` asks the payer for an email and saves it " +
+    "here, before paying; once the payment is confirmed the receipt (its PDF attached) is sent to it, when this deployment has SMTP " +
+    "configured. Another email replaces it; an empty string removes it. The address is never shown on the public views. " +
+    "409 when the link does not ask for an email or can no longer be paid.",
+  tags,
+  auth: [],
+  params: z.object({ token: z.string().max(64) }),
+  body: z.strictObject({
+    email: z.union([z.literal(""), z.email("must be an email address").max(254)]).meta({ example: "payer@example.com" }),
+  }),
+  responses: {
+    200: { description: "Saved", schema: z.object({ saved: z.boolean().meta({ description: "false when the email was removed" }) }) },
+    ...errorResponses(400, 404, 409, 429),
+  },
+});

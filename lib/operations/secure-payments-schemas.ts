@@ -95,6 +95,14 @@ export const createSecurePaymentBodySchema = z.strictObject({
     description:
       "Duebill extension: a numbered invoice for this link, in the link's token; its computed total must equal the requests' amounts (400 naming requests.0.amount, or requests, and the line). Not with `lineItems`",
   }),
+  collectPayerEmail: z
+    .boolean()
+    .optional()
+    .meta({
+      description:
+        "Duebill extension: the hosted page asks the payer for an email (optional for the payer) and, when this deployment has SMTP " +
+        "configured, sends the receipt there once the payment is confirmed (POST /v2/secure-payments/{token}/payer-email). Default false",
+    }),
   excessPolicy: z
     .enum(["return", "offer", "keep"], "must be return, offer or keep")
     .optional()

@@ -69,6 +69,8 @@ export const securePaymentSchema = z
         "Duebill extension: fee_short when the request's payment came without its whole fee (the link stays pending); null otherwise",
     }),
     missingFees: z.array(missingFeeSchema).meta({ description: "With fee_short: each fee leg below its share" }),
+    collectPayerEmail: z.boolean().meta({ description: "Duebill extension: the hosted page asks the payer for a receipt email" }),
+    payerEmail: z.string().nullable().meta({ description: "Duebill extension: the email the payer gave (shown to you only)" }),
     ...linkExcessShape,
     invoice: invoiceViewSchema.nullable().meta({ description: "Duebill extension: the link's invoice (lib/invoices), or null" }),
   })

@@ -48,6 +48,8 @@ export interface CreateSecurePaymentInput {
   invoice?: InvoiceInput;
   /** This link's wrong-amount policy (lib/refunds/policy.ts); absent: the account's. */
   excessPolicy?: "return" | "offer" | "keep";
+  /** The hosted page asks the payer for an email for the receipt (lib/mail). */
+  collectPayerEmail?: boolean;
 }
 
 export interface CreatePayoutLinkInput {
@@ -194,6 +196,7 @@ export async function createSecurePayment(
         description: body.description ?? null,
         lineItems: lineItems as Prisma.InputJsonValue | undefined,
         excessPolicy: body.excessPolicy ?? null,
+        collectPayerEmail: body.collectPayerEmail ?? false,
         destination: toDestinationDto(destination) as unknown as Prisma.InputJsonValue,
       },
     });

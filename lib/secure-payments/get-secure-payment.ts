@@ -75,6 +75,9 @@ export function toSecurePaymentResponse(
     // Duebill extension: the request's payment came without its whole fee (lib/payments/fee-legs.ts).
     subStatus: missingFees.length > 0 ? ("fee_short" as const) : null,
     missingFees,
+    // Duebill extension: the receipt email the payer gave on the hosted page (only this authenticated view shows it).
+    collectPayerEmail: sp.collectPayerEmail,
+    payerEmail: sp.payerEmail,
     // Duebill extension: how it was paid (over, under, late…) and what happens to money it did not ask for.
     ...wrongAmountFields(excess?.wrong ?? NO_WRONG_AMOUNT, excess?.decimals ?? 0),
     excessPolicy: sp.excessPolicy,

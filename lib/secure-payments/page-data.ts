@@ -201,6 +201,8 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
     invoice: await invoiceViewForLink(sp.token),
+    collectPayerEmail: sp.collectPayerEmail && sp.direction === "incoming",
+    payerEmailGiven: sp.payerEmail !== null,
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
     // Offered only where the pay plan would make one (crossChainPayableRefusal).
     crossChainSources: due.some((p) => crossChainPayableRefusal(p)) ? [] : crossChainSourcesOfLink(sp, requests, due),

@@ -85,6 +85,9 @@ export interface PaymentPageData {
   lineItems: { description: string; quantity: number; unitAmount: string; taxRate: string | null; tax: string; total: string }[];
   /** The link's invoice (POST /v2/secure-payments with `invoice`), or null. */
   invoice: InvoiceView | null;
+  /** The link asks the payer for an email for the receipt (lib/mail); `payerEmailGiven`: one was given (never the address itself). */
+  collectPayerEmail: boolean;
+  payerEmailGiven: boolean;
   /** The payer may pay with a plain transfer to the request's deposit address (EVM, single incoming link, configured). */
   payByTransfer: boolean;
   /** Chains the payer may pay from instead (cross-chain: single incoming EVM link, USDC/USDT above 1 USD, a routing provider). */

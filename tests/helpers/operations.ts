@@ -131,6 +131,7 @@ const EVM = "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7";
  * objects it names need not exist. Operations without an entry get `sampleBody`'s fallback.
  */
 export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
+  setSecurePaymentPayerEmail: { email: "payer@example.com" },
   createRequest: {
     amount: "12.5",
     invoiceCurrency: "USDC-base",

@@ -175,6 +175,9 @@ describe("secure payment links", () => {
         "effectiveExcessPolicy",
         // Duebill extension (issue #30): the link's invoice, or null.
         "invoice",
+        // Duebill extension (issue #30): the receipt email the payer gave (this authenticated view only).
+        "collectPayerEmail",
+        "payerEmail",
       ].sort(),
     );
 

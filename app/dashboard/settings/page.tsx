@@ -13,6 +13,7 @@ import { tokenCurrencies } from "@/lib/currencies/registry";
 import { listDestinations } from "@/lib/destinations/destinations";
 import { activeFeeConfig } from "@/lib/fees/fee-config";
 import { requireUser } from "@/lib/http/page-session";
+import { mailStatus } from "@/lib/mail/config";
 import {
   clearFeeAction,
   deactivateDestinationAction,
@@ -156,7 +157,24 @@ export default async function SettingsPage() {
           </p>
           <ExcessPolicyForm action={setExcessPolicyAction} current={excessPolicy} />
         </Panel>
+        <MailPanel email={me.user.email} />
       </div>
     </div>
+  );
+}
+
+/** Whether this deployment sends receipts and payment notifications by email (lib/mail, SMTP_URL). */
+function MailPanel({ email }: { email: string | null }) {
+  const mail = mailStatus();
+  return (
+    <Panel title="Receipts by email">
+      <p className="text-sm text-slate-600" data-testid="mail-status">
+        {mail.enabled
+          ? `On: sent from ${mail.from}. Payers of links created with collectPayerEmail get their receipt (PDF attached); ${
+              email ? `you get a notice of each payment at ${email}.` : "users who sign in with an email get a notice of each payment."
+            }`
+          : "Off: this deployment has no SMTP server (SMTP_URL), so no email is sent. Receipts are still on the hosted page and in the API."}
+      </p>
+    </Panel>
   );
 }

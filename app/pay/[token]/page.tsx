@@ -9,6 +9,7 @@ import { PaidPanel } from "@/components/pay/panels/paid-panel";
 import { PayActions } from "@/components/pay/panels/pay-actions";
 import { PayByTransfer } from "@/components/pay/panels/pay-by-transfer";
 import { PayPanelLoader } from "@/components/pay/panels/pay-panel-loader";
+import { PayerEmail } from "@/components/pay/panels/payer-email";
 import { PaymentSummary } from "@/components/pay/panels/payment-summary";
 import { WrongAmountNote } from "@/components/pay/panels/wrong-amount-note";
 import { groupAmount } from "@/components/shared/format";
@@ -66,6 +67,7 @@ export default async function PaymentPage({ params }: Props) {
     const cookie = data.network.kind === "evm" ? wagmiCookie((await headers()).get("cookie")) : null;
     panel = (
       <LivePanels>
+        {data.collectPayerEmail ? <PayerEmail token={data.token} given={data.payerEmailGiven} /> : null}
         <PayActions
           wallet={<PayPanelLoader data={data} cookie={cookie} />}
           transfer={data.payByTransfer ? <PayByTransfer data={data} /> : null}
