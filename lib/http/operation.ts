@@ -13,6 +13,8 @@ export type HttpMethod = "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
 export interface ResponseSpec {
   description: string;
   schema?: z.ZodType;
+  /** A body other than JSON (e.g. text/csv), by media type; used instead of `schema`'s application/json. */
+  content?: Record<string, z.ZodType>;
 }
 
 export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {

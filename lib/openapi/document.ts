@@ -158,7 +158,15 @@ export function buildOpenApiDocument(operations: readonly Operation[]): Record<s
       responses[status] = {
         description: spec.description,
         ...(isBrowserOperation(op) ? { headers: CORS_RESPONSE_HEADERS } : {}),
-        ...(spec.schema ? { content: { "application/json": { schema: schemaOf(spec.schema, "output", components) } } } : {}),
+        ...(spec.content
+          ? {
+              content: Object.fromEntries(
+                Object.entries(spec.content).map(([type, schema]) => [type, { schema: schemaOf(schema, "output", components) }]),
+              ),
+            }
+          : spec.schema
+            ? { content: { "application/json": { schema: schemaOf(spec.schema, "output", components) } } }
+            : {}),
       };
     }
     paths[op.path] ??= {};

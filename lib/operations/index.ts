@@ -4,6 +4,7 @@ import * as authAliases from "./auth-aliases";
 import * as clientIds from "./client-ids";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
+import * as exportOps from "./exports";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
@@ -27,6 +28,7 @@ const MODULES = [
   refunds,
   payments,
   payouts,
+  exportOps,
   recurring,
   securePayments,
   securePaymentTools,
