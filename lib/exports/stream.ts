@@ -12,11 +12,14 @@ export interface EncodeOptions {
   bom?: boolean;
 }
 
+/** The row with its keys in column order (JSON objects keep insertion order). */
+const ordered = (r: ExportRow) => Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, r[c]]));
+
 function encodeRows(rows: readonly ExportRow[], format: ExportFormat, first: boolean): string {
   if (format === "csv") return rows.map((r) => csvRecord(EXPORT_COLUMNS.map((c) => r[c]))).join("");
-  if (format === "ndjson") return rows.map((r) => `${JSON.stringify(r)}\n`).join("");
+  if (format === "ndjson") return rows.map((r) => `${JSON.stringify(ordered(r))}\n`).join("");
   // A JSON array written piece by piece: "[" first, a comma before every row but the first, "]" last.
-  return rows.map((r, i) => `${first && i === 0 ? "" : ","}\n${JSON.stringify(r)}`).join("");
+  return rows.map((r, i) => `${first && i === 0 ? "" : ","}\n${JSON.stringify(ordered(r))}`).join("");
 }
 
 /**
