@@ -35,7 +35,9 @@ export const exportQuerySchema = z.object({
 const csvRow = z.string().meta({
   description: `RFC 4180 CSV (CRLF), a header row then one row per transfer (per request for requests). Columns, in this order: ${EXPORT_COLUMNS.join(", ")}. A cell that begins with = + - @, a tab or CR (and is not a plain number) is prefixed with an apostrophe.`,
 });
-const exportRow = z.object(Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, z.union([z.string(), z.number()]).nullable()]))).meta({ id: "ExportRow" });
+const exportRow = z
+  .object(Object.fromEntries(EXPORT_COLUMNS.map((c) => [c, z.union([z.string(), z.number()]).nullable()])))
+  .meta({ id: "ExportRow" });
 
 export const exportOp = defineOperation({
   method: "GET",

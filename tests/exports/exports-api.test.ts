@@ -3,10 +3,10 @@ import { GET } from "@/app/v2/exports/[kind]/route";
 import { createSession } from "@/lib/auth/sessions";
 import { db } from "@/lib/db";
 import { prefixedId } from "@/lib/ids";
-import { resetDb } from "@/tests/helpers/db";
-import { makeIntegrator } from "@/tests/helpers/factories";
 import { parseRfc4180 } from "@/tests/exports/rfc4180";
 import { FEE_ADDRESS, PAYEE, PAYER, seedInvoice, seedPayment, seedRefund, seedRequest } from "@/tests/exports/seed";
+import { resetDb } from "@/tests/helpers/db";
+import { makeIntegrator } from "@/tests/helpers/factories";
 
 /**
  * GET /v2/exports/{kind} (issue 30 item 4) through its route handler: the header row is the
@@ -46,7 +46,7 @@ const at = (iso: string) => new Date(iso);
 describe("GET /v2/exports/payments", () => {
   it("CSV: one row per payment, newest first, token units, invoice number, quoting and the formula guard", async () => {
     const tricky = await seedRequest(a.account.id, { reference: 'Order, "big"\nsecond line' });
-    const formula = await seedRequest(a.account.id, { reference: "=HYPERLINK(\"http://x\")" });
+    const formula = await seedRequest(a.account.id, { reference: '=HYPERLINK("http://x")' });
     await seedInvoice(a.account.id, tricky.id, 7);
     const p1 = await seedPayment(tricky, { blockTime: at("2026-03-01T10:00:00.000Z"), units: 12_500_000n, fee: 250_000n });
     await seedPayment(formula, { blockTime: at("2026-03-02T10:00:00.000Z"), units: 1n });
@@ -58,7 +58,7 @@ describe("GET /v2/exports/payments", () => {
     expect(res.bytes.subarray(0, 3).toString("hex")).not.toBe("efbbbf");
     const rows = records(res.text);
     expect(rows).toHaveLength(2);
-    expect(rows[0]!.reference).toBe("'=HYPERLINK(\"http://x\")");
+    expect(rows[0]!.reference).toBe('\'=HYPERLINK("http://x")');
     expect(rows[0]!.amount).toBe("0.000001");
     expect(rows[1]).toMatchObject({
       date: "2026-03-01T10:00:00.000Z",

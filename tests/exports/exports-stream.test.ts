@@ -4,10 +4,10 @@ import { db } from "@/lib/db";
 import { parseExportFilters } from "@/lib/exports/filters";
 import { type BatchSource, exportSource } from "@/lib/exports/sources";
 import { EXPORT_BATCH, exportStream } from "@/lib/exports/stream";
-import { resetDb } from "@/tests/helpers/db";
-import { makeIntegrator } from "@/tests/helpers/factories";
 import { parseRfc4180 } from "@/tests/exports/rfc4180";
 import { seedRequest } from "@/tests/exports/seed";
+import { resetDb } from "@/tests/helpers/db";
+import { makeIntegrator } from "@/tests/helpers/factories";
 
 /**
  * Streaming (issue 30: "streamed, bounded memory, any size"): 5 000 payments whose block times repeat
@@ -76,7 +76,12 @@ describe("export stream", () => {
   it("small batches give the same rows (batch edges everywhere)", async () => {
     const source = exportSource("payments", accountId, parseExportFilters("payments", {}));
     const text = await readAll(exportStream(source, { format: "ndjson" }, 333));
-    expect(text.trimEnd().split("\n").map((l) => JSON.parse(l).id)).toEqual(expected);
+    expect(
+      text
+        .trimEnd()
+        .split("\n")
+        .map((l) => JSON.parse(l).id),
+    ).toEqual(expected);
   }, 60_000);
 
   it("pull-based: nothing is queried beyond what the reader asked for, and cancel stops the queries", async () => {

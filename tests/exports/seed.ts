@@ -116,7 +116,13 @@ export async function seedRefund(
       status: o.status,
       createdAt: o.createdAt,
       ...(confirmed
-        ? { txHash: `0x${randomBytes(32).toString("hex")}`, logIndex: 1, blockNumber: 99n, blockHash: `0x${"1".repeat(64)}`, blockTime: o.createdAt }
+        ? {
+            txHash: `0x${randomBytes(32).toString("hex")}`,
+            logIndex: 1,
+            blockNumber: 99n,
+            blockHash: `0x${"1".repeat(64)}`,
+            blockTime: o.createdAt,
+          }
         : {}),
     },
   });
