@@ -1,4 +1,3 @@
-import { NextResponse } from "next/server";
 import { AppError } from "@/lib/errors";
 import { EXPORT_KINDS, type ExportKind } from "@/lib/exports/columns";
 import { startExport } from "@/lib/exports/export";
@@ -17,6 +16,9 @@ const FIELD_LABELS: Record<string, string> = {
   format: "Format",
 };
 
+/** A relative Location: the browser resolves it against the address it used (the server may know itself by another host). */
+const seeOther = (location: string) => new Response(null, { status: 303, headers: { location, "cache-control": "no-store" } });
+
 /**
  * The dashboard's Export download: the page session's account (the API's own export, lib/exports),
  * so no API key reaches the browser. Signed out → sign-in; a refused filter → back to the payments
@@ -25,7 +27,7 @@ const FIELD_LABELS: Record<string, string> = {
 export async function GET(req: Request): Promise<Response> {
   const url = new URL(req.url);
   const me = await currentUser();
-  if (!me) return NextResponse.redirect(new URL(`/sign-in?next=${encodeURIComponent("/dashboard/payments")}`, url), 303);
+  if (!me) return seeOther(`/sign-in?next=${encodeURIComponent("/dashboard/payments")}`);
   const raw = queryObject(url);
   const kind = (EXPORT_KINDS as readonly string[]).includes(raw.kind ?? "") ? (raw.kind as ExportKind) : "payments";
   const excel = raw.format === "csv-excel";
@@ -37,6 +39,6 @@ export async function GET(req: Request): Promise<Response> {
     if (!(err instanceof AppError) || err.status !== 400) throw err;
     const first = err.errors?.[0];
     const message = first ? `${FIELD_LABELS[first.field] ?? first.field}: ${first.message}` : err.message;
-    return NextResponse.redirect(new URL(`/dashboard/payments?${new URLSearchParams({ exportError: message })}`, url), 303);
+    return seeOther(`/dashboard/payments?${new URLSearchParams({ exportError: message })}`);
   }
 }
