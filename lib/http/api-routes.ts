@@ -47,6 +47,7 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/v2/client-ids/{id}/orchestrator-link": ["GET", "DELETE"],
   "/v2/currencies": ["GET"],
   "/v2/currencies/{currencyId}/conversion-routes": ["GET"],
+  "/v2/exports/{kind}": ["GET"],
   "/v2/onboarding/complete": ["POST"],
   "/v2/openapi.json": ["GET"],
   "/v2/orchestrators/branding": ["GET", "POST", "PATCH", "DELETE"],

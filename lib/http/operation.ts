@@ -15,6 +15,8 @@ export interface ResponseSpec {
   schema?: z.ZodType;
   /** A non-JSON body (e.g. "application/pdf"): documented as a binary string of that media type. */
   contentType?: string;
+  /** A body other than JSON (e.g. text/csv), by media type; used instead of `schema`'s application/json. */
+  content?: Record<string, z.ZodType>;
 }
 
 export interface Operation<Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType, P extends z.ZodType = z.ZodType> {

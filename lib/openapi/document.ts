@@ -160,9 +160,15 @@ export function buildOpenApiDocument(operations: readonly Operation[]): Record<s
         ...(isBrowserOperation(op) ? { headers: CORS_RESPONSE_HEADERS } : {}),
         ...(spec.contentType
           ? { content: { [spec.contentType]: { schema: { type: "string", format: "binary" } } } }
-          : spec.schema
-            ? { content: { "application/json": { schema: schemaOf(spec.schema, "output", components) } } }
-            : {}),
+          : spec.content
+            ? {
+                content: Object.fromEntries(
+                  Object.entries(spec.content).map(([type, schema]) => [type, { schema: schemaOf(schema, "output", components) }]),
+                ),
+              }
+            : spec.schema
+              ? { content: { "application/json": { schema: schemaOf(spec.schema, "output", components) } } }
+              : {}),
       };
     }
     paths[op.path] ??= {};

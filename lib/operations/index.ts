@@ -5,6 +5,7 @@ import * as clientIds from "./client-ids";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as documents from "./documents";
+import * as exportOps from "./exports";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
@@ -29,6 +30,7 @@ const MODULES = [
   documents,
   payments,
   payouts,
+  exportOps,
   recurring,
   securePayments,
   securePaymentTools,

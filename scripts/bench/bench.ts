@@ -14,6 +14,10 @@
  * its own devnet and database, BENCH_LIGHTHOUSE_DATABASE_URL); it builds only when there is no build and
  * updates only the `lighthouse` entry.
  *
+ * `npm run bench -- exports` runs only the streamed export at 10 000 and 100 000 payments (scripts/bench/exports.ts:
+ * its own database, BENCH_EXPORTS_DATABASE_URL; no build, no server: the route handler runs in a child
+ * process that measures its own RSS) and updates only the `exports` entry.
+ *
  * Env: BENCH_DATABASE_URL (default postgresql://postgres@127.0.0.1:5432/duebill_bench),
  * BENCH_REQUESTS (per round, default 2000), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (8).
  */
@@ -23,6 +27,7 @@ import http from "node:http";
 import path from "node:path";
 import pg from "pg";
 import { dashboardDbUrl, measureDashboard, printDashboard } from "./dashboard";
+import { exportsDbUrl, measureExports, printExports } from "./exports";
 import { measureDetectionLatency } from "./latency";
 import { measurePayPageLighthouse, printLighthouse } from "./lighthouse";
 import { measureRecurring, printRecurring } from "./recurring";
@@ -36,7 +41,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const CLK_TCK = 100;
 /** Cases that can run alone: `npm run bench -- <case>`. */
-const SOLO_CASES = ["recurring", "dashboard", "lighthouse"] as const;
+const SOLO_CASES = ["recurring", "dashboard", "lighthouse", "exports"] as const;
 
 interface BenchCase {
   name: string;
@@ -396,6 +401,9 @@ async function main(): Promise<void> {
   const lighthouse = await measurePayPageLighthouse();
   failed ||= !printLighthouse(lighthouse);
   report.lighthouse = lighthouse;
+  const exported = await measureExports({ root, prepare: freshExportsDatabase });
+  failed ||= !printExports(exported);
+  report.exports = exported;
   mkdirSync(path.join(root, "bench-results"), { recursive: true });
   writeFileSync(path.join(root, "bench-results/latest.json"), `${JSON.stringify(report, null, 2)}\n`);
   console.log("\nWritten to bench-results/latest.json");
@@ -448,6 +456,23 @@ async function dashboardOnly(): Promise<void> {
   if (!ok) process.exitCode = 1;
 }
 
+/** A fresh, migrated database for the exports case (its 110 000 payments stay out of the others' runs). */
+async function freshExportsDatabase(): Promise<void> {
+  await prepareDatabase(exportsDbUrl);
+  run(process.execPath, [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"], {
+    ...process.env,
+    DATABASE_URL: exportsDbUrl,
+  });
+}
+
+/** `npm run bench -- exports`: the streamed export at 10 000 and 100 000 payments only (no build, no server). */
+async function exportsOnly(): Promise<void> {
+  const exported = await measureExports({ root, prepare: freshExportsDatabase });
+  const ok = printExports(exported);
+  writeReportEntry("exports", exported);
+  if (!ok) process.exitCode = 1;
+}
+
 /** `npm run bench -- lighthouse`: the pay page's Lighthouse mobile run only, on the existing build (built when missing). */
 async function lighthouseOnly(): Promise<void> {
   const next = path.join(root, "node_modules/next/dist/bin/next");
@@ -464,9 +489,13 @@ if (solo !== undefined && !(SOLO_CASES as readonly string[]).includes(solo)) {
   console.error(`unknown bench case "${solo}": npm run bench [-- ${SOLO_CASES.join(" | ")}]`);
   process.exit(2);
 }
-(solo === "recurring" ? recurringOnly() : solo === "dashboard" ? dashboardOnly() : solo === "lighthouse" ? lighthouseOnly() : main()).catch(
-  (err: unknown) => {
-    console.error(err);
-    process.exit(1);
-  },
-);
+const SOLO: Record<string, () => Promise<void>> = {
+  recurring: recurringOnly,
+  dashboard: dashboardOnly,
+  lighthouse: lighthouseOnly,
+  exports: exportsOnly,
+};
+(solo === undefined ? main() : SOLO[solo]!()).catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { DirectionBadge } from "@/components/dashboard/direction-badge";
+import { ExportForm } from "@/components/dashboard/export-form";
 import { Pager } from "@/components/dashboard/pager";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount } from "@/components/shared/format";
 import { Alert } from "@/components/ui/alert";
 import { inputClass } from "@/components/ui/field";
-import { networkRuntime } from "@/lib/chain/config";
+import { allNetworkRuntimes, networkRuntime } from "@/lib/chain/config";
 import { isNetworkId } from "@/lib/chain/networks";
 import { explorerLink } from "@/lib/chain/stored";
 import { type FormFields, toFormState } from "@/lib/errors";
@@ -130,6 +131,10 @@ export default async function PaymentsPage({ searchParams }: Props) {
   return (
     <div className="space-y-6">
       <h1 className="text-2xl font-semibold tracking-tight text-slate-900">Payments</h1>
+      <ExportForm
+        networks={allNetworkRuntimes().map((rt) => ({ id: rt.network.id, name: rt.network.name }))}
+        error={typeof raw.exportError === "string" ? raw.exportError.slice(0, 300) : null}
+      />
       <Panel title="Filter">
         <form method="get" className="grid gap-3 sm:grid-cols-4">
           <label className="text-xs font-medium text-slate-600">
