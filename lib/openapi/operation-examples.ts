@@ -1,5 +1,6 @@
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
+import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
 import { REFUND_EXAMPLES } from "@/lib/openapi/refund-examples";
 
 export {
@@ -68,6 +69,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getRequestRoutes: (ctx) => ({ params: { requestId: "<requestId>" }, query: { wallet: ctx.payer }, placeholders: REQUEST_ID }),
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
+  ...RECEIPT_EXAMPLES,
   listRequests: (ctx) => ({ query: { walletAddress: ctx.payee, limit: "20" } }),
   updateRequestRecurrence: (ctx) => ({
     params: { requestId: "<requestId>" },

@@ -8,6 +8,7 @@ import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
 import * as payouts from "./payouts";
+import * as receipts from "./receipts";
 import * as recurring from "./recurring";
 import * as refunds from "./refunds";
 import * as requests from "./requests";
@@ -26,6 +27,7 @@ const MODULES = [
   requests,
   refunds,
   payments,
+  receipts,
   payouts,
   recurring,
   securePayments,

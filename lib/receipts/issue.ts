@@ -76,7 +76,7 @@ export async function issueRefundReceipt(tx: Tx, refundId: string, emitter: stri
   const existing = await tx.receipt.findUnique({ where: { refundId } });
   if (existing) return { id: existing.id, signed: signedOf(existing) };
   const refund = await tx.refund.findUnique({ where: { id: refundId }, include: { request: true } });
-  if (!refund || refund.status !== "confirmed") return null;
+  if (refund?.status !== "confirmed") return null;
   const { txHash, logIndex, blockNumber, blockHash } = refund;
   if (txHash === null || logIndex === null || blockNumber === null || blockHash === null) return null;
   const ring = ringOrNull();

@@ -175,7 +175,7 @@ function recurringPayout(activate: boolean): Promise<string> {
   });
 }
 
-const REFUND_OPS = new Set(["createRefund", "listRefunds", "getRefund", "markRefundSent", "cancelRefund"]);
+const REFUND_OPS = new Set(["createRefund", "listRefunds", "getRefund", "markRefundSent", "cancelRefund", "getRefundReceipt"]);
 let lastPaidRequest = "";
 
 /**
@@ -205,6 +205,19 @@ async function paidRequest(): Promise<string> {
   expect((await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } })).status).toBe("paid");
   lastPaidRequest = requestId;
   return requestId;
+}
+
+/** Sends a plan's transactions from one of the example wallets, then lets detection record them. */
+async function sendAndSweep(from: string, transactions: { to: Hex; data: Hex }[]): Promise<void> {
+  const w = WALLETS.get(from.toLowerCase())!;
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(w.privateKey),
+    chain: devnet.chain,
+    transport: viemHttp(devnet.rpcUrl),
+  });
+  const pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+  for (const tx of transactions) await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
+  await sweepDetectionNetwork(evmEventSource(ctx.network as "sepolia")!);
 }
 
 /** A recurring request made as the placeholders' notes say: the createRequest example with the example `recurrence`. */
@@ -326,7 +339,17 @@ async function resolve(name: string, operationId: string): Promise<string> {
       // A refund of the request this example's `<requestId>` named, prepared as the page says.
       const res = await runExampleWith("createRefund", { "<requestId>": lastPaidRequest });
       expect(res.status, res.text).toBe(201);
+      // A refund's receipt: its transactions sent from the payee's wallet and confirmed by detection first.
+      if (operationId === "getRefundReceipt") await sendAndSweep(ctx.payee, res.body.transactions);
       return res.body.refund.id;
+    }
+    case "<paymentId>":
+    case "<receiptId>": {
+      const payment = await db().payment.findFirstOrThrow({ where: { requestId: await paidRequest() } });
+      if (name === "<paymentId>") return payment.id;
+      const receipt = await runExampleWith("getPaymentReceipt", { "<paymentId>": payment.id });
+      expect(receipt.status, receipt.text).toBe(200);
+      return receipt.body.receipt.id;
     }
     case "<txID>":
       return TRON_TXID;
