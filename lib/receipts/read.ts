@@ -29,10 +29,3 @@ export async function accountRefundReceipt(accountId: string, requestId: string,
   if (!issued) throw notFound("Refund not confirmed yet: its receipt is issued once detection confirms it on chain");
   return issued.signed;
 }
-
-/** The receipt ids of payments, for lists that link to them (the dashboard); payments without one are absent. */
-export async function receiptIdsOfPayments(paymentIds: readonly string[]): Promise<Map<string, string>> {
-  if (paymentIds.length === 0) return new Map();
-  const rows = await db().receipt.findMany({ where: { paymentId: { in: [...paymentIds] } }, select: { id: true, paymentId: true } });
-  return new Map(rows.map((r) => [r.paymentId!, r.id]));
-}
