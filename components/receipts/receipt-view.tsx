@@ -74,7 +74,7 @@ export function ReceiptView({ view }: { view: ReceiptPageView }) {
           <Row label={refund ? "Refunded to" : "Paid to"}>
             <Address value={t.to} />
           </Row>
-          <Row label="Network">{t.chainId ? `${t.network} (chain ${t.chainId})` : t.network}</Row>
+          <Row label="Network">{t.chainId ? `${view.networkName} (chain ${t.chainId})` : view.networkName}</Row>
           <Row label="Transaction">
             {view.explorerUrl ? (
               <a href={view.explorerUrl} target="_blank" rel="noopener noreferrer" className={link}>
@@ -86,7 +86,7 @@ export function ReceiptView({ view }: { view: ReceiptPageView }) {
             )}
           </Row>
           <Row label="Block">
-            {groupAmount(t.blockNumber)} · log {t.logIndex} · {t.confirmations} confirmations
+            {groupAmount(t.blockNumber)} · log {t.logIndex} · {t.confirmations} confirmation{t.confirmations === 1 ? "" : "s"}
             <Address value={t.blockHash} className="mt-0.5 block font-mono text-[12px] text-slate-500" />
           </Row>
           <Row label="Payment reference">

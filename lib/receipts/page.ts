@@ -1,3 +1,4 @@
+import { networkName } from "@/lib/chain/networks";
 import { explorerLink } from "@/lib/chain/stored";
 import { log } from "@/lib/log";
 import { receiptPageUrl } from "@/lib/receipts/build";
@@ -38,6 +39,8 @@ export interface ReceiptPageView {
   pdfUrl: string;
   /** The transaction on a public explorer, where one knows the chain (the devnet: none). */
   explorerUrl: string | null;
+  /** The network as people name it ("Sepolia"). */
+  networkName: string;
 }
 
 /** The public receipt page's data: the receipt alone (its id is the capability), nothing else of the account. */
@@ -59,5 +62,6 @@ export async function receiptPageView(receiptId: string): Promise<ReceiptPageVie
     jsonUrl: `/v2/receipts/${found.id}?download=1`,
     pdfUrl: `/v2/receipts/${found.id}/pdf`,
     explorerUrl: explorerLink(t.network, t.txHash),
+    networkName: networkName(t.network),
   };
 }
