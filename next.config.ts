@@ -74,7 +74,11 @@ const nextConfig: NextConfig = {
   // it drops a client-sent header of that name), is answered by /api/cors-preflight.
   async rewrites() {
     return {
-      beforeFiles: [{ source: "/:path*", has: [{ type: "header", key: "x-duebill-preflight-route" }], destination: "/api/cors-preflight" }],
+      beforeFiles: [
+        { source: "/:path*", has: [{ type: "header", key: "x-duebill-preflight-route" }], destination: "/api/cors-preflight" },
+        // The receipt keys' well-known URL (docs/guides/receipts.md): the App Router does not route a folder named `.well-known`.
+        { source: "/.well-known/duebill-receipt-keys.json", destination: "/api/receipt-keys" },
+      ],
       afterFiles: [],
       fallback: [],
     };

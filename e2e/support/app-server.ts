@@ -6,6 +6,7 @@
  * and the demo account seeded (scripts/ops/seed.ts).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { createWriteStream, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
@@ -151,6 +152,10 @@ export async function startAppServer(): Promise<AppServer> {
       DEPOSIT_RELAYER_PRIVATE_KEY: devnet.accounts.depositRelayer.privateKey,
       APP_URL: baseUrl,
       APP_SECRET: E2E_APP_SECRET,
+      // Production signs receipts only with configured keys (docs/guides/receipts.md): one made for this run.
+      RECEIPT_SIGNING_KEYS: JSON.stringify([
+        { keyId: "rk_e2e", privateKey: generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }) },
+      ]),
       RATE_LIMIT_MULTIPLIER: "1000",
       // The relayer account (funded like the payer) stands in for a blocked wallet.
       KYT_DENY_LIST: devnet.accounts.relayer.address,

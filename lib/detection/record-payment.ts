@@ -11,6 +11,7 @@ import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
 import { bindQuote, claimQuotedCredit, isQuotedConversion } from "@/lib/payments/quoted-conversion";
+import { issuePaymentReceipt, receiptUrlOrNull } from "@/lib/receipts/issue";
 import { labelFactsOf, wrongAmountFields, wrongAmountOf } from "@/lib/refunds/labels";
 import { offerWrongAmounts } from "@/lib/refunds/offer";
 import { safePayerOf } from "@/lib/secure-payments/safe";
@@ -130,6 +131,8 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     });
     if (!inserted) return "duplicate";
     if (quote) await bindQuote(tx, quote.quoteId, paymentId);
+    // Its signed receipt (lib/receipts), in this transaction: payment.confirmed links to it.
+    const receipt = await issuePaymentReceipt(tx, paymentId);
     // The increment happens in SQL under the row lock, so concurrent sweeps add correctly.
     const bumped = await tx.paymentRequest.update({
       where: { id: request.id },
@@ -163,6 +166,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
           crossChain,
           feesPaid: fees ? await feesPaidOf(tx, request.id, legs) : undefined,
           label,
+          receiptUrl: receiptUrlOrNull(receipt),
         }),
         requestId: request.id,
       });

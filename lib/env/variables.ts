@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { mailVariables } from "./mail-variables";
+import { receiptVariables } from "./receipt-variables";
 
 /**
  * Every environment variable Duebill documents, as zod schemas with a VariableDoc each (`.meta()`):
@@ -235,6 +236,7 @@ export const envSchema = z.object({
       "enables WalletConnect on the hosted page (it then calls out to WalletConnect's servers); the browser bundle reads it at build time (components/wallet/wallet-env.ts), checked here with the rest",
     default: "unset (injected wallets only)",
   }),
+  ...receiptVariables,
 });
 
 const tcpPort = z.coerce.number().int().min(0).max(65_535);

@@ -68,6 +68,8 @@ export interface PaymentConfirmedFields extends RequestRef {
   crossChain?: CrossChainRef;
   /** How the request was paid (lib/refunds/labels.ts, docs/guides/refunds.md): the last keys of payment.confirmed and payment.partial. */
   label?: AmountLabelRef;
+  /** payment.confirmed: the signed receipt of the payment that completed the request (docs/guides/receipts.md), after the label. */
+  receiptUrl?: string;
 }
 
 export type AmountLabelRef = { amountLabel: "exact" | "over" | "under" | "late" | null; excessAmount: string };
@@ -94,6 +96,7 @@ export function paymentConfirmedEvent(f: PaymentConfirmedFields) {
     event: "payment.confirmed" as const,
     ...paymentBody(f),
     ...labelKeys(f.label),
+    ...(f.receiptUrl ? { receiptUrl: f.receiptUrl } : {}),
   };
 }
 
@@ -243,10 +246,10 @@ export function paymentFailedPayload(
   });
 }
 
-type PaymentExtras = { crossChain?: CrossChainRef; feesPaid?: bigint; label?: AmountLabelRef };
+type PaymentExtras = { crossChain?: CrossChainRef; feesPaid?: bigint; label?: AmountLabelRef; receiptUrl?: string };
 /** payment.confirmed for a request detection has just marked paid; extras: the bridge's source, all its payments' fees, the label. */
 export function paymentConfirmedPayload(request: PaymentRequest, payment: Payment, x: PaymentExtras = {}) {
-  return paymentConfirmedEvent({ ...paymentFields(request, payment, x.crossChain, x.feesPaid), label: x.label });
+  return paymentConfirmedEvent({ ...paymentFields(request, payment, x.crossChain, x.feesPaid), label: x.label, receiptUrl: x.receiptUrl });
 }
 
 /** payment.partial for a request a payment left fee-short (its fees so far, and what each short leg misses). */

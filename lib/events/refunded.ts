@@ -39,6 +39,7 @@ export function paymentRefundedEvent(f: PaymentConfirmedFields & { subStatus: st
     toAddress: r.toAddress,
     reason: r.reason,
     sender: r.sender,
+    ...(f.receiptUrl ? { receiptUrl: f.receiptUrl } : {}),
   };
 }
 
@@ -47,6 +48,7 @@ export function paymentRefundedPayload(
   request: PaymentRequest,
   refund: Refund,
   totals: { refunded: bigint; returned: bigint; refundStatus: RefundFields["refundStatus"] },
+  receiptUrl?: string,
 ) {
   const token = tokenOf(request);
   const units = (u: bigint) => formatAmount(u, token.decimals);
@@ -67,6 +69,7 @@ export function paymentRefundedPayload(
     paymentCurrency: request.paymentCurrency,
     fees: [],
     reference: request.reference,
+    receiptUrl,
     subStatus: refund.sender === "relayer" ? "returned" : totals.refundStatus,
     refund: {
       refundId: refund.id,

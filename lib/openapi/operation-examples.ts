@@ -1,6 +1,8 @@
+import { BRANDING_EXAMPLES } from "@/lib/openapi/branding-examples";
 import { DOCUMENT_EXAMPLES } from "@/lib/openapi/document-examples";
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
+import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
 import { REFUND_EXAMPLES } from "@/lib/openapi/refund-examples";
 
 export {
@@ -70,6 +72,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
   ...DOCUMENT_EXAMPLES,
+  ...RECEIPT_EXAMPLES,
   listRequests: (ctx) => ({ query: { walletAddress: ctx.payee, limit: "20" } }),
   updateRequestRecurrence: (ctx) => ({
     params: { requestId: "<requestId>" },
@@ -281,20 +284,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
     placeholders: FEE_CONFIG_ID,
   }),
   disableOrchestratorFeeConfig: () => ({ params: { id: "<id>" }, placeholders: FEE_CONFIG_ID }),
-  createOrchestratorBranding: () => ({
-    body: {
-      displayName: "Acme Pay",
-      logoUrl: "https://acme.example/logo.png",
-      accentColor: "#1a73e8",
-      supportUrl: "https://acme.example/support",
-    },
-  }),
-  getOrchestratorBranding: () => ({ requires: ["createOrchestratorBranding"] }),
-  updateOrchestratorBranding: () => ({
-    body: { displayName: "Acme Pay", accentColor: "#0b57d0" },
-    requires: ["createOrchestratorBranding"],
-  }),
-  deleteOrchestratorBranding: () => ({ requires: ["createOrchestratorBranding"] }),
+  ...BRANDING_EXAMPLES,
   getOrchestratorLinkOfClientId: () => ({ params: { id: "<id>" }, placeholders: CLIENT_ID_ID }),
   endOrchestratorLinkOfClientId: () => ({
     params: { id: "<id>" },

@@ -85,6 +85,10 @@ export const checkoutSchema = z
     redirectLabel: z.string().nullable(),
     payerAddress: z.string().nullable(),
     txHash: z.string().nullable(),
+    receiptUrl: z
+      .string()
+      .nullable()
+      .meta({ description: "Once completed: the page of the signed receipt of the payment that completed it (docs/guides/receipts.md)" }),
     branding: z.object({ displayName: z.string(), ...brand }).nullable(),
     merchant: z
       .object({ name: z.string(), ...brand })

@@ -10,6 +10,7 @@ import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
 import * as payouts from "./payouts";
+import * as receipts from "./receipts";
 import * as recurring from "./recurring";
 import * as refunds from "./refunds";
 import * as requests from "./requests";
@@ -29,6 +30,7 @@ const MODULES = [
   refunds,
   documents,
   payments,
+  receipts,
   payouts,
   exportOps,
   recurring,

@@ -1,77 +1,119 @@
-// PLACEHOLDER for the mail lane: replaced at merge by the rcpt/pdf lanes' file.
-
-import { NETWORKS } from "@/lib/chain/networks";
-import { explorerLink, tokenOf } from "@/lib/chain/stored";
-import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
-import { env } from "@/lib/env";
-import { formatAmount } from "@/lib/money";
-import { RECEIPT_VERSION, type SignedReceipt } from "@/lib/receipts/types";
+import type { Prisma } from "@/lib/generated/prisma/client";
+import { prefixedId } from "@/lib/ids";
+import { log } from "@/lib/log";
+import { buildPaymentReceipt, buildRefundReceipt, receiptJsonUrl } from "@/lib/receipts/build";
+import { canonicalize } from "@/lib/receipts/canonical";
+import { type KeyRing, ReceiptKeysUnavailable, receiptKeyRing } from "@/lib/receipts/keys";
+import { signReceipt } from "@/lib/receipts/sign";
+import type { SignedReceipt } from "@/lib/receipts/types";
 
 /**
- * The receipt of a recorded payment, built from its rows. This stand-in signs nothing (signature value "")
- * and stores nothing: the rcpt lane's version signs with the published key and stores the Receipt row.
+ * Issuing receipts (docs/guides/receipts.md): one per recorded payment and per confirmed refund,
+ * signed once and stored as signed (Receipt.payload is the canonical JSON, never re-serialised).
+ * Detection issues it in the transaction that records the transfer; the readers below issue it on
+ * first read for transfers recorded before receipts existed. The unique paymentId / refundId and
+ * INSERT … ON CONFLICT DO NOTHING make concurrent issues end in one row: the loser reads the winner's.
  */
-export async function receiptForPayment(paymentId: string): Promise<{ id: string; signed: SignedReceipt } | null> {
-  const payment = await db().payment.findUnique({ where: { id: paymentId }, include: { request: { include: { account: true } } } });
-  if (!payment) return null;
-  const r = payment.request;
-  const token = tokenOf(r);
-  const id = `rcp_${payment.id.toLowerCase()}`;
-  const base = env().APP_URL.replace(/\/$/, "");
-  const amount = BigInt(payment.amount.toFixed());
-  const fee = BigInt(payment.feeAmount.toFixed());
-  const network = r.network as keyof typeof NETWORKS;
-  return {
-    id,
-    signed: {
-      receipt: {
-        version: RECEIPT_VERSION,
-        id,
-        kind: "payment",
-        issuedAt: now().toISOString(),
-        issuer: { name: "Duebill", url: base, verifyUrl: `${base}/receipts/${id}` },
-        merchant: { accountId: r.accountId, name: r.account.name },
-        request: {
-          requestId: r.id,
-          paymentReference: r.paymentReference,
-          reference: r.reference,
-          amount: r.amount.toString(),
-          invoiceCurrency: r.invoiceCurrency,
-          paymentCurrency: r.paymentCurrency,
-          payee: r.payee,
-          payer: payment.payer,
-          network: r.network,
-          feePercentage: null,
-          feeAddress: payment.feeAddress,
-          invoice: null,
-        },
-        referenceDerivation: { algorithm: "placeholder", inputs: {}, paymentReference: r.paymentReference },
-        transfer: {
-          network: r.network,
-          chainId: NETWORKS[network]?.chainId ?? null,
-          token: { address: payment.tokenAddress, symbol: token.symbol, decimals: token.decimals },
-          amount: amount.toString(),
-          amountDecimal: formatAmount(amount, token.decimals),
-          feeAmount: fee.toString(),
-          feeAmountDecimal: formatAmount(fee, token.decimals),
-          feeAddress: payment.feeAddress,
-          from: payment.payer,
-          to: payment.payee,
-          emitter: payment.proxyAddress,
-          event: "TransferWithReferenceAndFee",
-          txHash: payment.txHash,
-          logIndex: payment.logIndex,
-          blockNumber: payment.blockNumber.toString(),
-          blockHash: payment.blockHash,
-          blockTime: payment.blockTime.toISOString(),
-          confirmations: 0,
-          explorerUrl: explorerLink(r.network, payment.txHash),
-          invoiceAmount: null,
-        },
-        refund: null,
+type Tx = Prisma.TransactionClient;
+
+export interface IssuedReceipt {
+  id: string;
+  signed: SignedReceipt;
+}
+
+const newReceiptId = () => prefixedId("rcp_");
+
+/** A stored row back as the signed receipt it is. */
+export function signedOf(row: { payload: string; signature: string; keyId: string }): SignedReceipt {
+  return { receipt: JSON.parse(row.payload), signature: { alg: "Ed25519", keyId: row.keyId, value: row.signature } };
+}
+
+async function store(tx: Tx, accountId: string, link: { paymentId: string } | { refundId: string }, signed: SignedReceipt) {
+  await tx.receipt.createMany({
+    data: [
+      {
+        id: signed.receipt.id,
+        accountId,
+        ...link,
+        keyId: signed.signature.keyId,
+        payload: canonicalize(signed.receipt),
+        signature: signed.signature.value,
       },
-      signature: { alg: "Ed25519", keyId: "placeholder", value: "" },
-    },
-  };
+    ],
+    skipDuplicates: true,
+  });
+  // Inserted, or another transaction's row for the same transfer won: either way, the one stored.
+  const row = await tx.receipt.findUniqueOrThrow({ where: link });
+  return { id: row.id, signed: signedOf(row) };
+}
+
+/** The key ring, or null (logged) where receipts cannot be signed: recording a payment never fails for a receipt. */
+function ringOrNull(): KeyRing | null {
+  try {
+    return receiptKeyRing();
+  } catch (err) {
+    if (!(err instanceof ReceiptKeysUnavailable)) throw err;
+    log.error("receipts are not issued", { error: err.message });
+    return null;
+  }
+}
+
+/** Issues (or finds) a payment's receipt inside the caller's transaction; null when it cannot be signed. */
+export async function issuePaymentReceipt(tx: Tx, paymentId: string): Promise<IssuedReceipt | null> {
+  const existing = await tx.receipt.findUnique({ where: { paymentId } });
+  if (existing) return { id: existing.id, signed: signedOf(existing) };
+  const ring = ringOrNull();
+  if (!ring) return null;
+  const payment = await tx.payment.findUnique({ where: { id: paymentId }, include: { request: true } });
+  if (!payment) return null;
+  const signed = signReceipt(await buildPaymentReceipt(tx, newReceiptId(), payment, payment.request), ring);
+  return store(tx, payment.accountId, { paymentId }, signed);
+}
+
+/** Issues (or finds) a confirmed refund's receipt inside the caller's transaction; null when not confirmed or not signable. */
+export async function issueRefundReceipt(tx: Tx, refundId: string, emitter: string | null = null): Promise<IssuedReceipt | null> {
+  const existing = await tx.receipt.findUnique({ where: { refundId } });
+  if (existing) return { id: existing.id, signed: signedOf(existing) };
+  const refund = await tx.refund.findUnique({ where: { id: refundId }, include: { request: true } });
+  if (refund?.status !== "confirmed") return null;
+  const { txHash, logIndex, blockNumber, blockHash } = refund;
+  if (txHash === null || logIndex === null || blockNumber === null || blockHash === null) return null;
+  const ring = ringOrNull();
+  if (!ring) return null;
+  const row = { ...refund, txHash, logIndex, blockNumber, blockHash };
+  const signed = signReceipt(await buildRefundReceipt(tx, newReceiptId(), row, refund.request, emitter), ring);
+  return store(tx, refund.accountId, { refundId }, signed);
+}
+
+/** The receipt's public JSON URL (what payment.confirmed and payment.refunded carry as `receiptUrl`). */
+export { receiptJsonUrl, receiptPageUrl } from "@/lib/receipts/build";
+
+/** The receipt of a recorded payment, issued on first call; null when no such payment is recorded. */
+export async function receiptForPayment(paymentId: string): Promise<IssuedReceipt | null> {
+  const row = await db().receipt.findUnique({ where: { paymentId } });
+  if (row) return { id: row.id, signed: signedOf(row) };
+  const issued = await db().$transaction((tx) => issuePaymentReceipt(tx, paymentId));
+  if (!issued && (await db().payment.count({ where: { id: paymentId } })) > 0) receiptKeyRing(); // throws why it cannot sign
+  return issued;
+}
+
+/** The receipt of a confirmed refund, issued on first call; null when the refund is not confirmed (or unknown). */
+export async function receiptForRefund(refundId: string): Promise<IssuedReceipt | null> {
+  const row = await db().receipt.findUnique({ where: { refundId } });
+  if (row) return { id: row.id, signed: signedOf(row) };
+  const issued = await db().$transaction((tx) => issueRefundReceipt(tx, refundId));
+  if (!issued && (await db().refund.count({ where: { id: refundId, status: "confirmed" } })) > 0) receiptKeyRing();
+  return issued;
+}
+
+/** A stored receipt by id (the public routes and page), with the rows it belongs to. */
+export async function findReceipt(id: string) {
+  if (!/^rcp_[0-9a-z]{26}$/.test(id)) return null;
+  const row = await db().receipt.findUnique({ where: { id } });
+  return row ? { id: row.id, accountId: row.accountId, paymentId: row.paymentId, refundId: row.refundId, signed: signedOf(row) } : null;
+}
+
+export function receiptUrlOrNull(issued: IssuedReceipt | null): string | undefined {
+  return issued ? receiptJsonUrl(issued.id) : undefined;
 }

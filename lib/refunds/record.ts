@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { writeOutboxEvent } from "@/lib/events/outbox";
 import { paymentRefundedPayload } from "@/lib/events/refunded";
 import type { PaymentRequest, Refund, RefundSender } from "@/lib/generated/prisma/client";
+import { issueRefundReceipt, receiptUrlOrNull } from "@/lib/receipts/issue";
 import { lockRequest, readLedger, refundStatusOf } from "@/lib/refunds/ledger";
 import { insertRefund } from "@/lib/refunds/store";
 
@@ -24,6 +25,8 @@ export interface RefundTransfer {
   from: string | null;
   /** The contract the transaction called, when known. */
   txTo?: string | null;
+  /** The contract that emitted the event (the fee proxy), when known: the refund's receipt names it. */
+  proxyAddress?: string;
 }
 
 export type RefundRecordResult = "recorded" | "duplicate" | "ignored";
@@ -117,16 +120,22 @@ export async function recordRefundTransfer(request: PaymentRequest, ev: RefundTr
         : await tx.paymentRequest.findUniqueOrThrow({ where: { id: request.id } });
     const ledger = await readLedger(tx, request.id);
     const refunded = BigInt(updated.amountRefunded.toFixed());
+    const receipt = await issueRefundReceipt(tx, confirmed.id, ev.proxyAddress ?? null);
     await writeOutboxEvent(tx, {
       accountId: request.accountId,
       clientId: request.clientId,
       type: "payment.refunded",
       dedupeKey: `payment.refunded:${request.network}:${ev.txHash}:${ev.logIndex}`,
-      payload: paymentRefundedPayload(updated, confirmed, {
-        refunded,
-        returned: ledger.returned,
-        refundStatus: refundStatusOf({ received: ledger.received, refunded }),
-      }),
+      payload: paymentRefundedPayload(
+        updated,
+        confirmed,
+        {
+          refunded,
+          returned: ledger.returned,
+          refundStatus: refundStatusOf({ received: ledger.received, refunded }),
+        },
+        receiptUrlOrNull(receipt),
+      ),
       requestId: request.id,
     });
     return "recorded";

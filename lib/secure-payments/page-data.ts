@@ -12,6 +12,7 @@ import { type AccessPolicy, payeeMasked } from "@/lib/kyt/screen";
 import { formatAmount } from "@/lib/money";
 import { missingFeesOf } from "@/lib/payments/fee-legs";
 import { linkStatus } from "@/lib/payments/link-status";
+import { receiptPageOf } from "@/lib/receipts/page";
 import { linkWrongAmountOf } from "@/lib/refunds/labels";
 import { crossChainPayableRefusal, crossChainSourcesFor, crossChainTermsOf, type payCrossChain } from "@/lib/requests/pay-crosschain";
 import { type DueLeg, dueOf, dueTotal } from "@/lib/secure-payments/due";
@@ -196,6 +197,7 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     redirectLabel: sp.redirectLabel,
     payerAddress: sp.payerAddress,
     txHash: last?.txHash ?? null,
+    receiptUrl: link.status === "completed" && last ? await receiptPageOf(last.id) : null,
     branding: brandOf(sp),
     merchant: merchantOf(sp),
     description: sp.description,

@@ -75,6 +75,8 @@ export interface PaymentPageData {
   redirectLabel: string | null;
   payerAddress: string | null;
   txHash: string | null;
+  /** The signed receipt page of the payment that completed the link (/receipts/{id}); null until completed. */
+  receiptUrl: string | null;
   /** The orchestrator's branding of a linked client ID's link; null: Duebill's own look. */
   branding: { displayName: string; logoUrl: string | null; accentColor: string | null; supportUrl: string | null } | null;
   /** Who is paid, as the payer should read it: the orchestrator's brand, else the account's name; null when unnamed. */

@@ -13,11 +13,9 @@ import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
-import { ulid } from "@/lib/ids";
 import { type ExampleContext, exampleContext, recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/operation-examples";
 import { OPERATIONS } from "@/lib/operations/index";
 import { type Devnet, devAccount } from "@/scripts/devnet";
-import { invoiceFixture, receiptFixture } from "@/tests/documents/fixtures";
 import { parseCurl } from "@/tests/helpers/curl";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -177,7 +175,7 @@ function recurringPayout(activate: boolean): Promise<string> {
   });
 }
 
-const REFUND_OPS = new Set(["createRefund", "listRefunds", "getRefund", "markRefundSent", "cancelRefund"]);
+const REFUND_OPS = new Set(["createRefund", "listRefunds", "getRefund", "markRefundSent", "cancelRefund", "getRefundReceipt"]);
 let lastPaidRequest = "";
 
 /**
@@ -209,6 +207,19 @@ async function paidRequest(): Promise<string> {
   return requestId;
 }
 
+/** Sends a plan's transactions from one of the example wallets, then lets detection record them. */
+async function sendAndSweep(from: string, transactions: { to: Hex; data: Hex }[]): Promise<void> {
+  const w = WALLETS.get(from.toLowerCase())!;
+  const wallet = createWalletClient({
+    account: privateKeyToAccount(w.privateKey),
+    chain: devnet.chain,
+    transport: viemHttp(devnet.rpcUrl),
+  });
+  const pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+  for (const tx of transactions) await pub.waitForTransactionReceipt({ hash: await wallet.sendTransaction({ to: tx.to, data: tx.data }) });
+  await sweepDetectionNetwork(evmEventSource(ctx.network as "sepolia")!);
+}
+
 /** A recurring request made as the placeholders' notes say: the createRequest example with the example `recurrence`. */
 async function recurringRequest(): Promise<{ requestId: string; paymentReference: string }> {
   const doc = docs.get("createRequest")!;
@@ -223,51 +234,19 @@ async function recurringRequest(): Promise<{ requestId: string; paymentReference
   return created;
 }
 
-/**
- * The invoice of a request or link, written as lib/invoices stores it (the invoices lane's `invoice`
- * body on createRequest / createSecurePayment makes it through the API once merged: then the
- * example's body carries `invoice` and this write goes).
- */
-let invoiceSequence = 0;
-async function invoiced<T extends { requestId: string } | { securePaymentToken: string }>(target: T): Promise<T[keyof T] & string> {
-  invoiceSequence += 1;
-  const v = invoiceFixture(3);
-  await db().invoice.create({
-    data: {
-      id: `inv_${ulid()}`,
-      accountId: me.account.id,
-      sequence: invoiceSequence,
-      number: `INV-${String(invoiceSequence).padStart(6, "0")}`,
-      ...target,
-      currency: "USD",
-      issueDate: new Date(v.issueDate),
-      customer: v.customer ?? undefined,
-      lines: v.lines.map((l) => ({ ...l })),
-      subtotal: v.subtotal,
-      taxTotal: v.taxTotal,
-      total: v.total,
-    },
+/** The createRequest example with an invoice whose lines add up to its amount (12.50 = 2 × 5.00 + 25 % tax). */
+async function invoicedRequest(): Promise<string> {
+  const doc = docs.get("createRequest")!;
+  const req = parseCurl(doc.curl.replace("<your API key>", me.apiKey).replace("<unique key>", randomUUID()));
+  const invoice = { lines: [{ description: "Widget", quantity: "2", unitPrice: "5.00", taxRate: "25" }] };
+  const body = { ...JSON.parse(req.body!), amount: "12.50", invoice };
+  const op = OPERATIONS.find((o) => o.operationId === "createRequest")!;
+  const res = await handlers.get(op)!(new Request(req.url, { method: "POST", headers: req.headers, body: JSON.stringify(body) }), {
+    params: Promise.resolve({}),
   });
-  return Object.values(target)[0] as T[keyof T] & string;
-}
-
-/** The receipt of a paid request's payment, stored as lib/receipts stores it (the receipts lane issues it on detection once merged). */
-async function receiptOf(requestId: string): Promise<string> {
-  const payment = await db().payment.findFirstOrThrow({ where: { requestId } });
-  const signed = receiptFixture();
-  const id = `rcp_${ulid()}`;
-  signed.receipt.id = id;
-  await db().receipt.create({
-    data: {
-      id,
-      accountId: me.account.id,
-      paymentId: payment.id,
-      keyId: "rk_test",
-      payload: JSON.stringify(signed.receipt),
-      signature: "c2ln",
-    },
-  });
-  return id;
+  const created = await res.json();
+  expect(res.status, JSON.stringify(created)).toBe(201);
+  return created.requestId;
 }
 
 /** A sign-in challenge for the example wallet, signed with personal_sign as the page says. */
@@ -318,7 +297,7 @@ async function resolve(name: string, operationId: string): Promise<string> {
       if (REFUND_OPS.has(operationId)) return paidRequest();
       if (operationId === "updateRequestRecurrence") return (await recurringRequest()).requestId;
       if (operationId === "getSecurePayment") return (await expectCreated("createSecurePayment")).body.requestIds[0];
-      if (operationId === "getRequestInvoicePdf") return invoiced({ requestId: (await expectCreated("createRequest")).body.requestId });
+      if (operationId === "getRequestInvoicePdf") return invoicedRequest();
       return (await expectCreated("createRequest")).body.requestId;
     case "<paymentReference>":
       return (await recurringRequest()).paymentReference;
@@ -327,11 +306,7 @@ async function resolve(name: string, operationId: string): Promise<string> {
         return tronPayoutLink();
       }
       if (operationId === "getMulticallPayout") return (await expectCreated("createMulticallPayout")).body.token;
-      if (operationId === "getSecurePaymentInvoicePdf")
-        return invoiced({ securePaymentToken: (await expectCreated("createSecurePayment")).body.token });
       return (await expectCreated("createSecurePayment")).body.token;
-    case "<receiptId>":
-      return receiptOf(await paidRequest());
     case "<token1>":
     case "<token2>":
       return (await expectCreated("createSecurePayout")).body.token;
@@ -380,7 +355,17 @@ async function resolve(name: string, operationId: string): Promise<string> {
       // A refund of the request this example's `<requestId>` named, prepared as the page says.
       const res = await runExampleWith("createRefund", { "<requestId>": lastPaidRequest });
       expect(res.status, res.text).toBe(201);
+      // A refund's receipt: its transactions sent from the payee's wallet and confirmed by detection first.
+      if (operationId === "getRefundReceipt") await sendAndSweep(ctx.payee, res.body.transactions);
       return res.body.refund.id;
+    }
+    case "<paymentId>":
+    case "<receiptId>": {
+      const payment = await db().payment.findFirstOrThrow({ where: { requestId: await paidRequest() } });
+      if (name === "<paymentId>") return payment.id;
+      const receipt = await runExampleWith("getPaymentReceipt", { "<paymentId>": payment.id });
+      expect(receipt.status, receipt.text).toBe(200);
+      return receipt.body.receipt.id;
     }
     case "<txID>":
       return TRON_TXID;

@@ -11,7 +11,7 @@ import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
 import { prefixedId, ulid } from "@/lib/ids";
 import { OPERATIONS } from "@/lib/operations/index";
-import { prepareRefund } from "@/lib/refunds";
+import { prepareRefund, recordRefundTransfer } from "@/lib/refunds";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, recurringScheduleOf } from "@/tests/helpers/factories";
 import {
@@ -275,7 +275,7 @@ describe("actor × operation matrix", () => {
  * body. `clientId` (webhook ownership) and `requestIds` (batch payouts of existing requests)
  * are checked too.
  */
-const IN_PATH = ["requestId", "destinationId", "id", "deliveryId", "refundId", "paymentReference"];
+const IN_PATH = ["requestId", "destinationId", "id", "deliveryId", "refundId", "paymentReference", "paymentId"];
 const IN_QUERY = ["requestId", "destinationId", "deliveryId", "clientId"];
 const IN_BODY = ["requestId", "destinationId", "deliveryId", "clientId", "requestIds"];
 type Slot = { where: "path" | "query" | "body"; name: string };
@@ -319,6 +319,7 @@ describe("cross-account access", () => {
     feeConfigId: [],
     linkedClientId: [],
     refundId: [],
+    paymentId: [],
   };
   /**
    * `id` in a path is a webhook, except under /v2/payouts/recurring (a recurring schedule), /v1 and /v2 client-ids (a client ID),
@@ -426,7 +427,23 @@ describe("cross-account access", () => {
       feeAddress: null,
       from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
     });
-    objects.refundId!.push((await prepareRefund(a.account.id, paid.id, { amount: "1" })).refund.id);
+    const refund = (await prepareRefund(a.account.id, paid.id, { amount: "1" })).refund;
+    objects.refundId!.push(refund.id);
+    // The refund sent and confirmed by detection (its receipt is then A's to read), and the payment's id (its receipt).
+    const prepared = await db().refund.findUniqueOrThrow({ where: { id: refund.id } });
+    await recordRefundTransfer(paid, {
+      txHash: `0x${"56".repeat(32)}`,
+      logIndex: 0,
+      blockNumber: 2n,
+      blockHash: `0x${"78".repeat(32)}`,
+      blockTime: new Date(),
+      tokenAddress: paid.tokenAddress,
+      to: prepared.toAddress,
+      amount: 1_000_000n,
+      referenceHash: prepared.referenceHash,
+      from: PAYEE,
+    });
+    objects.paymentId!.push((await db().payment.findFirstOrThrow({ where: { requestId: paid.id } })).id);
     objects.paymentReference!.push((created.json as { paymentReference: string }).paymentReference);
     // A recurring request (a stop would change its series), named by its payment reference.
     const recurring = await as(
@@ -621,6 +638,8 @@ describe("cross-account access", () => {
         "POST /v2/request/{requestId}/refunds",
         "GET /v2/request/{requestId}/refunds",
         "GET /v2/request/{requestId}/refunds/{refundId}",
+        "GET /v2/request/{requestId}/refunds/{refundId}/receipt",
+        "GET /v2/payments/{paymentId}/receipt",
         "POST /v2/request/{requestId}/refunds/{refundId}/sent",
         "POST /v2/request/{requestId}/refunds/{refundId}/cancel",
         "PATCH /v2/request/{requestId}",

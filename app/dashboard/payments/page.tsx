@@ -16,6 +16,7 @@ import { requireUser } from "@/lib/http/page-session";
 import { parseWith } from "@/lib/http/parse";
 import { searchPaymentsQuery } from "@/lib/operations/payments";
 import { DIRECTION_LABELS, DIRECTIONS } from "@/lib/payments/direction";
+import { receiptLinksOfPayments } from "@/lib/receipts/page";
 import { type RequestRefundBadge, refundBadgesOf } from "@/lib/requests/payment-refunds";
 import { type PaymentSearch, searchPayments } from "@/lib/requests/search-payments";
 
@@ -126,6 +127,8 @@ export default async function PaymentsPage({ searchParams }: Props) {
         result.payments.map((p) => p.request.requestId),
       )
     : new Map();
+  // Each row's signed receipt (issued now for a payment recorded before receipts existed).
+  const receipts = result ? await receiptLinksOfPayments(result.payments.map((p) => p.id)) : new Map<string, string>();
   const link = (p: number) =>
     `/dashboard/payments?${new URLSearchParams({ ...q, ...(p > 1 ? { page: String(p) } : {}) } as Record<string, string>)}`;
   return (
@@ -213,6 +216,11 @@ export default async function PaymentsPage({ searchParams }: Props) {
                         className="block text-xs text-indigo-700 underline-offset-2 hover:underline"
                       >
                         Transaction ↗
+                      </a>
+                    ) : null}
+                    {receipts.get(p.id) ? (
+                      <a href={receipts.get(p.id)} className="block text-xs text-indigo-700 underline-offset-2 hover:underline">
+                        Receipt
                       </a>
                     ) : null}
                   </span>

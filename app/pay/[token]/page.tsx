@@ -81,6 +81,7 @@ export default async function PaymentPage({ params }: Props) {
         txHash={data.txHash}
         explorerPrefix={data.network.explorerTxUrl}
         completedAt={data.completedAt}
+        receiptUrl={data.receiptUrl}
         redirectUrl={data.redirectUrl}
         redirectLabel={data.redirectLabel}
       />

@@ -28,6 +28,7 @@ export function LivePanels({ children }: { children: ReactNode }) {
         txHash={view.txHash}
         explorerPrefix={view.network.explorerTxUrl}
         completedAt={view.completedAt}
+        receiptUrl={view.receiptUrl}
         redirectUrl={view.redirectUrl}
         redirectLabel={view.redirectLabel}
       />

@@ -10,6 +10,8 @@ export interface PaidPanelProps {
   /** The network's explorer prefix (`PaymentPageData.network.explorerTxUrl`). */
   explorerPrefix: string;
   completedAt: string | null;
+  /** The signed receipt's page (/receipts/{id}), once issued. */
+  receiptUrl?: string | null;
   redirectUrl: string | null;
   redirectLabel: string | null;
 }
@@ -80,8 +82,13 @@ export function PaidPanel(props: PaidPanelProps) {
           </div>
         ) : null}
       </dl>
-      {safeHttpUrl(props.redirectUrl) ? (
-        <div className="mt-5">
+      {safeHttpUrl(props.receiptUrl ?? null) || safeHttpUrl(props.redirectUrl) ? (
+        <div className="mt-5 flex flex-wrap gap-3">
+          {safeHttpUrl(props.receiptUrl ?? null) ? (
+            <ButtonLink href={safeHttpUrl(props.receiptUrl ?? null)!} variant="secondary">
+              Download receipt
+            </ButtonLink>
+          ) : null}
           <RedirectButton url={props.redirectUrl} label={props.redirectLabel} />
         </div>
       ) : null}
