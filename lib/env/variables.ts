@@ -12,10 +12,8 @@ const boolString = z.enum(["true", "false", "1", "0"]).transform((v) => v === "t
 const hexKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key");
 
 /**
- * What docs/operations/configuration.md says of a variable: `scripts/gen/config-docs.ts` renders the
- * page from these (attached with `.meta()`), and `tests/env/config-docs.test.ts` fails when the page is stale.
- * `default` is the default as an operator reads it (when the schema's own default does not say it all);
- * `requiredWhen` says when the variable must be set.
+ * What docs/operations/configuration.md says of a variable (rendered by scripts/gen/config-docs.ts, checked by
+ * tests/env/config-docs.test.ts). `default` as an operator reads it; `requiredWhen`: when it must be set.
  */
 export interface VariableDoc {
   description: string;
