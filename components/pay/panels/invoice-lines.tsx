@@ -6,6 +6,12 @@ type Invoice = NonNullable<Checkout["invoice"]>;
 
 const isZero = (s: string) => !/[1-9]/.test(s);
 
+/** "206.6" → "206.60", "42" → "42.00", "0.0375" unchanged: an invoice's amounts and its headline read alike. */
+export function withCents(amount: string): string {
+  const [whole, frac = ""] = amount.split(".");
+  return frac.length >= 2 ? amount : `${whole}.${frac.padEnd(2, "0")}`;
+}
+
 /** "2026-11-29" → "29 Nov 2026" (a calendar day: no time zone shift). */
 function day(iso: string): string {
   const d = new Date(`${iso}T00:00:00Z`);

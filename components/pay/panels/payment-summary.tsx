@@ -4,7 +4,7 @@ import { formatRelative, formatUtc, groupAmount, shortenAddress } from "@/compon
 import { Address } from "@/components/ui/address";
 import { Card } from "@/components/ui/card";
 import type { Checkout } from "@/lib/operations/checkout-schemas";
-import { InvoiceLines } from "./invoice-lines";
+import { InvoiceLines, withCents } from "./invoice-lines";
 import { LiveStatusBadge } from "./live-panels";
 
 function Row({ label, children }: { label: string; children: ReactNode }) {
@@ -91,7 +91,7 @@ export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
       </div>
       {data.status === "pending" && data.subStatus === "fee_short" ? <FeeShortNotice data={data} /> : null}
       <p className="mt-2 break-words text-3xl font-semibold tracking-tight text-slate-900 sm:text-4xl">
-        {groupAmount(amount)} <span className="text-slate-600">{symbol}</span>
+        {groupAmount(data.invoice ? withCents(amount) : amount)} <span className="text-slate-600">{symbol}</span>
       </p>
       {partlyPaid ? (
         <p className="mt-1 text-sm font-medium text-slate-700" data-testid="already-paid">
