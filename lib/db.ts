@@ -5,7 +5,11 @@ import { PrismaClient } from "@/lib/generated/prisma/client";
 
 export type Db = PrismaClient;
 
-const globalForDb = globalThis as unknown as { duebillDb?: PrismaClient; duebillDbShared?: PrismaClient };
+const globalForDb = globalThis as unknown as {
+  duebillDb?: PrismaClient;
+  duebillDbShared?: PrismaClient;
+  duebillUnitOfWork?: AsyncLocalStorage<PrismaClient>;
+};
 
 function createClient(): PrismaClient {
   const { DATABASE_URL, DATABASE_POOL_MAX } = env();
@@ -22,8 +26,13 @@ function rootClient(): PrismaClient {
   return globalForDb.duebillDb;
 }
 
-/** The transaction a unit of work runs in (see inTransaction), as seen by every db() call in it. */
-const unitOfWork = new AsyncLocalStorage<PrismaClient>();
+/**
+ * The transaction a unit of work runs in (see inTransaction), as seen by every db() call in it. On
+ * globalThis like the client: a Next build may hold two copies of this module (route bundles), and
+ * the shared proxy made by one must run its transactions in the store the other's db() reads.
+ */
+globalForDb.duebillUnitOfWork ??= new AsyncLocalStorage<PrismaClient>();
+const unitOfWork = globalForDb.duebillUnitOfWork;
 
 /**
  * The pool as code sees it: an interactive `$transaction(cb)` is a unit of work too, so every
