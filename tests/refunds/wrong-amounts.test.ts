@@ -186,10 +186,10 @@ describe("an overpayment from a wallet", () => {
     const listed = await call(searchPayments, `/v2/payments?requestId=${requestId}`, { headers: { "x-api-key": a.apiKey } });
     expect(listed.body.payments[0].request).toMatchObject({ requestId, amountLabel: "over", excessAmount: "2" });
 
-    // The webhook: the interface's keys in their order, then the label's two.
+    // The webhook: the interface's keys in their order, then the label's two, then the receipt's URL (#30).
     const event = await db().outboxEvent.findFirstOrThrow({ where: { type: "payment.confirmed", requestId } });
     const body = JSON.parse(event.payload);
-    expect(Object.keys(body).slice(-3)).toEqual(["payerEoaAddress", "amountLabel", "excessAmount"]);
+    expect(Object.keys(body).slice(-4)).toEqual(["payerEoaAddress", "amountLabel", "excessAmount", "receiptUrl"]);
     expect(body).toMatchObject({ amountLabel: "over", excessAmount: "2" });
 
     const [offer, ...more] = await offers(requestId);
