@@ -35,11 +35,26 @@ export interface OrchestratorPrincipal {
 }
 
 type CacheEntry<T> = { value: T | null; expires: number };
-const apiKeyCache = new Map<string, CacheEntry<Omit<ApiKeyPrincipal, "kind">>>();
-const orchestratorCache = new Map<string, CacheEntry<Omit<OrchestratorPrincipal, "kind">>>();
 type ClientRow = { id: string; accountId: string; status: string; allowedDomains: string[]; rateTier: RateTier };
-const clientCache = new Map<string, CacheEntry<ClientRow>>();
-const browserOriginCache = new Map<string, CacheEntry<true>>();
+interface CredentialCaches {
+  apiKey: Map<string, CacheEntry<Omit<ApiKeyPrincipal, "kind">>>;
+  orchestrator: Map<string, CacheEntry<Omit<OrchestratorPrincipal, "kind">>>;
+  client: Map<string, CacheEntry<ClientRow>>;
+  browserOrigin: Map<string, CacheEntry<true>>;
+}
+/**
+ * On globalThis, not in this module: a Next build holds several copies of this module (the route
+ * handlers' bundle, the server actions' bundle), and a revoke made by the dashboard's server action
+ * must clear the cache the API's route handlers read (lib/db.ts keeps its client there too).
+ */
+const globalCaches = globalThis as unknown as { duebillCredentialCaches?: CredentialCaches };
+globalCaches.duebillCredentialCaches ??= { apiKey: new Map(), orchestrator: new Map(), client: new Map(), browserOrigin: new Map() };
+const {
+  apiKey: apiKeyCache,
+  orchestrator: orchestratorCache,
+  client: clientCache,
+  browserOrigin: browserOriginCache,
+} = globalCaches.duebillCredentialCaches;
 const MAX_CACHE_ENTRIES = 10_000;
 
 async function cached<T>(cache: Map<string, CacheEntry<T>>, key: string, load: () => Promise<T | null>): Promise<T | null> {
