@@ -302,8 +302,13 @@ test("admin: a non-admin gets 404 on every /admin page; an operator issues an or
   await shootBoth(page, shot, "14b-admin-revoke-dialog");
   await dialog.getByRole("button", { name: "Revoke key" }).click();
   await expect(page.getByTestId("orchestrator-keys")).toContainText("revoked");
-  const revoked = await fetch(`${state.baseUrl}/v2/orchestrators/client-ids`, { headers: { "x-orchestrator-key": key } });
-  expect(revoked.status).toBe(401);
+  // Within the credential cache's TTL (CREDENTIAL_CACHE_TTL_MS, 5 s: docs/operations/configuration.md), as the
+  // restricted client ID above.
+  await expect
+    .poll(async () => (await fetch(`${state.baseUrl}/v2/orchestrators/client-ids`, { headers: { "x-orchestrator-key": key } })).status, {
+      timeout: 10_000,
+    })
+    .toBe(401);
 
   await page.getByRole("link", { name: "Audit log" }).click();
   const audit = page.getByTestId("audit");
