@@ -9,6 +9,7 @@ import type { TxSender } from "@/components/pay/lib/plan";
 import { shortenAddress } from "@/components/shared/format";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { ConnectedWallet } from "@/components/ui/connected-wallet";
 import { EvmProviders } from "@/components/wallet/evm-providers";
 import { RefundRunView, sameWallet, useRefundRun } from "./refund-run";
 import type { RefundWalletProps } from "./refund-types";
@@ -74,22 +75,7 @@ function ConnectAndRefund(props: RefundWalletProps) {
     );
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
-        <span className="min-w-0">
-          Connected:{" "}
-          <span data-testid="connected-address" className="break-all font-mono text-xs text-slate-900">
-            {address}
-          </span>
-        </span>
-        <button
-          type="button"
-          onClick={() => disconnect()}
-          disabled={busy}
-          className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:opacity-60"
-        >
-          Disconnect
-        </button>
-      </div>
+      <ConnectedWallet address={address} busy={busy} onDisconnect={() => disconnect()} />
       {isPayee ? (
         <RefundRunView
           run={run}

@@ -6,6 +6,7 @@ import type { TxSender } from "@/components/pay/lib/plan";
 import { useTronLink } from "@/components/shared/tronlink";
 import { Alert } from "@/components/ui/alert";
 import { Button } from "@/components/ui/button";
+import { ConnectedWallet } from "@/components/ui/connected-wallet";
 import { TronProviders } from "@/components/wallet/tron-providers";
 import {
   broadcastTronTransaction,
@@ -88,22 +89,7 @@ function ConnectAndRefund(props: RefundWalletProps) {
     );
   return (
     <div className="space-y-3">
-      <div className="flex flex-wrap items-center justify-between gap-2 text-sm text-slate-600">
-        <span className="min-w-0">
-          Connected:{" "}
-          <span data-testid="connected-address" className="break-all font-mono text-xs text-slate-900">
-            {address}
-          </span>
-        </span>
-        <button
-          type="button"
-          onClick={() => void disconnect()}
-          disabled={busy}
-          className="rounded-md px-2 py-1 text-xs font-medium text-slate-700 ring-1 ring-inset ring-slate-300 hover:bg-slate-50 disabled:opacity-60"
-        >
-          Disconnect
-        </button>
-      </div>
+      <ConnectedWallet address={address} busy={busy} onDisconnect={() => void disconnect()} />
       {isPayee ? (
         <RefundRunView
           run={run}
