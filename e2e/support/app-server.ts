@@ -150,6 +150,7 @@ export async function startAppServer(): Promise<AppServer> {
       DETECTION_INTERVAL_MS: "500",
       DEPOSIT_INTERVAL_MS: "500",
       DEPOSIT_RELAYER_PRIVATE_KEY: devnet.accounts.depositRelayer.privateKey,
+      SIGNATURE_RELAYER_PRIVATE_KEY: devnet.accounts.signatureRelayer.privateKey,
       APP_URL: baseUrl,
       APP_SECRET: E2E_APP_SECRET,
       // Production signs receipts only with configured keys (docs/guides/receipts.md): one made for this run.

@@ -17,7 +17,26 @@ export interface Token {
   readonly approveResetRequired?: boolean;
   /** Dollar-pegged: its amount is its USD value (used by fee plans and routing). */
   readonly usdPegged: boolean;
+  /**
+   * Signature payments (lib/relayer, docs/guides/signature-payments.md): which authorizations the token's
+   * contract accepts. Absent = neither (USDT, DAI's pre-2612 permit, BSC's Binance-Peg USDC, TRC-20s):
+   * such a token is paid by transaction only. Circle's FiatToken v2 (native USDC) has both, under the
+   * EIP-712 domain {name: the token's name(), version: "2"}.
+   */
+  readonly authorizations?: TokenAuthorizations;
 }
+
+export interface TokenAuthorizations {
+  /** EIP-3009 transferWithAuthorization / receiveWithAuthorization / cancelAuthorization. */
+  readonly eip3009: boolean;
+  /** EIP-2612 permit. */
+  readonly eip2612: boolean;
+  /** The EIP-712 domain's version (the name is read from the token: name()). */
+  readonly domainVersion: string;
+}
+
+/** Circle's FiatToken v2.x (native USDC on every EVM network here but BSC). */
+const FIAT_TOKEN_V2: TokenAuthorizations = { eip3009: true, eip2612: true, domainVersion: "2" };
 
 const USDC = "USD Coin";
 const USDT = "Tether USD";
@@ -25,7 +44,15 @@ const USDT0 = "USDT0";
 
 export const TOKENS: readonly Token[] = [
   // Ethereum
-  { network: "mainnet", symbol: "USDC", name: USDC, address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48", decimals: 6, usdPegged: true },
+  {
+    network: "mainnet",
+    symbol: "USDC",
+    name: USDC,
+    address: "0xA0b86991c6218b36c1d19D4a2e9Eb0cE3606eB48",
+    decimals: 6,
+    usdPegged: true,
+    authorizations: FIAT_TOKEN_V2,
+  },
   {
     network: "mainnet",
     symbol: "USDT",
@@ -51,6 +78,7 @@ export const TOKENS: readonly Token[] = [
     address: "0xaf88d065e77c8cC2239327C5EDb3A432268e5831",
     decimals: 6,
     usdPegged: true,
+    authorizations: FIAT_TOKEN_V2,
   },
   {
     network: "arbitrum-one",
@@ -70,7 +98,15 @@ export const TOKENS: readonly Token[] = [
     paymentAliasOf: "USDT",
   },
   // Optimism (native USDC, not USDC.e 0x7F5c764cBc14f9669B88837ca1490cCa17c31607)
-  { network: "optimism", symbol: "USDC", name: USDC, address: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85", decimals: 6, usdPegged: true },
+  {
+    network: "optimism",
+    symbol: "USDC",
+    name: USDC,
+    address: "0x0b2C639c533813f4Aa9D7837CAf62653d097Ff85",
+    decimals: 6,
+    usdPegged: true,
+    authorizations: FIAT_TOKEN_V2,
+  },
   { network: "optimism", symbol: "USDT", name: USDT, address: "0x94b008aA00579c1307B0EF2c499aD98a8ce58e58", decimals: 6, usdPegged: true },
   {
     network: "optimism",
@@ -82,10 +118,26 @@ export const TOKENS: readonly Token[] = [
     paymentAliasOf: "USDT",
   },
   // Base
-  { network: "base", symbol: "USDC", name: USDC, address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", decimals: 6, usdPegged: true },
+  {
+    network: "base",
+    symbol: "USDC",
+    name: USDC,
+    address: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+    decimals: 6,
+    usdPegged: true,
+    authorizations: FIAT_TOKEN_V2,
+  },
   { network: "base", symbol: "USDT", name: USDT, address: "0xfde4C96c8593536E31F229EA8f37b2ADa2699bb2", decimals: 6, usdPegged: true },
   // Polygon (native USDC, not USDC.e 0x2791Bca1f2de4661ED88A30C99A7a9449Aa84174)
-  { network: "matic", symbol: "USDC", name: USDC, address: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359", decimals: 6, usdPegged: true },
+  {
+    network: "matic",
+    symbol: "USDC",
+    name: USDC,
+    address: "0x3c499c542cEF5E3811e1192ce70d8cC03d5c3359",
+    decimals: 6,
+    usdPegged: true,
+    authorizations: FIAT_TOKEN_V2,
+  },
   { network: "matic", symbol: "USDT", name: USDT, address: "0xc2132D05D31c914a87C6611C10748AEb04B58e8F", decimals: 6, usdPegged: true },
   {
     network: "matic",
@@ -111,7 +163,15 @@ export const TOKENS: readonly Token[] = [
     decimals: 18,
     usdPegged: true,
   },
-  { network: "sepolia", symbol: "USDC", name: USDC, address: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238", decimals: 6, usdPegged: true },
+  {
+    network: "sepolia",
+    symbol: "USDC",
+    name: USDC,
+    address: "0x1c7D4B196Cb0C7B01d743Fbc6116a902379C7238",
+    decimals: 6,
+    usdPegged: true,
+    authorizations: FIAT_TOKEN_V2,
+  },
   {
     network: "sepolia",
     symbol: "USDT",

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { mailVariables } from "./mail-variables";
 import { receiptVariables } from "./receipt-variables";
+import { relayerVariables } from "./relayer-variables";
 
 /**
  * Every environment variable Duebill documents, as zod schemas with a VariableDoc each (`.meta()`):
@@ -161,12 +162,7 @@ export const envSchema = z.object({
   RELAYER_PRIVATE_KEY_MATIC: relayerKey(),
   RELAYER_PRIVATE_KEY_BSC: relayerKey(),
   RELAYER_PRIVATE_KEY_SEPOLIA: relayerKey(),
-  DEPOSIT_RELAYER_PRIVATE_KEY: doc(hexKey.optional(), {
-    description:
-      "key of the deposit relayer (lib/deposits): deploys a request's deposit address (a SingleRequestProxy) and forwards what is sent to it. Pays gas only; its own account, apart from the recurring relayer's nonces",
-    default: "unset (the devnet's deposit relayer under `npm run dev`)",
-    requiredWhen: "deposit addresses are wanted (unset: none are offered)",
-  }),
+  ...relayerVariables,
   DEPOSIT_NETWORKS: doc(z.string().optional(), {
     description:
       "comma-separated networks that offer deposit addresses; mainnet is left out by default because each address's deployment (~1.2 M gas) costs the operator real money",

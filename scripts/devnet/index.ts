@@ -59,6 +59,8 @@ export interface Devnet {
     feeRecipient: DevnetAccount;
     relayer: DevnetAccount;
     depositRelayer: DevnetAccount;
+    /** Submits payers' signed authorizations (lib/relayer: gasless pay, escrow, x402); gas only. */
+    signatureRelayer: DevnetAccount;
   };
   /** Milliseconds spent starting anvil and deploying, for logs and benchmarks. */
   timings: { anvilMs: number; deployMs: number };
@@ -79,7 +81,7 @@ export interface DevnetOptions {
 }
 
 /** Anvil's well-known dev accounts by role (index into its default mnemonic). */
-const ROLES = { deployer: 0, payer: 1, payee: 2, feeRecipient: 3, relayer: 4, depositRelayer: 5 } as const;
+const ROLES = { deployer: 0, payer: 1, payee: 2, feeRecipient: 3, relayer: 4, depositRelayer: 5, signatureRelayer: 6 } as const;
 
 /**
  * BIP-39 seed computed once: viem's mnemonicToAccount redoes the 2048-round PBKDF2 per account
@@ -119,6 +121,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       feeRecipient: devAccount(ROLES.feeRecipient),
       relayer: devAccount(ROLES.relayer),
       depositRelayer: devAccount(ROLES.depositRelayer),
+      signatureRelayer: devAccount(ROLES.signatureRelayer),
     };
     const t1 = Date.now();
     const deployed = await deployAll({

@@ -110,6 +110,7 @@ async function main(): Promise<void> {
     // The devnet's funded relayer triggers recurring payments (DuebillRecurringPayments grants it RELAYER_ROLE).
     env.RELAYER_PRIVATE_KEY ??= devnet.accounts.relayer.privateKey;
     env.DEPOSIT_RELAYER_PRIVATE_KEY ??= devnet.accounts.depositRelayer.privateKey;
+    env.SIGNATURE_RELAYER_PRIVATE_KEY ??= devnet.accounts.signatureRelayer.privateKey;
     console.log(describeDevnet(devnet, path.relative(root, file)));
     if (bridge)
       console.log(

@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 const LAYERS: readonly (readonly string[])[] = [
   ["errors", "env", "clock", "ids", "log", "money", "db", "generated", "audit"],
   ["chain"],
-  ["currencies", "auth", "kyt", "events", "idempotency", "routing"],
+  ["currencies", "auth", "kyt", "events", "idempotency", "routing", "relayer"],
   ["payments", "fees", "accounts", "invoices"],
   [
     "destinations",
@@ -25,6 +25,9 @@ const LAYERS: readonly (readonly string[])[] = [
     "receipts",
     "documents",
     "exports",
+    "gasless",
+    "commerce",
+    "x402",
   ],
   ["jobs", "mail"],
   ["http"],

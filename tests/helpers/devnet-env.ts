@@ -10,6 +10,7 @@ export async function useDevnet(): Promise<Devnet> {
   process.env.CHAIN_CONFIG = JSON.stringify(devnet.chainConfig());
   process.env.RELAYER_PRIVATE_KEY = devnet.accounts.relayer.privateKey;
   process.env.DEPOSIT_RELAYER_PRIVATE_KEY = devnet.accounts.depositRelayer.privateKey;
+  process.env.SIGNATURE_RELAYER_PRIVATE_KEY = devnet.accounts.signatureRelayer.privateKey;
   reloadEnv();
   resetChainConfig();
   resetCurrencyRegistry();
@@ -21,6 +22,7 @@ export async function stopDevnet(devnet: Devnet | undefined): Promise<void> {
   delete process.env.CHAIN_CONFIG;
   delete process.env.RELAYER_PRIVATE_KEY;
   delete process.env.DEPOSIT_RELAYER_PRIVATE_KEY;
+  delete process.env.SIGNATURE_RELAYER_PRIVATE_KEY;
   reloadEnv();
   resetChainConfig();
   resetCurrencyRegistry();
