@@ -13,6 +13,7 @@ import pg from "pg";
 import { type Devnet, devAccount, getFreePort, startDevnet } from "@/scripts/devnet";
 import { BRIDGE_RELAYER_INDEX, type BridgeDevnet, startBridgeDevnet } from "@/scripts/devnet/bridge";
 import { relayerFor } from "@/scripts/devnet/bridge-relayer";
+import { type SmtpSink, startSmtpSink } from "@/tests/mail/smtp-sink";
 import { startTronNodeStub, type TronNodeStub } from "./tron-node-stub";
 
 const ROOT = path.resolve(__dirname, "../..");
@@ -128,8 +129,11 @@ export async function startAppServer(): Promise<AppServer> {
   let bridge: BridgeDevnet | undefined;
   let relayer: ReturnType<typeof relayerFor> | undefined;
   let tronNode: TronNodeStub | undefined;
+  let smtp: SmtpSink | undefined;
   try {
     tronNode = await startTronNodeStub();
+    // A real SMTP server: links may collect a payer's email only where the server sends email (SMTP_URL).
+    smtp = await startSmtpSink();
     bridge = await startBridgeDevnet(devnet, { port: 0, relayerPrivateKey: devAccount(BRIDGE_RELAYER_INDEX).privateKey });
     relayer = relayerFor(devnet, bridge, { pollMs: 500, log: () => {} });
     const port = await getFreePort();
@@ -162,6 +166,8 @@ export async function startAppServer(): Promise<AppServer> {
       KYT_DENY_LIST: devnet.accounts.relayer.address,
       // The journeys' webhook receivers listen on 127.0.0.1.
       WEBHOOK_ALLOW_PRIVATE: "true",
+      SMTP_URL: smtp.url,
+      MAIL_FROM: "Duebill e2e <receipts@e2e.example>",
     };
     const demo = seed({ ...env, NODE_ENV: "test" });
     const logDir = path.join(ROOT, "test-results");
@@ -181,6 +187,7 @@ export async function startAppServer(): Promise<AppServer> {
     const source = bridge;
     const bridgeRelayer = relayer;
     const tron = tronNode;
+    const mail = smtp;
     return {
       baseUrl,
       databaseUrl,
@@ -195,6 +202,7 @@ export async function startAppServer(): Promise<AppServer> {
         bridgeRelayer.stop();
         await source.stop();
         await tron.stop();
+        await mail.close();
         if (tron.unknown.length) console.warn(`tron-node-stub was asked what it does not answer: ${[...new Set(tron.unknown)].join(", ")}`);
         await devnet.stop();
         await adminQuery(databaseUrl, `DROP DATABASE IF EXISTS "${new URL(databaseUrl).pathname.slice(1)}" WITH (FORCE)`).catch(() => {});
@@ -205,6 +213,7 @@ export async function startAppServer(): Promise<AppServer> {
     relayer?.stop();
     await bridge?.stop();
     await tronNode?.stop();
+    await smtp?.close();
     await devnet.stop();
     throw err;
   }

@@ -100,8 +100,9 @@ export const createSecurePaymentBodySchema = z.strictObject({
     .optional()
     .meta({
       description:
-        "Duebill extension: the hosted page asks the payer for an email (optional for the payer) and, when this deployment has SMTP " +
-        "configured, sends the receipt there once the payment is confirmed (POST /v2/secure-payments/{token}/payer-email). Default false",
+        "Duebill extension: the hosted page asks the payer for an email (optional for the payer) and sends the receipt there once the " +
+        "payment is confirmed (POST /v2/secure-payments/{token}/payer-email). Needs this deployment to send email (SMTP_URL): without it, " +
+        "400 naming collectPayerEmail. Default false",
     }),
   excessPolicy: z
     .enum(["return", "offer", "keep"], "must be return, offer or keep")

@@ -135,6 +135,12 @@ export async function createSecurePayment(
 ): Promise<LinkResult> {
   const chosen = body.accessPolicy?.screeningProvider;
   if (chosen && !isAvailableKytProvider(chosen)) throw invalidField("accessPolicy.screeningProvider", notAvailableKytProvider(chosen));
+  // The page would promise a receipt by email that nothing sends: refused by name, as a screening provider that does not run.
+  if (body.collectPayerEmail && !env().SMTP_URL)
+    throw invalidField(
+      "collectPayerEmail",
+      "this server sends no email (SMTP_URL is not set), so a link cannot promise the payer an emailed receipt",
+    );
   const bound = await boundDestinationId(principal);
   const asked = [body.destinationId, ...body.requests.map((r) => r.destinationId)].filter((d): d is string => d !== undefined);
   if (bound && asked.some((d) => d !== bound))

@@ -5,6 +5,7 @@ import { isLocalChain } from "@/lib/chain/stored";
 import { TOKENS } from "@/lib/chain/tokens";
 import { findTokenCurrency } from "@/lib/currencies/registry";
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import type { ExcessPolicy, PaymentRequest, SecurePayment } from "@/lib/generated/prisma/client";
 import { lineTaxUnits } from "@/lib/invoices/compute";
 import { invoiceViewForLink } from "@/lib/invoices/view";
@@ -203,7 +204,8 @@ export async function pageDataOf(link: LoadedLink): Promise<PaymentPageData | nu
     description: sp.description,
     lineItems: lineItemsOf(sp.lineItems, decimals),
     invoice: await invoiceViewForLink(sp.token),
-    collectPayerEmail: sp.collectPayerEmail && sp.direction === "incoming",
+    // Only while this server sends email (SMTP_URL): a link made before mail was switched off promises nothing.
+    collectPayerEmail: sp.collectPayerEmail && sp.direction === "incoming" && Boolean(env().SMTP_URL),
     payerEmailGiven: sp.payerEmail !== null,
     payByTransfer: linkDepositUnavailable(sp, requests) === null,
     // Offered only where the pay plan would make one (crossChainPayableRefusal).

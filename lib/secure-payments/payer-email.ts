@@ -1,4 +1,5 @@
 import { db } from "@/lib/db";
+import { env } from "@/lib/env";
 import { AppError, notFound } from "@/lib/errors";
 import { loadLink } from "@/lib/secure-payments/page-data";
 
@@ -13,6 +14,7 @@ export async function setPayerEmail(token: string, email: string | null): Promis
   const link = await loadLink(token);
   if (link?.sp.direction !== "incoming" || link.multicall) throw notFound("Secure payment not found");
   if (!link.sp.collectPayerEmail) throw new AppError("conflict", "This payment link does not ask for an email");
+  if (!env().SMTP_URL) throw new AppError("conflict", "This server sends no email at the moment: no receipt can be emailed");
   if (link.status !== "pending") throw new AppError("conflict", `This payment link is ${link.status.replace("_", " ")}`);
   if (link.requests.length > 0 && link.requests.every((r) => r.status === "paid"))
     throw new AppError("conflict", "This payment link is paid already");

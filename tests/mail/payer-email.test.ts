@@ -3,13 +3,14 @@
  * POST /v2/secure-payments/{token}/payer-email — validated, only on a link that asks and while it can be
  * paid, never served back on the public views, shown to the merchant.
  */
-import { beforeEach, describe, expect, it } from "vitest";
+import { afterAll, beforeEach, describe, expect, it } from "vitest";
 import { POST as createDestination } from "@/app/v2/payee-destination/route";
 import { POST as setPayerEmail } from "@/app/v2/secure-payments/[token]/payer-email/route";
 import { GET as pageView } from "@/app/v2/secure-payments/[token]/route";
 import { POST as createLink, GET as merchantView } from "@/app/v2/secure-payments/route";
 import { db } from "@/lib/db";
 import { recordTransfer } from "@/lib/detection/record-payment";
+import { reloadEnv } from "@/lib/env";
 import { getPaymentPage } from "@/lib/secure-payments/page-data";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, walletSessionToken } from "@/tests/helpers/factories";
@@ -20,7 +21,16 @@ const EMAIL = "someone@customer.example";
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
 let session: string;
 
+/** This server sends email (nothing is sent in these tests: no payment is swept); `null` switches it off. */
+function useSmtp(url: string | null) {
+  if (url) process.env.SMTP_URL = url;
+  else delete process.env.SMTP_URL;
+  reloadEnv();
+}
+afterAll(() => useSmtp(null));
+
 beforeEach(async () => {
+  useSmtp("smtp://127.0.0.1:2525");
   await resetDb();
   a = await makeIntegrator();
   session = await walletSessionToken(a.account.id, MERCHANT);
@@ -49,6 +59,22 @@ describe("collectPayerEmail and the payer's email", () => {
     const res = await makeLink({ collectPayerEmail: "yes" });
     expect(res.status).toBe(400);
     expect(JSON.stringify(res.body)).toContain("collectPayerEmail");
+  });
+
+  it("without email on this server (no SMTP_URL): 400 naming collectPayerEmail, and an older link stops asking", async () => {
+    const older = await makeLink({ collectPayerEmail: true });
+    expect(older.status).toBe(201);
+    useSmtp(null);
+    const refused = await makeLink({ collectPayerEmail: true });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({ errors: [expect.objectContaining({ field: "collectPayerEmail" })] });
+    expect(JSON.stringify(refused.body)).toContain("SMTP_URL");
+    expect((await makeLink({ collectPayerEmail: false })).status).toBe(201);
+    // The page of a link made while mail was on no longer promises an emailed receipt, and the route refuses.
+    expect(await getPaymentPage(older.body.token)).toMatchObject({ collectPayerEmail: false });
+    expect((await give(older.body.token, { email: EMAIL })).status).toBe(409);
+    useSmtp("smtp://127.0.0.1:2525");
+    expect(await getPaymentPage(older.body.token)).toMatchObject({ collectPayerEmail: true });
   });
 
   it("saves the email, never shows it on the public views, shows it to the merchant", async () => {

@@ -393,6 +393,8 @@ beforeAll(async () => {
   // Files share one database: start from an empty one (an earlier file may hold the example wallets' destinations).
   await resetDb();
   await startUpstream();
+  // The deployment the docs describe sends email: createSecurePayment's example collects the payer's (nothing is swept here).
+  process.env.SMTP_URL = "smtp://127.0.0.1:2525";
   devnet = await useDevnet();
   handlers = await operationHandlers();
   ctx = exampleContext();
@@ -415,6 +417,7 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   upstream.close();
+  delete process.env.SMTP_URL;
   await stopDevnet(devnet);
 });
 
