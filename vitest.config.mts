@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { testWorkers } from "./tests/helpers/test-db-url";
 
 export default defineConfig({
   resolve: { alias: { "@": path.resolve(import.meta.dirname) } },
@@ -8,8 +9,10 @@ export default defineConfig({
     include: ["tests/**/*.test.ts"],
     globalSetup: ["tests/helpers/global-setup.ts"],
     setupFiles: ["tests/helpers/setup-env.ts"],
-    // One Postgres database shared by all files; tables are truncated between tests.
-    fileParallelism: false,
+    // Files run in parallel, one Postgres database per worker (tests/helpers/test-db-url.ts); tables are
+    // truncated between tests within a worker. TEST_WORKERS=1 runs them one at a time.
+    fileParallelism: testWorkers() > 1,
+    maxWorkers: testWorkers(),
     testTimeout: 30_000,
     hookTimeout: 120_000,
     reporters: ["default"],
