@@ -5,6 +5,7 @@ import { sweepExpiry } from "@/lib/jobs/expire";
 import { log } from "@/lib/log";
 import { sweepMail } from "@/lib/mail/sweep";
 import { runRecurringJobs } from "@/lib/recurring/run";
+import { recoverRelayed } from "@/lib/relayer/relay";
 import { sweepWebhooks } from "@/lib/webhooks/sweep";
 
 /**
@@ -66,5 +67,7 @@ export function defaultJobs(): Job[] {
     { name: "deposits", intervalMs: env().DEPOSIT_INTERVAL_MS, run: sweepDeposits },
     // Receipts and payment notifications by email (lib/mail): plans and sends; without SMTP_URL it only marks events.
     { name: "mail", intervalMs: 5_000, run: () => sweepMail() },
+    // Signed authorizations a crash left between signing and the receipt (lib/relayer): rebroadcast the same bytes or record the receipt.
+    { name: "relayer-recovery", intervalMs: 30_000, run: () => recoverRelayed() },
   ];
 }

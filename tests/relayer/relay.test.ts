@@ -4,12 +4,23 @@
  * of one key make one transaction and five identical answers; a call that would revert is never
  * broadcast (the relayer's nonce does not move); gas is accounted on the row.
  */
-import { type Address, createPublicClient, encodeFunctionData, erc20Abi, type Hex, http, type PublicClient, toHex } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  encodeFunctionData,
+  erc20Abi,
+  type Hex,
+  http,
+  keccak256,
+  type PublicClient,
+  toHex,
+} from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { compiledContracts } from "@/contracts/generated/artifacts.generated";
 import { db } from "@/lib/db";
-import { authorizationDomain, EIP3009_TYPES, relay, tokenAuthorizations } from "@/lib/relayer";
+import { authorizationDomain, EIP3009_TYPES, recoverRelayed, relay, tokenAuthorizations } from "@/lib/relayer";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "../helpers/db";
 import { stopDevnet, useDevnet } from "../helpers/devnet-env";
@@ -84,5 +95,45 @@ describe("relay", () => {
     expect(second.status).toBe("failed");
     expect(second.error).toMatch(/authorization is used or canceled/);
     expect(await pub.getTransactionCount({ address: relayer })).toBe(txCount);
+  });
+
+  it("recovers a transaction a crash left signed but never broadcast: the same bytes go out once, the receipt is recorded", async () => {
+    const nonce = toHex(crypto.getRandomValues(new Uint8Array(32)));
+    const data = await signedTransfer(2_000_000n, nonce);
+    const account = privateKeyToAccount(devnet.accounts.signatureRelayer.privateKey);
+    const wallet = createWalletClient({ account, chain: devnet.chain, transport: http(devnet.rpcUrl) });
+    const request = await wallet.prepareTransactionRequest({ to: devnet.tokens.USDC, data, gas: 200_000n });
+    const raw = await wallet.signTransaction(request);
+    const txHash = keccak256(raw);
+    // The state relay() commits right before broadcasting; the process died there.
+    await db().relayedTransaction.create({
+      data: {
+        id: "rtx_crashed",
+        idempotencyKey: `crash:${nonce}`,
+        network: "sepolia",
+        relayer: account.address,
+        purpose: "test",
+        to: devnet.tokens.USDC,
+        data,
+        status: "signed",
+        txHash,
+        rawTx: raw,
+      },
+    });
+    const stale = () =>
+      db().$executeRaw`UPDATE "RelayedTransaction" SET "updatedAt" = now() - interval '2 minutes' WHERE id = 'rtx_crashed'`;
+    await stale();
+    const before = await balance(devnet.accounts.payee.address);
+    expect(await recoverRelayed(60_000)).toBe(1);
+    expect((await db().relayedTransaction.findUniqueOrThrow({ where: { id: "rtx_crashed" } })).status).toBe("submitted");
+    await pub.waitForTransactionReceipt({ hash: txHash });
+    await stale();
+    await recoverRelayed(60_000);
+    const row = await db().relayedTransaction.findUniqueOrThrow({ where: { id: "rtx_crashed" } });
+    expect(row).toMatchObject({ status: "confirmed", txHash, rawTx: null });
+    expect((await balance(devnet.accounts.payee.address)) - before).toBe(2_000_000n);
+    // A caller of the same key now gets that answer, and nothing is sent again.
+    const again = await relay({ network: "sepolia", to: devnet.tokens.USDC, data, idempotencyKey: `crash:${nonce}`, purpose: "test" });
+    expect(again).toMatchObject({ status: "confirmed", txHash, replayed: true });
   });
 });
