@@ -16,17 +16,24 @@ export const PAYMENT_RESPONSE = "PAYMENT-RESPONSE";
 
 const uint = z.string().regex(/^\d{1,78}$/, "must be an integer string in base units");
 const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x address");
+/** The documentation's example payment: 10.10 USDC on Base to a request's deposit address. */
+const EX = {
+  asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+  payTo: "0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC",
+  from: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+  amount: "10100000",
+};
 
 export const paymentRequirementsSchema = z.strictObject({
-  scheme: z.string().max(32),
+  scheme: z.string().max(32).meta({ example: "exact" }),
   /** CAIP-2, e.g. `eip155:8453`. */
-  network: z.string().max(64),
-  asset: address,
-  amount: uint,
-  payTo: address,
-  maxTimeoutSeconds: z.number().int().min(1).max(86_400),
+  network: z.string().max(64).meta({ example: "eip155:8453", description: "CAIP-2 network ID" }),
+  asset: address.meta({ example: EX.asset }),
+  amount: uint.meta({ example: EX.amount, description: "Base units of the asset" }),
+  payTo: address.meta({ example: EX.payTo }),
+  maxTimeoutSeconds: z.number().int().min(1).max(86_400).meta({ example: 300 }),
   /** The token's EIP-712 domain {name, version} for scheme `exact` (other keys are ignored). */
-  extra: z.record(z.string(), z.unknown()),
+  extra: z.record(z.string(), z.unknown()).meta({ example: { name: "USD Coin", version: "2" } }),
 });
 export type PaymentRequirements = z.infer<typeof paymentRequirementsSchema>;
 
@@ -38,20 +45,26 @@ export const resourceInfoSchema = z.object({
 
 /** The `exact` EVM payload of EIP-3009: the TransferWithAuthorization message and its signature. */
 export const exactEvmPayloadSchema = z.strictObject({
-  signature: z.string().regex(/^0x[0-9a-fA-F]{130,}$/, "must be a 65-byte hex signature"),
+  signature: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{130}$/, "must be a 65-byte hex signature")
+    .meta({ example: `0x${"ab".repeat(64)}1b` }),
   authorization: z.strictObject({
-    from: address,
-    to: address,
-    value: uint,
-    validAfter: uint,
-    validBefore: uint,
-    nonce: z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex nonce"),
+    from: address.meta({ example: EX.from }),
+    to: address.meta({ example: EX.payTo }),
+    value: uint.meta({ example: EX.amount }),
+    validAfter: uint.meta({ example: "0" }),
+    validBefore: uint.meta({ example: "1767225600" }),
+    nonce: z
+      .string()
+      .regex(/^0x[0-9a-fA-F]{64}$/, "must be a 32-byte hex nonce")
+      .meta({ example: `0x${"5e".repeat(32)}` }),
   }),
 });
 export type ExactEvmPayload = z.infer<typeof exactEvmPayloadSchema>;
 
 export const paymentPayloadSchema = z.strictObject({
-  x402Version: z.number().int(),
+  x402Version: z.number().int().meta({ example: 2 }),
   resource: resourceInfoSchema.optional(),
   accepted: paymentRequirementsSchema,
   payload: exactEvmPayloadSchema,
@@ -61,7 +74,7 @@ export type PaymentPayload = z.infer<typeof paymentPayloadSchema>;
 
 /** Body of POST /verify and POST /settle. */
 export const facilitatorRequestSchema = z.strictObject({
-  x402Version: z.number().int(),
+  x402Version: z.number().int().meta({ example: 2 }),
   paymentPayload: paymentPayloadSchema,
   paymentRequirements: paymentRequirementsSchema,
 });
