@@ -28,6 +28,7 @@ import { evmEventSource } from "@/lib/detection/evm-source";
 import { sweepDetectionNetwork } from "@/lib/detection/sweep";
 import { reloadEnv } from "@/lib/env";
 import type { RouteHandler } from "@/lib/http/handler";
+import { x402UnavailableReason } from "@/lib/x402/requirements";
 import type { Devnet } from "@/scripts/devnet";
 import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
@@ -329,7 +330,7 @@ describe("x402", () => {
     expect(res.status).toBe(200);
     const [requestId] = link.body.requestIds as string[];
     expect(await res.json()).toMatchObject({ requestIds: [requestId], network: "sepolia" });
-    expect(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: true, amount: "4000000" }) // the link has no fee;
+    expect(decodePaymentResponseHeader(res.headers.get("PAYMENT-RESPONSE")!)).toMatchObject({ success: true, amount: "4000000" }); // the link has no fee;
     await sweepAll();
     expect((await db().paymentRequest.findUniqueOrThrow({ where: { id: requestId } })).status).toBe("paid");
     expect(await db().outboxEvent.count({ where: { type: "payment.confirmed", requestId } })).toBe(1);
@@ -357,5 +358,10 @@ describe("x402", () => {
       reloadEnv();
     }
     expect((await call(requestResource, "/v2/x402/requests/01ab", { params: { requestId: "01ab" } })).status).toBe(404);
+    // Tron and payouts, by name (no Tron chain in this devnet: the rule reads the request's network and kind).
+    const row = await db().paymentRequest.findUniqueOrThrow({ where: { id: plain } });
+    expect(x402UnavailableReason({ ...row, network: "tron" })).toMatch(/not available on Tron/);
+    expect(x402UnavailableReason({ ...row, kind: "payout" })).toMatch(/payout/);
+    expect(x402UnavailableReason({ ...row, isConversion: true })).toMatch(/conversion/);
   }, 90_000);
 });
