@@ -78,7 +78,7 @@ export const x402VerifyOp = defineOperation({
   tags,
   auth: [],
   body: facilitatorRequestSchema,
-  responses: { 200: { description: "The verification", schema: verifyResponseSchema }, ...errorResponses(400, 429) },
+  responses: { 200: { description: "The verification", schema: verifyResponseSchema }, ...errorResponses(400, 429, 503) },
 });
 
 export const x402SettleOp = defineOperation({

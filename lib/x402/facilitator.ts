@@ -3,8 +3,10 @@ import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
 import { publicClientFor } from "@/lib/chain/reader";
 import { db } from "@/lib/db";
+import { AppError } from "@/lib/errors";
 import type { PaymentRequest } from "@/lib/generated/prisma/client";
-import { authorizationDomain, EIP3009_TYPES, type RelayResult, relay } from "@/lib/relayer";
+import { log } from "@/lib/log";
+import { authorizationDomain, EIP3009_TYPES, type RelayResult, relay, tokenAuthorizations } from "@/lib/relayer";
 import { assertOpen, networkOfChainId, requestOfPayTo, requirementsOf, x402UnavailableReason } from "@/lib/x402/requirements";
 import { chainIdOf, type FacilitatorRequest, type SettleResponse, type VerifyResponse, X402_VERSION } from "@/lib/x402/wire";
 
@@ -60,8 +62,10 @@ async function checkAuthorization(body: FacilitatorRequest): Promise<CheckedAuth
   if (!same(auth.to, req.payTo)) throw new Invalid("invalid_exact_evm_recipient_mismatch", "The authorization's `to` is not payTo");
   if (auth.value !== req.amount)
     throw new Invalid("invalid_exact_evm_payload_authorization_value_mismatch", `The authorization's value must be ${req.amount}`);
+  if (!tokenAuthorizations(network, req.asset)?.eip3009)
+    throw new Invalid("invalid_exact_evm_eip3009_not_supported", "This asset has no EIP-3009 (transferWithAuthorization)");
   const domain = await authorizationDomain(network, req.asset);
-  if (!domain) throw new Invalid("invalid_exact_evm_eip3009_not_supported", "This asset has no EIP-3009 (transferWithAuthorization)");
+  if (!domain) throw new Invalid("duebill_x402_unavailable", `No RPC is configured for ${networkRuntime(network).network.name}`);
   const message = {
     from: getAddress(auth.from),
     to: getAddress(auth.to),
@@ -151,9 +155,12 @@ async function checkState(body: FacilitatorRequest, a: CheckedAuthorization): Pr
   if (balance < BigInt(auth.value)) throw new Invalid("invalid_exact_evm_insufficient_balance", "The payer's balance is below the amount");
 }
 
+/** A refusal to answer in the body; an AppError as it is; anything else is the chain that could not be read (503, never a 500). */
 function invalidOf(err: unknown): Invalid {
   if (err instanceof Invalid) return err;
-  throw err;
+  if (err instanceof AppError) throw err;
+  log.warn("x402 facilitator: chain read failed", { err });
+  throw new AppError("upstream_unavailable", "The chain cannot be read now; try again shortly");
 }
 
 /** POST /verify: whether settling `body` now would pay its request. */

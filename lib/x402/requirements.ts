@@ -48,7 +48,7 @@ async function closesAtOf(request: PaymentRequest): Promise<Date> {
 /** The x402 `accepts[]` entry of a request whose deposit address exists: what a client signs. */
 export async function requirementsOf(request: PaymentRequest, deposit: DepositAddress): Promise<PaymentRequirements> {
   const network = request.network as NetworkId;
-  const domain = await authorizationDomain(network, request.tokenAddress);
+  const domain = await authorizationDomain(network, request.tokenAddress).catch(() => null);
   if (!domain || !deposit.address)
     throw new AppError("upstream_unavailable", "The token's EIP-712 domain cannot be read now; try again shortly");
   return {
