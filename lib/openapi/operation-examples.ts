@@ -4,6 +4,7 @@ import type { ExampleContext, OperationExample } from "@/lib/openapi/example-con
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
 import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
 import { REFUND_EXAMPLES } from "@/lib/openapi/refund-examples";
+import { X402_EXAMPLES } from "@/lib/openapi/x402-examples";
 
 export {
   type ExampleContext,
@@ -71,6 +72,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getRequestRoutes: (ctx) => ({ params: { requestId: "<requestId>" }, query: { wallet: ctx.payer }, placeholders: REQUEST_ID }),
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
+  ...X402_EXAMPLES,
   ...DOCUMENT_EXAMPLES,
   ...RECEIPT_EXAMPLES,
   listRequests: (ctx) => ({ query: { walletAddress: ctx.payee, limit: "20" } }),

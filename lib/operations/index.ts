@@ -18,6 +18,7 @@ import * as retired from "./retired";
 import * as securePaymentTools from "./secure-payment-tools";
 import * as securePayments from "./secure-payments";
 import * as webhooks from "./webhooks";
+import * as x402 from "./x402";
 
 /**
  * Every public operation, derived from the contract modules: an operation exported from one
@@ -44,6 +45,7 @@ const MODULES = [
   webhooks,
   retired,
   authAliases,
+  x402,
 ] as const;
 
 function isOperation(value: unknown): value is Operation {

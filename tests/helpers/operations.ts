@@ -126,6 +126,29 @@ export function plausibleQuery(op: Pick<Operation, "query">, overrides: Record<s
 
 const EVM = "0x6923831ACf5c327260D7ac7C9DfF5b1c3cB3C7D7";
 
+/** An x402 facilitator body (lib/x402/wire.ts): a well-formed `exact` payment, to no Duebill request. */
+const X402_REQUIREMENTS = {
+  scheme: "exact",
+  network: "eip155:8453",
+  asset: "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913",
+  amount: "1000000",
+  payTo: EVM,
+  maxTimeoutSeconds: 300,
+  extra: { name: "USD Coin", version: "2" },
+};
+const X402_BODY = {
+  x402Version: 2,
+  paymentPayload: {
+    x402Version: 2,
+    accepted: X402_REQUIREMENTS,
+    payload: {
+      signature: `0x${"ab".repeat(64)}1b`,
+      authorization: { from: EVM, to: EVM, value: "1000000", validAfter: "0", validBefore: "1767225600", nonce: `0x${"5e".repeat(32)}` },
+    },
+  },
+  paymentRequirements: X402_REQUIREMENTS,
+};
+
 /**
  * A valid-shaped body per operation (by operationId): what a well-behaved client sends. The
  * objects it names need not exist. Operations without an entry get `sampleBody`'s fallback.
@@ -232,6 +255,8 @@ export const SAMPLE_BODIES: Record<string, Record<string, unknown>> = {
       },
     },
   },
+  x402Verify: X402_BODY,
+  x402Settle: X402_BODY,
 };
 
 /** The sample body of an operation; without one, its required fields as plausible strings. */
