@@ -194,7 +194,8 @@ async function resume(s: RecurringSchedule) {
   const next = s.processedPayments < s.totalPayments ? new Date(s.dueTimes[s.processedPayments]! * 1000) : new Date();
   const moved = await db().recurringSchedule.updateMany({
     where: { id: s.id, status: "paused" },
-    data: { status: "active", failureCode: null, failureReason: null, nextDueAt: next },
+    // A fresh grace period: the past-due payment is tried at once, then retried on the policy.
+    data: { status: "active", failureCode: null, failureReason: null, nextDueAt: next, pastDueIndex: null, pastDueSince: null },
   });
   if (moved.count !== 1) throw new AppError("conflict", "The recurring payment changed meanwhile; read it again");
   return {

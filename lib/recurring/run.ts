@@ -1,8 +1,11 @@
+import { networkRuntime } from "@/lib/chain/config";
+import { publicClientFor } from "@/lib/chain/reader";
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { evmRecurringChain } from "@/lib/recurring/evm-chain";
 import { type SweepOptions, type SweepResult, sweepRecurringChain } from "@/lib/recurring/executor";
-import { recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
+import { lookAhead } from "@/lib/recurring/lookahead";
+import { GAS_PER_TRIGGER, recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
 import { sweepRecurringRequests } from "@/lib/recurring/request-periods";
 
 /**
@@ -32,6 +35,14 @@ export async function sweepRecurring(opts: SweepOptions = {}): Promise<Record<st
     } catch (err) {
       log.warn("recurring sweep failed", { network, err });
     }
+    // The look-ahead (issue 32): warn before a payment would fail. Reads only; never sends.
+    const client = publicClientFor(network);
+    const contract = networkRuntime(network).contracts.recurringPayments;
+    if (client && contract)
+      await lookAhead(
+        { network, client, contract, relayer: chain.relayer, gasPerPayment: GAS_PER_TRIGGER },
+        await chain.latestBlockTime(),
+      ).catch((err: unknown) => log.warn("recurring look-ahead failed", { network, err }));
   }
   return out;
 }
