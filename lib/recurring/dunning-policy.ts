@@ -45,13 +45,11 @@ export const dunningPolicyInput = z
           "Seconds between retries of a missed payment, from the previous attempt; the last one repeats (60 to 604800 each, non-decreasing, 1 to 50 of them)",
         example: [300, 3600, 86400],
       }),
-    graceSeconds: seconds(0, MAX_GRACE_SECONDS)
-      .optional()
-      .meta({
-        description:
-          "Seconds after the first failed attempt during which the schedule is past_due and retried (0 to 2592000); then it pauses",
-        example: 604800,
-      }),
+    graceSeconds: seconds(0, MAX_GRACE_SECONDS).optional().meta({
+      description:
+        "Seconds after the first failed attempt during which the schedule is past_due and retried (0 to 2592000); then it pauses",
+      example: 604800,
+    }),
     reminderLeadTimes: z
       .array(seconds(MIN, MAX_LEAD_SECONDS))
       .max(5)
