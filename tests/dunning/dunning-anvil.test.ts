@@ -60,10 +60,11 @@ const events = async (type: string) =>
 /** The contract's PaymentTriggered events since the test began: (scheduleKey, index, block time). */
 async function triggered() {
   const logs = await pub.getLogs({ address: contract, fromBlock: startBlock, toBlock: "latest" });
-  return parseEventLogs({ abi: recurringPaymentsAbi, logs, eventName: "PaymentTriggered" as never }).map((l) => ({
-    index: Number((l as unknown as { args: { index: number | bigint } }).args.index),
-    block: l.blockNumber,
-  }));
+  const parsed = parseEventLogs({ abi: recurringPaymentsAbi, logs, eventName: "PaymentTriggered" as never }) as unknown as {
+    args: { index: number | bigint };
+    blockNumber: bigint;
+  }[];
+  return parsed.map((l) => ({ index: Number(l.args.index), block: l.blockNumber }));
 }
 
 /** A payer with gas and `funded` USDC, and a schedule of 3 weekly 25 USDC payments from `start`, approved and signed. */
