@@ -1,11 +1,16 @@
 import { type Address, erc20Abi, getAddress, type PublicClient } from "viem";
+import { log } from "@/lib/log";
 
 /** Multicall3's address: the same on every chain it is deployed to (mainnet, Base, Arbitrum, …). */
 export const MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
 
-/** Reads per eth_call (~80 kB of aggregate3 calldata, under nodes' limits) and eth_calls in flight at once. */
-const READS_PER_CALL = 400;
-const PARALLEL_CALLS = 4;
+/**
+ * Reads per eth_call: a deployless call carries Multicall3's creation code and the calls as initcode,
+ * which nodes cap at 49 152 bytes (EIP-3860: "max initcode size exceeded" beyond ~210 reads); a
+ * deployed Multicall3 takes plain calldata. And eth_calls in flight at once.
+ */
+const READS_PER_CALL = { multicall3: 500, deployless: 160 } as const;
+const PARALLEL_CALLS = 6;
 
 const hasMulticall3 = new Map<PublicClient, boolean>();
 
@@ -55,7 +60,8 @@ export async function readPositions(
   });
   // Chunks of READS_PER_CALL reads, each one eth_call (a few at once): counted exactly.
   const chunks: (typeof contracts)[] = [];
-  for (let i = 0; i < contracts.length; i += READS_PER_CALL) chunks.push(contracts.slice(i, i + READS_PER_CALL));
+  const per = READS_PER_CALL[mode];
+  for (let i = 0; i < contracts.length; i += per) chunks.push(contracts.slice(i, i + per));
   const results: { status: "success" | "failure"; result?: unknown }[] = [];
   for (let i = 0; i < chunks.length; i += PARALLEL_CALLS) {
     const answers = await Promise.all(
@@ -70,6 +76,14 @@ export async function readPositions(
     );
     for (const a of answers) results.push(...(a as typeof results));
   }
+  const failed = results.filter((r) => r.status !== "success");
+  // A whole batch failing is the call, not a token: say so (the look-ahead then warns on nothing).
+  if (failed.length > 0)
+    log.warn("look-ahead reads failed", {
+      failed: failed.length,
+      of: results.length,
+      error: String((failed[0] as { error?: unknown }).error).split("\n")[0],
+    });
   unique.forEach((p, i) => {
     const b = results[2 * i]!;
     const a = results[2 * i + 1]!;
