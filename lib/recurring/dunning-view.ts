@@ -52,3 +52,47 @@ export async function dunningView(s: RecurringSchedule) {
     payerUrl: s.payerToken ? payerPageUrl(s.payerToken) : null,
   };
 }
+
+export interface DunningSummary {
+  attempts: number;
+  lastAttempt: { reason: string; amountMissing: string | null; at: string } | null;
+  /** The look-ahead's warnings for the next payment (reason and amount missing). */
+  upcoming: { reason: string; amountMissing: string; dueDate: string }[];
+}
+
+/** For the dashboard's list: per schedule, the attempts at its current payment and the warnings about its next one. */
+export async function dunningSummaries(
+  schedules: readonly Pick<RecurringSchedule, "id" | "processedPayments" | "network" | "paymentCurrency">[],
+): Promise<Map<string, DunningSummary>> {
+  const ids = schedules.map((s) => s.id);
+  const [attempts, reminders] = await Promise.all([
+    db().recurringAttempt.findMany({ where: { scheduleId: { in: ids } }, orderBy: { attempt: "asc" } }),
+    db().recurringReminder.findMany({ where: { scheduleId: { in: ids } }, orderBy: { createdAt: "asc" } }),
+  ]);
+  const out = new Map<string, DunningSummary>();
+  for (const s of schedules) {
+    const decimals = tokenOf(s).decimals;
+    const index = s.processedPayments + 1;
+    const mine = attempts.filter((a) => a.scheduleId === s.id && a.index === index);
+    const last = mine[mine.length - 1];
+    const upcoming = reminders.filter((r) => r.scheduleId === s.id && r.index === index);
+    const byReason = new Map(upcoming.map((r) => [r.reason, r]));
+    out.set(s.id, {
+      attempts: mine.length,
+      lastAttempt: last
+        ? {
+            reason: last.reason,
+            amountMissing: last.missing ? formatAmount(BigInt(last.missing.toFixed()), decimals) : null,
+            at: last.at.toISOString(),
+          }
+        : null,
+      upcoming: [...byReason.values()].map((r) => ({
+        reason: r.reason,
+        amountMissing:
+          r.reason === "relayer_unfunded" ? formatEther(BigInt(r.missing.toFixed())) : formatAmount(BigInt(r.missing.toFixed()), decimals),
+        dueDate: r.dueAt.toISOString(),
+      })),
+    });
+  }
+  return out;
+}

@@ -6,10 +6,10 @@ export const MULTICALL3 = "0xcA11bde05977b3631167028862bE2a173976CA11" as const;
 
 /**
  * Reads per eth_call: a deployless call carries Multicall3's creation code and the calls as initcode,
- * which nodes cap at 49 152 bytes (EIP-3860: "max initcode size exceeded" beyond ~210 reads); a
+ * which nodes cap at 49 152 bytes (EIP-3860: "max initcode size exceeded" beyond ~140 reads on anvil); a
  * deployed Multicall3 takes plain calldata. And eth_calls in flight at once.
  */
-const READS_PER_CALL = { multicall3: 500, deployless: 160 } as const;
+const READS_PER_CALL = { multicall3: 500, deployless: 120 } as const;
 const PARALLEL_CALLS = 6;
 
 const hasMulticall3 = new Map<PublicClient, boolean>();

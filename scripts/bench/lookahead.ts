@@ -4,8 +4,8 @@
  * contract), each due within the next day and each with its own payer, so the look-ahead reads
  * 100 000 balances and 100 000 allowances. The payers are fresh addresses: every one is short, the
  * worst case (200 000 warnings written: insufficient_balance and insufficient_allowance each).
- * Reads are batched with viem's multicall (anvil has no Multicall3 deployed: deployless, the same
- * aggregate3 code sent with each eth_call). Then a second pass, with nothing newly crossed.
+ * Reads are batched with viem's multicall through Multicall3, put on the devnet at its canonical
+ * address first (scripts/devnet/multicall3.ts). Then a second pass, with nothing newly crossed.
  * Runs against the bench DB (DATABASE_URL set by bench.ts) and deletes what it created.
  */
 import os from "node:os";
@@ -50,6 +50,8 @@ export async function measureLookahead(opts: { schedules?: number } = {}): Promi
   const account = await createAccount("bench lookahead");
   const tag = `benchla_${Date.now().toString(36)}_`;
   try {
+    const { installMulticall3 } = await import("@/scripts/devnet/multicall3");
+    await installMulticall3(devnet.rpcUrl);
     const now = await chainTime(devnet.rpcUrl);
     const contract = devnet.contracts.recurringPayments;
     // Due 1 h to ~23 h ahead: both default lead times (3 days, 1 day) are crossed; one check each.
