@@ -36,13 +36,21 @@ export const payerPageUrl = (token: string) => `${env().APP_URL.replace(/\/$/, "
  * many were new. Set-based, so a look-ahead over 100 000 schedules is a few statements per batch.
  */
 export async function writeUpcomingFailures(shortfalls: readonly Shortfall[]): Promise<number> {
+  let written = 0;
+  // Short transactions (500 warnings each): a mass shortfall never holds one transaction for long.
+  for (let i = 0; i < shortfalls.length; i += 500) written += await writeChunk(shortfalls.slice(i, i + 500));
+  return written;
+}
+
+async function writeChunk(shortfalls: readonly Shortfall[]): Promise<number> {
   if (shortfalls.length === 0) return 0;
   const tokens = await ensurePayerTokens(shortfalls.map((f) => f.schedule));
   const requests = await requestsOf(shortfalls);
   const key = (id: string, index: number) => `${id}#${index}`;
   const rows = shortfalls.map((f) => ({ id: ulid(), f }));
-  return db().$transaction(async (tx) => {
-    const inserted = await tx.$queryRaw<{ id: string }[]>`
+  return db().$transaction(
+    async (tx) => {
+      const inserted = await tx.$queryRaw<{ id: string }[]>`
       INSERT INTO "RecurringReminder" ("id", "scheduleId", "index", "leadSeconds", "reason", "missing", "dueAt")
       SELECT v.id, v.schedule_id, v.idx, v.lead, v.reason, v.missing::numeric, to_timestamp(v.due / 1000.0) AT TIME ZONE 'UTC'
       FROM unnest(${rows.map((r) => r.id)}::text[], ${rows.map((r) => r.f.schedule.id)}::text[], ${rows.map((r) => r.f.index)}::int[],
@@ -50,46 +58,48 @@ export async function writeUpcomingFailures(shortfalls: readonly Shortfall[]): P
         ${rows.map((r) => r.f.due.getTime())}::bigint[]) AS v(id, schedule_id, idx, lead, reason, missing, due)
       ON CONFLICT ("scheduleId", "index", "leadSeconds", "reason") DO NOTHING
       RETURNING "id"`;
-    const fresh = new Set(inserted.map((r) => r.id));
-    const at = now().toISOString();
-    const events = rows
-      .filter((r) => fresh.has(r.id))
-      .map(({ f }) => {
-        const s = f.schedule;
-        const request = requests.get(key(s.id, f.index));
-        const decimals = tokenOf(s).decimals;
-        const gas = f.reason === "relayer_unfunded";
-        return {
-          id: ulid(),
-          accountId: s.accountId,
-          clientId: s.clientId,
-          type: "payment.upcoming_failure",
-          dedupeKey: `recurring:${s.id}:upcoming:${f.index}:${f.lead}:${f.reason}`,
-          requestId: request?.id ?? null,
-          payload: JSON.stringify(
-            upcomingFailureEvent({
-              recurringPaymentId: s.id,
-              paymentIndex: f.index,
-              requestId: request?.id ?? null,
-              paymentReference: request?.paymentReference ?? null,
-              reason: f.reason,
-              amountMissing: gas ? formatEther(f.missing) : formatAmount(f.missing, decimals),
-              missingCurrency: gas ? `native-${s.network}` : s.paymentCurrency,
-              amount: formatAmount(BigInt(s.cost), decimals),
-              paymentCurrency: s.paymentCurrency,
-              network: s.network,
-              payer: s.payer,
-              dueDate: f.due.toISOString(),
-              leadTimeSeconds: f.lead,
-              payerUrl: payerPageUrl(tokens.get(s.id)!),
-              timestamp: at,
-            }),
-          ),
-        };
-      });
-    if (events.length > 0) await tx.outboxEvent.createMany({ data: events, skipDuplicates: true });
-    return events.length;
-  });
+      const fresh = new Set(inserted.map((r) => r.id));
+      const at = now().toISOString();
+      const events = rows
+        .filter((r) => fresh.has(r.id))
+        .map(({ f }) => {
+          const s = f.schedule;
+          const request = requests.get(key(s.id, f.index));
+          const decimals = tokenOf(s).decimals;
+          const gas = f.reason === "relayer_unfunded";
+          return {
+            id: ulid(),
+            accountId: s.accountId,
+            clientId: s.clientId,
+            type: "payment.upcoming_failure",
+            dedupeKey: `recurring:${s.id}:upcoming:${f.index}:${f.lead}:${f.reason}`,
+            requestId: request?.id ?? null,
+            payload: JSON.stringify(
+              upcomingFailureEvent({
+                recurringPaymentId: s.id,
+                paymentIndex: f.index,
+                requestId: request?.id ?? null,
+                paymentReference: request?.paymentReference ?? null,
+                reason: f.reason,
+                amountMissing: gas ? formatEther(f.missing) : formatAmount(f.missing, decimals),
+                missingCurrency: gas ? `native-${s.network}` : s.paymentCurrency,
+                amount: formatAmount(BigInt(s.cost), decimals),
+                paymentCurrency: s.paymentCurrency,
+                network: s.network,
+                payer: s.payer,
+                dueDate: f.due.toISOString(),
+                leadTimeSeconds: f.lead,
+                payerUrl: payerPageUrl(tokens.get(s.id)!),
+                timestamp: at,
+              }),
+            ),
+          };
+        });
+      if (events.length > 0) await tx.outboxEvent.createMany({ data: events, skipDuplicates: true });
+      return events.length;
+    },
+    { timeout: 30_000 },
+  );
 }
 
 /** The payment requests behind the warned payments (none for schedules made outside the API). */
