@@ -38,6 +38,9 @@ export interface LookaheadResult {
   warnings: number;
   ethCalls: number;
   mode: string;
+  /** Wall time in the chain reads and in writing warnings (ms). */
+  readMs: number;
+  writeMs: number;
 }
 
 /**
@@ -51,7 +54,7 @@ export interface LookaheadResult {
  */
 export async function lookAhead(chain: LookaheadChain, chainTime: number, opts: { batch?: number; maxBatches?: number } = {}) {
   const batch = opts.batch ?? 2_000;
-  const result: LookaheadResult = { considered: 0, checked: 0, warnings: 0, ethCalls: 0, mode: "" };
+  const result: LookaheadResult = { considered: 0, checked: 0, warnings: 0, ethCalls: 0, mode: "", readMs: 0, writeMs: 0 };
   const policies = new Map<string, Partial<DunningPolicy> | null>();
   let relayerGas: { balance: bigint; perPayment: bigint } | null = null;
   for (let b = 0; b < (opts.maxBatches ?? 100); b++) {
@@ -61,11 +64,13 @@ export async function lookAhead(chain: LookaheadChain, chainTime: number, opts: 
     const plans = await Promise.all(rows.map(async (r) => ({ r, ...plan(r, await policyOf(r, policies), chainTime) })));
     const toCheck = plans.filter((p) => p.lead !== null);
     if (toCheck.length > 0) {
+      const t0 = performance.now();
       const read = await readPositions(
         chain.client,
         chain.contract,
         toCheck.map(({ r }) => ({ token: r.token, owner: r.payer })),
       );
+      result.readMs += performance.now() - t0;
       result.ethCalls += read.calls;
       result.mode = read.mode;
       if (!relayerGas) {
@@ -89,7 +94,9 @@ export async function lookAhead(chain: LookaheadChain, chainTime: number, opts: 
         if (relayerGas.balance < relayerGas.perPayment)
           shortfalls.push({ ...base, reason: "relayer_unfunded", missing: relayerGas.perPayment - relayerGas.balance });
       }
+      const t1 = performance.now();
       result.warnings += await writeUpcomingFailures(shortfalls);
+      result.writeMs += performance.now() - t1;
     }
     await saveProgress(plans.map((p) => ({ id: p.r.id, due: p.r.nextDueAt, nextAt: p.nextAt })));
     if (rows.length < batch) break;
