@@ -38,13 +38,28 @@ export async function sweepRecurring(opts: SweepOptions = {}): Promise<Record<st
     // The look-ahead (issue 32): warn before a payment would fail. Reads only; never sends.
     const client = publicClientFor(network);
     const contract = networkRuntime(network).contracts.recurringPayments;
-    if (client && contract)
-      await lookAhead(
-        { network, client, contract, relayer: chain.relayer, gasPerPayment: GAS_PER_TRIGGER },
-        await chain.latestBlockTime(),
-      ).catch((err: unknown) => log.warn("recurring look-ahead failed", { network, err }));
+    const at = client && contract ? await chain.latestBlockTime().catch(() => null) : null;
+    if (client && contract && at !== null && lookaheadDue(network, at))
+      await lookAhead({ network, client, contract, relayer: chain.relayer, gasPerPayment: GAS_PER_TRIGGER }, at).catch((err: unknown) =>
+        log.warn("recurring look-ahead failed", { network, err }),
+      );
   }
   return out;
+}
+
+/** Per network: the chain time and the process time the look-ahead last ran at. */
+const lastLookahead = new Map<string, { chainTime: number; ms: number }>();
+
+/**
+ * The look-ahead runs when the chain's clock moved a minute or 30 s passed since its last run in
+ * this process: lead times are hours to days, so every 2 s sweep would only repeat its query.
+ */
+function lookaheadDue(network: string, chainTime: number): boolean {
+  const last = lastLookahead.get(network);
+  const ms = Date.now();
+  if (last && chainTime - last.chainTime < 60 && ms - last.ms < 30_000) return false;
+  lastLookahead.set(network, { chainTime, ms });
+  return true;
 }
 
 /**
