@@ -3,7 +3,8 @@
 import { useConnectModal } from "@rainbow-me/rainbowkit";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useAccount, useDisconnect, usePublicClient, useSendTransaction, useSwitchChain } from "wagmi";
+import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
+import { waitForTransactionReceipt } from "wagmi/actions";
 import { groupAmount } from "@/components/shared/format";
 import { walletErrorMessage } from "@/components/shared/wallet-errors";
 import { buttonClass } from "@/components/ui/button";
@@ -20,7 +21,7 @@ function Actions({ data }: { data: PayerSchedulePage }) {
   const { disconnect } = useDisconnect();
   const { switchChainAsync } = useSwitchChain();
   const { sendTransactionAsync } = useSendTransaction();
-  const client = usePublicClient({ chainId: data.network.chainId });
+  const config = useConfig();
   const router = useRouter();
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<string | null>(null);
@@ -37,7 +38,9 @@ function Actions({ data }: { data: PayerSchedulePage }) {
         data: tx.data as `0x${string}`,
         chainId: data.network.chainId,
       });
-      await client?.waitForTransactionReceipt({ hash });
+      // wagmi's action, as the pay page (the bundle shims give the client no decorated actions).
+      const receipt = await waitForTransactionReceipt(config, { hash, chainId: data.network.chainId });
+      if (receipt.status !== "success") throw new Error("The transaction failed on chain (it was reverted).");
       router.refresh();
     } catch (err) {
       setError(walletErrorMessage(err));
