@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   "payment.refunded",
   "client_id.linked",
   "request.recurring",
+  "payment.upcoming_failure",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /**
@@ -35,6 +36,7 @@ export const TEST_EVENT_TYPES = [
   "secure_payment.access_rejected",
   "kyt.screening.completed",
   "secure_payment.user_event",
+  "payment.upcoming_failure",
 ] as const;
 export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
 

@@ -10,6 +10,7 @@ import {
   type TestEventType,
 } from "@/lib/events/catalog";
 import { paymentRefundedEvent } from "@/lib/events/refunded";
+import { upcomingFailureEvent } from "@/lib/events/upcoming-failure";
 import { ulid } from "@/lib/ids";
 
 const hex = (bytes: number) => randomBytes(bytes).toString("hex");
@@ -132,6 +133,24 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
         recurring: { recurringPaymentId: ulid(), paymentIndex: 2, failureCode: "insufficient_balance" },
       });
     }
+    case "payment.upcoming_failure":
+      return upcomingFailureEvent({
+        recurringPaymentId: ulid(),
+        paymentIndex: 2,
+        requestId,
+        paymentReference,
+        reason: "insufficient_balance",
+        amountMissing: "4.5",
+        missingCurrency: "USDC-base",
+        amount: "10",
+        paymentCurrency: "USDC-base",
+        network: "base",
+        payer: wallet,
+        dueDate: new Date(at.getTime() + 86_400_000).toISOString(),
+        leadTimeSeconds: 86_400,
+        payerUrl: "https://duebill.example/subscriptions/sample-token",
+        timestamp,
+      });
     case "client_id.linked":
       return clientIdLinkedEvent({
         clientId: `cli_${ulid().toLowerCase()}`,

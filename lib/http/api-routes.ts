@@ -71,6 +71,8 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/v2/payouts": ["POST"],
   "/v2/payouts/batch": ["POST"],
   "/v2/payouts/recurring/{id}": ["GET", "POST", "PATCH"],
+  "/v2/payouts/recurring/{id}/policy": ["PUT"],
+  "/v2/payouts/recurring-policy": ["GET", "PUT"],
   "/v2/receipts/{receiptId}": ["GET"],
   "/v2/receipts/{receiptId}/pdf": ["GET"],
   "/v2/request": ["GET", "POST"],

@@ -1,5 +1,6 @@
 import { BRANDING_EXAMPLES } from "@/lib/openapi/branding-examples";
 import { DOCUMENT_EXAMPLES } from "@/lib/openapi/document-examples";
+import { DUNNING_EXAMPLES } from "@/lib/openapi/dunning-examples";
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
 import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
@@ -75,6 +76,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   ...X402_EXAMPLES,
   ...DOCUMENT_EXAMPLES,
   ...RECEIPT_EXAMPLES,
+  ...DUNNING_EXAMPLES,
   listRequests: (ctx) => ({ query: { walletAddress: ctx.payee, limit: "20" } }),
   updateRequestRecurrence: (ctx) => ({
     params: { requestId: "<requestId>" },

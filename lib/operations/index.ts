@@ -5,6 +5,7 @@ import * as clientIds from "./client-ids";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as documents from "./documents";
+import * as dunning from "./dunning";
 import * as exportOps from "./exports";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
@@ -35,6 +36,7 @@ const MODULES = [
   payouts,
   exportOps,
   recurring,
+  dunning,
   securePayments,
   securePaymentTools,
   destinations,

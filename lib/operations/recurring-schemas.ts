@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dunningViewShape } from "@/lib/operations/dunning-schemas";
 import { txSchema } from "@/lib/operations/requests-schemas";
 
 const dateTime = z.string().meta({ format: "date-time" });
@@ -78,7 +79,10 @@ const onChainCancelSchema = z
 export const scheduleSchema = z
   .object({
     id: z.string(),
-    status: z.enum(["pending", "active", "paused", "completed", "cancelled"]),
+    status: z.enum(["pending", "active", "past_due", "paused", "completed", "cancelled"]).meta({
+      description:
+        "past_due: active, retrying a missed payment (balance or allowance short) until the grace period ends, then paused with payment.failed",
+    }),
     network: z.string(),
     paymentCurrency: z.string(),
     invoiceCurrency: z.string(),
@@ -101,6 +105,7 @@ export const scheduleSchema = z
     failureReason: z.string().nullable().optional(),
     failureCount: z.number().int(),
     onChainCancel: onChainCancelSchema.nullable().optional(),
+    ...dunningViewShape,
     createdAt: dateTime,
   })
   .meta({ id: "RecurringSchedule" });

@@ -34,7 +34,8 @@ export const FAILURE_REASONS = [
 ] as const;
 export type FailureReason = (typeof FAILURE_REASONS)[number];
 
-export type SimulationResult = { ok: true } | { ok: false; reason: FailureReason; message: string };
+/** `missing`: token base units the payer lacks, when the reason is a balance or allowance shortfall. */
+export type SimulationResult = { ok: true } | { ok: false; reason: FailureReason; message: string; missing?: bigint };
 
 export type ReceiptStatus = "success" | "reverted" | "pending" | "unknown";
 

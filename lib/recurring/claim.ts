@@ -11,6 +11,10 @@ export interface ClaimedSchedule extends ChainSchedule {
   clientId: string | null;
   paymentCurrency: string;
   failureCount: number;
+  /** Dunning (dunning-retry.ts): the schedule's own policy, and the payment it is past due on. */
+  dunningPolicy: unknown;
+  pastDueIndex: number | null;
+  pastDueSince: Date | null;
 }
 
 export interface PaymentRow {
@@ -46,7 +50,8 @@ export async function claimDueSchedules(
       ORDER BY "nextDueAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
     RETURNING "id", "network", "token", "payer", "payee", "amount"::text AS "amount", "feeAmount"::text AS "feeAmount",
       "feeAddress", "totalPayments", "dueTimes", "deadline", "nonce", "scheduleId", "permitSignature", "status"::text AS "status",
-      "processedPayments", "leaseUntil", "accountId", "clientId", "paymentCurrency", "failureCount"`;
+      "processedPayments", "leaseUntil", "accountId", "clientId", "paymentCurrency", "failureCount",
+      "dunningPolicy", "pastDueIndex", "pastDueSince"`;
 }
 
 /** Gives a claimed schedule back (only while this sweep's lease is the one on it). */

@@ -140,7 +140,8 @@ export async function createRecurringPayout(principal: Principal, body: CreateRe
   const transactions = approvalsToReach("evm", terms.token.address, contract, current, needed, terms.token.approveResetRequired ?? false);
 
   await db().$transaction(async (tx) => {
-    await tx.recurringSchedule.create({ data: { ...schedule, status: "pending" } });
+    // payerToken: the payer's hosted page (/subscriptions/{token}), linked from every reminder.
+    await tx.recurringSchedule.create({ data: { ...schedule, status: "pending", payerToken: randomBytes(24).toString("base64url") } });
     await tx.paymentRequest.createMany({ data: requests });
   });
   return {

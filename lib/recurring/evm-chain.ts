@@ -128,8 +128,10 @@ export class EvmRecurringChain implements RecurringChain {
       this.client.getBalance({ address: this.account.address }),
       this.client.getGasPrice(),
     ]);
-    if (balance < cost) return { ok: false, reason: "insufficient_balance", message: `balance ${balance} < ${cost}` };
-    if (allowance < cost) return { ok: false, reason: "insufficient_allowance", message: `allowance ${allowance} < ${cost}` };
+    if (balance < cost)
+      return { ok: false, reason: "insufficient_balance", message: `balance ${balance} < ${cost}`, missing: cost - balance };
+    if (allowance < cost)
+      return { ok: false, reason: "insufficient_allowance", message: `allowance ${allowance} < ${cost}`, missing: cost - allowance };
     if (gas < GAS_PER_TRIGGER * gasPrice) return { ok: false, reason: "relayer_out_of_gas", message: `relayer ${this.account.address}` };
     try {
       await this.client.simulateContract(await this.call(s, index));

@@ -3,6 +3,7 @@ import { db } from "@/lib/db";
 import { ulid } from "@/lib/ids";
 import { type FailureReason, type RecurringChain, readableFailure } from "@/lib/recurring/chain";
 import { type ClaimedSchedule, claimDueSchedules, type PaymentRow, releaseLease } from "@/lib/recurring/claim";
+import { NOT_PAST_DUE, RETRIED_FAILURES, recordMissedPayment } from "@/lib/recurring/dunning-retry";
 import { writePaymentFailed } from "@/lib/recurring/failed-event";
 import { housekeeping } from "@/lib/recurring/housekeeping";
 
@@ -125,6 +126,11 @@ async function step(chain: RecurringChain, s: ClaimedSchedule, chainTime: number
   if (chainTime > s.deadline || due > s.deadline) return pause(sched, idx, "deadline_passed", undefined, reverted);
 
   const sim = await chain.simulate(s, idx);
+  if (!sim.ok && RETRIED_FAILURES.includes(sim.reason)) {
+    // Past due: retried on the dunning policy until the grace is over, then paused below.
+    const missed = await recordMissedPayment(sched, idx, chainTime, sim.reason, sim.message, sim.missing);
+    if (missed !== "grace_over") return missed === "lost" ? "lost" : "waiting";
+  }
   if (!sim.ok) return pause(sched, idx, sim.reason, sim.message, reverted);
 
   const nonce = reuseNonce ?? (await chain.nextNonce());
@@ -200,6 +206,7 @@ async function confirm(s: ClaimedSchedule, row: PaymentRow, index: number): Prom
         processedPayments: index,
         nextDueAt: next,
         lastPaymentAt: clockNow(),
+        ...(s.pastDueIndex !== null ? { ...NOT_PAST_DUE, failureCode: null, failureReason: null } : {}),
         ...(last ? { status: "completed", failureCode: null, failureReason: null } : {}),
       },
     });

@@ -10,6 +10,7 @@ import type { RecurringSchedule } from "@/lib/generated/prisma/client";
 import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
 import { advanceChainCancel, chainCancelView } from "@/lib/recurring/chain-cancel";
+import { apiStatus, dunningView } from "@/lib/recurring/dunning-view";
 import { evmRecurringChain } from "@/lib/recurring/evm-chain";
 import { schedulePermitTypedData } from "@/lib/recurring/permit";
 import { setSeriesStoppedOf } from "@/lib/recurring/request-recurrence";
@@ -82,13 +83,14 @@ export async function activateSchedule(principal: Principal, id: string, permitS
 /** GET /v2/payouts/recurring/{id}. */
 export async function getSchedule(principal: Principal, id: string) {
   const s = await ownSchedule(principal, id);
-  const [requests, payments] = await Promise.all([
+  const [requests, payments, dunning] = await Promise.all([
     db().paymentRequest.findMany({
       where: { recurringScheduleId: s.id },
       orderBy: { recurringIndex: "asc" },
       select: { id: true, paymentReference: true, recurringIndex: true, payments: { select: { txHash: true, blockTime: true } } },
     }),
     db().recurringPayment.findMany({ where: { scheduleId: s.id, status: "confirmed" }, orderBy: { index: "asc" } }),
+    dunningView(s),
   ]);
   // A payment's date is its block's time (detection recorded it), so a devnet whose clock was moved shows chain dates.
   const blockTime = new Map(requests.flatMap((r) => r.payments.map((p) => [p.txHash.toLowerCase(), p.blockTime] as const)));
@@ -98,7 +100,7 @@ export async function getSchedule(principal: Principal, id: string) {
   const amount = formatAmount(BigInt(s.amount.toFixed()), token.decimals);
   return {
     id: s.id,
-    status: s.status,
+    status: apiStatus(s),
     network: s.network,
     paymentCurrency: s.paymentCurrency,
     invoiceCurrency: s.invoiceCurrency,
@@ -125,6 +127,7 @@ export async function getSchedule(principal: Principal, id: string) {
       ? { failureCode: s.failureCode, failureReason: s.failureReason, failureCount: s.failureCount }
       : { failureCount: s.failureCount }),
     ...(s.chainCancel ? { onChainCancel: chainCancelView(s) } : {}),
+    ...dunning,
     createdAt: s.createdAt.toISOString(),
   };
 }
@@ -194,7 +197,8 @@ async function resume(s: RecurringSchedule) {
   const next = s.processedPayments < s.totalPayments ? new Date(s.dueTimes[s.processedPayments]! * 1000) : new Date();
   const moved = await db().recurringSchedule.updateMany({
     where: { id: s.id, status: "paused" },
-    data: { status: "active", failureCode: null, failureReason: null, nextDueAt: next },
+    // A fresh grace period: the past-due payment is tried at once, then retried on the policy.
+    data: { status: "active", failureCode: null, failureReason: null, nextDueAt: next, pastDueIndex: null, pastDueSince: null },
   });
   if (moved.count !== 1) throw new AppError("conflict", "The recurring payment changed meanwhile; read it again");
   return {

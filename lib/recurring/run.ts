@@ -1,8 +1,11 @@
+import { networkRuntime } from "@/lib/chain/config";
+import { publicClientFor } from "@/lib/chain/reader";
 import { db } from "@/lib/db";
 import { log } from "@/lib/log";
 import { evmRecurringChain } from "@/lib/recurring/evm-chain";
 import { type SweepOptions, type SweepResult, sweepRecurringChain } from "@/lib/recurring/executor";
-import { recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
+import { lookAhead } from "@/lib/recurring/lookahead";
+import { GAS_PER_TRIGGER, recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
 import { sweepRecurringRequests } from "@/lib/recurring/request-periods";
 
 /**
@@ -32,8 +35,31 @@ export async function sweepRecurring(opts: SweepOptions = {}): Promise<Record<st
     } catch (err) {
       log.warn("recurring sweep failed", { network, err });
     }
+    // The look-ahead (issue 32): warn before a payment would fail. Reads only; never sends.
+    const client = publicClientFor(network);
+    const contract = networkRuntime(network).contracts.recurringPayments;
+    const at = client && contract ? await chain.latestBlockTime().catch(() => null) : null;
+    if (client && contract && at !== null && lookaheadDue(network, at))
+      await lookAhead({ network, client, contract, relayer: chain.relayer, gasPerPayment: GAS_PER_TRIGGER }, at).catch((err: unknown) =>
+        log.warn("recurring look-ahead failed", { network, err }),
+      );
   }
   return out;
+}
+
+/** Per network: the chain time and the process time the look-ahead last ran at. */
+const lastLookahead = new Map<string, { chainTime: number; ms: number }>();
+
+/**
+ * The look-ahead runs when the chain's clock moved a minute or 30 s passed since its last run in
+ * this process: lead times are hours to days, so every 2 s sweep would only repeat its query.
+ */
+function lookaheadDue(network: string, chainTime: number): boolean {
+  const last = lastLookahead.get(network);
+  const ms = Date.now();
+  if (last && chainTime - last.chainTime < 60 && ms - last.ms < 30_000) return false;
+  lastLookahead.set(network, { chainTime, ms });
+  return true;
 }
 
 /**

@@ -4,6 +4,7 @@
  * route, against a baseline measured in the same run. Rounds alternate between routes so
  * drift hits all of them alike; the median round counts.
  *
+ * `npm run bench -- lookahead` runs only the dunning look-ahead (scripts/bench/lookahead.ts: 100 000 schedules, anvil).
  * `npm run bench -- recurring` runs only the recurring executor case (scripts/bench/recurring.ts):
  * no build and no server, and it updates only the `recurring` entry of bench-results/latest.json.
  * `npm run bench -- dashboard` runs only the dashboard pages at 100 000 payments (scripts/bench/dashboard.ts,
@@ -30,6 +31,7 @@ import { dashboardDbUrl, measureDashboard, printDashboard } from "./dashboard";
 import { exportsDbUrl, measureExports, printExports } from "./exports";
 import { measureDetectionLatency } from "./latency";
 import { measurePayPageLighthouse, printLighthouse } from "./lighthouse";
+import { measureLookahead, printLookahead } from "./lookahead";
 import { measureRecurring, printRecurring } from "./recurring";
 import { measureWebhookThroughput } from "./webhooks";
 
@@ -41,7 +43,7 @@ const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 8);
 const PORT = Number(process.env.BENCH_PORT ?? 3917);
 const CLK_TCK = 100;
 /** Cases that can run alone: `npm run bench -- <case>`. */
-const SOLO_CASES = ["recurring", "dashboard", "lighthouse", "exports"] as const;
+const SOLO_CASES = ["recurring", "lookahead", "dashboard", "lighthouse", "exports"] as const;
 
 interface BenchCase {
   name: string;
@@ -392,9 +394,12 @@ async function main(): Promise<void> {
   );
   report.webhookThroughput = webhooks;
   const recurring = await measureRecurring();
-  await closeDb();
   failed ||= !printRecurring(recurring);
   report.recurring = recurring;
+  const lookahead = await measureLookahead();
+  await closeDb();
+  failed ||= !printLookahead(lookahead);
+  report.lookahead = lookahead;
   const dashboard = await measureDashboard({ root, env, port: PORT + 2, prepare: () => freshDashboardDatabase(env) });
   failed ||= !printDashboard(dashboard);
   report.dashboard = dashboard;
@@ -422,6 +427,21 @@ async function recurringOnly(): Promise<void> {
   await disconnectDb();
   const ok = printRecurring(recurring);
   writeReportEntry("recurring", recurring);
+  if (!ok) process.exitCode = 1;
+}
+
+/** `npm run bench -- lookahead`: a fresh database, the migrations and the dunning look-ahead case only. */
+async function lookaheadOnly(): Promise<void> {
+  await prepareDatabase();
+  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: dbUrl, LOG_LEVEL: "warn" };
+  run(process.execPath, [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"], env);
+  process.env.DATABASE_URL = dbUrl;
+  process.env.LOG_LEVEL = "warn";
+  const { disconnectDb } = await import("@/lib/db");
+  const lookahead = await measureLookahead();
+  await disconnectDb();
+  const ok = printLookahead(lookahead);
+  writeReportEntry("lookahead", lookahead);
   if (!ok) process.exitCode = 1;
 }
 
@@ -491,6 +511,7 @@ if (solo !== undefined && !(SOLO_CASES as readonly string[]).includes(solo)) {
 }
 const SOLO: Record<string, () => Promise<void>> = {
   recurring: recurringOnly,
+  lookahead: lookaheadOnly,
   dashboard: dashboardOnly,
   lighthouse: lighthouseOnly,
   exports: exportsOnly,

@@ -81,6 +81,9 @@ beforeAll(async () => {
   usdc = devnet.tokens.USDC;
   await resetDb();
   a = await makeIntegrator();
+  // No grace period (issue 32's dunning off): a short payment pauses at once, as these tests check;
+  // retries within a grace period are tests/dunning/*.
+  await db().dunningSettings.create({ data: { accountId: a.account.id, retryIntervals: [300], graceSeconds: 0, reminderLeadTimes: [] } });
   const secretRef = { secret: "" };
   const url = await startReceiver(secretRef);
   const hook = await call(createWebhook, "/v1/webhook", { method: "POST", headers: { "x-client-id": a.clientId }, json: { url } });

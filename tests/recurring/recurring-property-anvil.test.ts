@@ -598,6 +598,9 @@ beforeAll(async () => {
   relayer = devnet.accounts.relayer.address;
   await resetDb();
   a = await makeIntegrator();
+  // No grace period (issue 32's dunning off): a short payment pauses at once, as these tests check;
+  // retries within a grace period are tests/dunning/*.
+  await db().dunningSettings.create({ data: { accountId: a.account.id, retryIntervals: [300], graceSeconds: 0, reminderLeadTimes: [] } });
 }, 60_000);
 
 afterAll(async () => {
