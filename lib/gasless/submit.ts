@@ -21,9 +21,10 @@ import { payCalldata, ruleOf } from "./terms";
  */
 export interface GaslessSubmitInput {
   wallet: string;
-  salt: Hex;
+  /** 0x + 32 bytes, 0x + 65 bytes (checked by the route's schema). */
+  salt: string;
   validBefore: string;
-  signature: Hex;
+  signature: string;
 }
 
 export interface GaslessResult {
@@ -43,9 +44,9 @@ export async function submitGasless(linkToken: string, input: GaslessSubmitInput
   if (validBefore <= nowSec) throw invalidField("validBefore", "this plan has expired: ask for a new one and sign again");
   if (validBefore > nowSec + BigInt(PLAN_VALIDITY_SECONDS + 60))
     throw invalidField("validBefore", `at most ${PLAN_VALIDITY_SECONDS / 60} minutes ahead: use the plan's own`);
-  const plan = await gaslessPlan(linkToken, input.wallet, { salt: input.salt, validBefore, now });
+  const plan = await gaslessPlan(linkToken, input.wallet, { salt: input.salt as Hex, validBefore, now });
 
-  const signer = await recoverTypedDataAddress({ ...plan.typedData, signature: input.signature }).catch(() => null);
+  const signer = await recoverTypedDataAddress({ ...plan.typedData, signature: input.signature as Hex }).catch(() => null);
   if (!signer || !sameAddress(signer, plan.payment.from))
     throw invalidField("signature", "not the wallet's signature over this plan (the link's amount may have changed: ask for a new plan)");
 
@@ -54,7 +55,7 @@ export async function submitGasless(linkToken: string, input: GaslessSubmitInput
     where: { idempotencyKey: { startsWith: prefix }, status: { in: ["failed", "reverted"] } },
   });
   const idempotencyKey = `${prefix}${attempts}`;
-  const data = payCalldata(plan.payment, plan.authorization, input.signature);
+  const data = payCalldata(plan.payment, plan.authorization, input.signature as Hex);
   const earlier = await db().relayedTransaction.findUnique({ where: { idempotencyKey }, select: { id: true } });
   // A first submission is simulated with the contract's ABI so a rule refuses by name; a later one joins the first's answer.
   if (!earlier) await simulate(plan, data);

@@ -6,6 +6,7 @@ import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as documents from "./documents";
 import * as exportOps from "./exports";
+import * as gasless from "./gasless";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
@@ -36,6 +37,7 @@ const MODULES = [
   recurring,
   securePayments,
   securePaymentTools,
+  gasless,
   destinations,
   orchestrators,
   orchestratorSetup,
