@@ -68,7 +68,8 @@ export async function gaslessPlan(linkToken: string, walletInput: string, choice
   const currency = sp.currency ? findTokenCurrency(sp.currency) : undefined;
   const request = requests[0]!;
   const why = gaslessUnavailableReason(network, request.tokenAddress, currency?.token.symbol);
-  if (why) throw new AppError(why.includes("SIGNATURE_RELAYER") || why.includes("not deployed") ? "upstream_unavailable" : "conflict", why);
+  // Refused by name: the wallet flow still pays the link (a 409, as a deposit address that cannot be offered).
+  if (why) throw new AppError("conflict", why);
   const rt = networkRuntime(network);
   const wallet = getAddress(parseAddressFor(network, walletInput, "wallet"));
   const allowed = (sp.accessPolicy as AccessPolicy | null)?.allowedPayerAddresses ?? [];

@@ -39,6 +39,9 @@ export interface GaslessResult {
 }
 
 export async function submitGasless(linkToken: string, input: GaslessSubmitInput, now = new Date()): Promise<GaslessResult> {
+  if (!/^0x[0-9a-fA-F]{64}$/.test(input.salt)) throw invalidField("salt", "must be the plan's payment.salt (0x + 32 bytes)");
+  if (!/^\d{1,12}$/.test(input.validBefore)) throw invalidField("validBefore", "must be the plan's validBefore (unix seconds)");
+  if (!/^0x[0-9a-fA-F]{130}$/.test(input.signature)) throw invalidField("signature", "must be a 65-byte hex signature");
   const nowSec = BigInt(Math.floor(now.getTime() / 1000));
   const validBefore = BigInt(input.validBefore);
   if (validBefore <= nowSec) throw invalidField("validBefore", "this plan has expired: ask for a new one and sign again");

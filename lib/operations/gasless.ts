@@ -6,7 +6,7 @@ import { gaslessPlanSchema, gaslessQuerySchema, gaslessResultSchema, gaslessSubm
 const tags = ["Secure payments"];
 const REFUSED =
   "409 names why a link cannot be paid so: the token has no EIP-3009 (USDT, DAI, BSC's USDC: they need gas), Tron, a payout or " +
-  "batch link, a fee to several addresses, the link paid, expired or closed; 503: the relayer or the contract is not configured.";
+  "batch link, a fee to several addresses, the link paid, expired or closed, the relayer or the contract not configured here.";
 
 export const gaslessPlanOp = defineOperation({
   method: "GET",

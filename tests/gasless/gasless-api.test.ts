@@ -169,14 +169,14 @@ describe("gasless pay of a link", () => {
     expect(await db().relayedTransaction.count()).toBe(0);
   });
 
-  it("refuses when the relayer is not configured (503, names the variable)", async () => {
+  it("refuses when the relayer is not configured (409, names the variable)", async () => {
     const token = await link({ requests: [{ amount: "5" }] });
     const key = process.env.SIGNATURE_RELAYER_PRIVATE_KEY;
     delete process.env.SIGNATURE_RELAYER_PRIVATE_KEY;
     reloadEnv();
     try {
       const r = await plan(token, payer.address);
-      expect(r.status).toBe(503);
+      expect(r.status).toBe(409);
       expect(r.body.message).toMatch(/SIGNATURE_RELAYER_PRIVATE_KEY/);
     } finally {
       process.env.SIGNATURE_RELAYER_PRIVATE_KEY = key;
