@@ -6,7 +6,7 @@
 import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { activateDestination, createLink } from "./support/api";
-import { connectTestWallet, expect, test } from "./support/fixtures";
+import { anvil, connectTestWallet, expect, test } from "./support/fixtures";
 import { TestWallet } from "./support/test-wallet";
 
 test("a payer with USDC and 0 ETH pays a link with one signature; detection completes it (1280 and 390 px)", async ({
@@ -65,10 +65,22 @@ test("a payer with USDC and 0 ETH pays a link with one signature; detection comp
     await expect(plan).toContainText(`Total you sign${amount} USDC`);
     await shot(`gasless-01-plan-${width}`);
 
-    await gasless.getByRole("button", { name: "Sign to pay without gas" }).click();
+    // Hold mining to see the relayed payment in flight, then mine it.
+    await anvil(state, "evm_setAutomine", [false]);
+    try {
+      await gasless.getByRole("button", { name: "Sign to pay without gas" }).click();
+      await expect(gasless.getByRole("status")).toContainText("Duebill's relayer is sending it (no gas from you)");
+      await expect(gasless.getByRole("button", { name: "Sending your payment…" })).toBeDisabled();
+      await shot(`gasless-02-sending-${width}`);
+      // The relayer's transaction is in the pool before the block is mined.
+      await expect.poll(async () => Number(await anvil(state, "eth_getBlockTransactionCountByNumber", ["pending"]))).toBeGreaterThan(0);
+      await anvil(state, "evm_mine");
+    } finally {
+      await anvil(state, "evm_setAutomine", [true]);
+    }
     await expect(page.getByRole("heading", { name: "Payment complete" })).toBeVisible({ timeout: 30_000 });
     await expect(page.getByRole("region", { name: "Payment request" })).toContainText("Status: Paid");
-    await shot(`gasless-02-paid-${width}`);
+    await shot(`gasless-03-paid-${width}`);
     const payeeAfter = await pub.readContract({
       address: state.devnet.tokens.USDC!,
       abi: erc20Abi,

@@ -104,7 +104,7 @@ export function EvmPayFlow({
       </div>
     );
   } else {
-    const walletPath = (
+    const walletPath = (secondary: boolean) => (
       <PlanPanel
         data={data}
         plan={plan.plan}
@@ -115,12 +115,13 @@ export function EvmPayFlow({
         onPay={(retry) => void onPay(retry)}
         nativeSymbol={source ? "ETH" : nativeSymbol}
         crossChain={crossChainOf(plan.plan)}
+        secondary={secondary}
       />
     );
     // Paying on the link's own network from an idle wallet: the signature path first where the token allows it.
     body =
       source || runner.phase !== "idle" ? (
-        walletPath
+        walletPath(false)
       ) : (
         <GaslessPay data={data} address={address} nativeSymbol={nativeSymbol} onSent={setGaslessTx}>
           {walletPath}

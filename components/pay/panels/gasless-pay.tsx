@@ -33,7 +33,8 @@ export function GaslessPay({
   address: string;
   nativeSymbol: string;
   onSent: (txHash: string) => void;
-  children: ReactNode;
+  /** The wallet path; `offered`: gasless pay is shown above it (its button becomes the secondary action). */
+  children: (offered: boolean) => ReactNode;
 }) {
   const [plan, setPlan] = useState<Plan | null>(null);
   const [refusal, setRefusal] = useState<string | null>(null);
@@ -104,7 +105,7 @@ export function GaslessPay({
             for the network fee.
           </p>
         ) : null}
-        {children}
+        {children(false)}
       </>
     );
   }
@@ -168,7 +169,7 @@ export function GaslessPay({
           <p className="mb-3 text-sm text-slate-600">
             Or send the payment from your wallet yourself ({nativeSymbol} pays the network fee):
           </p>
-          {children}
+          {children(true)}
         </div>
       ) : null}
     </div>
