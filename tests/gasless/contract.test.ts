@@ -232,6 +232,30 @@ describe("DuebillGaslessPayments", () => {
     expect((await pay(p, a)).status).toBe("success");
   });
 
+  it("refuses a token that delivers less than authorized (BalanceMismatch)", async () => {
+    const { abi, bytecode } = compiledContracts.TestShortToken;
+    const hash = await submitter.deployContract({ abi, bytecode, chain: devnet.chain, account: submitter.account! });
+    const short = (await pub.waitForTransactionReceipt({ hash })).contractAddress!;
+    const minted = await submitter.writeContract({
+      address: short,
+      abi,
+      functionName: "mint",
+      args: [payer.address, 100_000_000n],
+      chain: devnet.chain,
+      account: submitter.account!,
+    });
+    await pub.waitForTransactionReceipt({ hash: minted });
+    const p = paymentFor({ token: short, relayerFee: 0n });
+    const nonce = paymentNonce(devnet.chainId, devnet.contracts.gaslessPayments, p);
+    const validBefore = (await now()) + 3600n;
+    const domain = { name: "Short Token", version: "2", chainId: devnet.chainId, verifyingContract: short };
+    const signature = await payer.signTypedData(
+      receiveTypedData(domain, devnet.contracts.gaslessPayments, p, { validAfter: 0n, validBefore, nonce }),
+    );
+    const { r, s, v } = parseSignature(signature);
+    await expect(simulate(p, { validAfter: 0n, validBefore, nonce, v: Number(v), r, s })).rejects.toThrow(/BalanceMismatch/);
+  });
+
   it("refuses a zero fee proxy at deployment (ZeroAddress)", async () => {
     const { abi, bytecode } = compiledContracts.DuebillGaslessPayments;
     await expect(
