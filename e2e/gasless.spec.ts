@@ -5,7 +5,8 @@
  */
 import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
-import { activateDestination, createLink } from "./support/api";
+import { destinationIdOf } from "@/lib/destinations/erc7828";
+import { activateDestination, createLink, withDb } from "./support/api";
 import { anvil, connectTestWallet, expect, test } from "./support/fixtures";
 import { TestWallet } from "./support/test-wallet";
 
@@ -95,4 +96,37 @@ test("a payer with USDC and 0 ETH pays a link with one signature; detection comp
   expect(wallet.sent).toHaveLength(0);
   expect(await pub.getTransactionCount({ address: payer.address })).toBe(0);
   expect(await pub.getBalance({ address: payer.address })).toBe(0n);
+});
+
+test("a USDT link says in one line why it needs gas (no EIP-3009) and keeps the wallet path", async ({ page, state, wallet, shot }) => {
+  // A USDT-on-Sepolia destination of the demo account, written directly (as support/api.ts does for Tron), active for this link only.
+  const usdt = state.devnet.tokens.USDT!;
+  const id = destinationIdOf(state.devnet.payee, state.devnet.chainId, usdt);
+  await withDb(state, (db) =>
+    db.query(
+      `INSERT INTO "PayeeDestination" ("id", "accountId", "walletAddress", "network", "chainId", "tokenAddress", "tokenSymbol", "active")
+       VALUES ($1, $2, $3, 'sepolia', $4, $5, 'USDT', false) ON CONFLICT ("id") DO NOTHING`,
+      [id, state.demo.accountId, state.devnet.payee, state.devnet.chainId, usdt],
+    ),
+  );
+  await activateDestination(state, id);
+  try {
+    const link = await createLink(state, { requests: [{ amount: "3" }], destinationId: id, reference: "GASLESS-USDT" });
+    for (const [width, height] of [
+      [1280, 900],
+      [390, 844],
+    ] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`/pay/${link.token}`);
+      await connectTestWallet(page, wallet.address);
+      await expect(page.getByTestId("gasless-unavailable")).toHaveText(
+        "USDT can't be paid without gas: it has no signature payments (EIP-3009), so your wallet needs ETH for the network fee.",
+      );
+      await expect(page.getByRole("region", { name: "Pay without gas" })).toHaveCount(0);
+      await expect(page.getByRole("button", { name: "Approve and pay" })).toBeVisible();
+      await shot(`gasless-04-usdt-${width}`);
+    }
+  } finally {
+    await activateDestination(state, state.demo.destinationId);
+  }
 });
