@@ -45,14 +45,17 @@ export function GaslessPay({
   const path = `${tokenPath(data.token)}/gasless`;
 
   const load = useCallback(
-    async (signal?: AbortSignal) => {
+    async (signal?: AbortSignal): Promise<Plan | null> => {
       try {
-        setPlan(await pageApi<Plan>(`${path}?wallet=${encodeURIComponent(address)}`, { signal }));
+        const fresh = await pageApi<Plan>(`${path}?wallet=${encodeURIComponent(address)}`, { signal });
+        setPlan(fresh);
         setRefusal(null);
+        return fresh;
       } catch (err) {
-        if (signal?.aborted) return;
+        if (signal?.aborted) return null;
         setPlan(null);
         setRefusal(err instanceof PageApiError ? err.message : null);
+        return null;
       }
     },
     [path, address],
@@ -64,15 +67,17 @@ export function GaslessPay({
   }, [load]);
 
   const pay = async () => {
-    if (!plan) return;
+    // A plan about to expire (the page stayed open) is asked for again before the wallet signs it.
+    const current = plan && Date.parse(plan.expiresAt) - Date.now() > 60_000 ? plan : await load();
+    if (!current) return;
     setError(null);
     setPhase("signing");
     let signature: Hex;
     try {
-      const m = plan.typedData.message;
+      const m = current.typedData.message;
       signature = await signTypedDataAsync({
-        domain: { ...plan.typedData.domain, verifyingContract: plan.typedData.domain.verifyingContract as Hex },
-        types: plan.typedData.types,
+        domain: { ...current.typedData.domain, verifyingContract: current.typedData.domain.verifyingContract as Hex },
+        types: current.typedData.types,
         primaryType: "ReceiveWithAuthorization",
         message: { ...m, value: BigInt(m.value), validAfter: BigInt(m.validAfter), validBefore: BigInt(m.validBefore) },
       });
@@ -83,7 +88,7 @@ export function GaslessPay({
     }
     setPhase("relaying");
     try {
-      const body = { wallet: address, salt: plan.payment.salt, validBefore: plan.validBefore, signature };
+      const body = { wallet: address, salt: current.payment.salt, validBefore: current.validBefore, signature };
       const result = await pageApi<Result>(path, { method: "POST", json: body });
       setTxHash(result.txHash);
       setPhase("sent");
