@@ -1,7 +1,11 @@
+import { erc20Abi } from "viem";
+import { publicClientFor } from "@/lib/chain/reader";
+import { formatAmount } from "@/lib/money";
 import { type GaslessPlan, gaslessPlan } from "./plan";
+import { totalOf } from "./terms";
 
 /** The plan as JSON (base units as integer strings): `GET /v2/secure-payments/{token}/gasless`. */
-export function planView(plan: GaslessPlan) {
+export function planView(plan: GaslessPlan, balance: bigint | null = null) {
   const p = plan.payment;
   const m = plan.typedData.message;
   return {
@@ -16,6 +20,9 @@ export function planView(plan: GaslessPlan) {
       feeAmount: p.feeAmount.toString(),
       relayerFee: p.relayerFee.toString(),
     },
+    /** The wallet's balance of the token now (null: the node could not be read) and whether it covers the total. */
+    balance: balance === null ? null : formatAmount(balance, plan.token.decimals),
+    hasEnoughBalance: balance === null ? null : balance >= totalOf(plan.payment),
     validBefore: plan.authorization.validBefore.toString(),
     expiresAt: plan.expiresAt.toISOString(),
     typedData: {
@@ -26,5 +33,9 @@ export function planView(plan: GaslessPlan) {
 }
 
 export async function gaslessPlanView(linkToken: string, wallet: string) {
-  return planView(await gaslessPlan(linkToken, wallet));
+  const plan = await gaslessPlan(linkToken, wallet);
+  const balance = await publicClientFor(plan.network.id)
+    ?.readContract({ address: plan.token.address, abi: erc20Abi, functionName: "balanceOf", args: [plan.payment.from] })
+    .catch(() => null);
+  return planView(plan, balance ?? null);
 }

@@ -33,6 +33,8 @@ export const gaslessPlanSchema = z
         salt: hex32,
       })
       .meta({ description: "The contract's Payment struct; the nonce is keccak256 of it with the chain ID and the contract" }),
+    balance: decimal.nullable().meta({ description: "The wallet's balance of the token now (null: the node could not be read)" }),
+    hasEnoughBalance: z.boolean().nullable().meta({ description: "Whether that balance covers `amounts.total`" }),
     validBefore: z.string().meta({ description: "Unix seconds: sign and submit before it" }),
     expiresAt: z.string().meta({ description: "validBefore as ISO 8601" }),
     typedData: z

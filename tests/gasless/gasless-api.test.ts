@@ -112,6 +112,7 @@ describe("gasless pay of a link", () => {
     const token = await link({ requests: [{ amount: "50" }] });
     const { plan: p, body } = await signedBody(token);
     expect(p.amounts).toEqual({ amount: "50", fee: "0.5", relayerFee: "0.05", total: "50.55" });
+    expect(p).toMatchObject({ balance: "100", hasEnoughBalance: true });
     expect(p.typedData.message).toMatchObject({ from: payer.address, to: devnet.contracts.gaslessPayments, value: "50550000" });
     const before = { payee: await balance(devnet.accounts.payee.address), fee: await balance(devnet.accounts.feeRecipient.address) };
 
@@ -156,6 +157,8 @@ describe("gasless pay of a link", () => {
 
   it("refuses a foreign signature (400 signature) and an expired plan (400 validBefore); sends nothing", async () => {
     const token = await link({ requests: [{ amount: "5" }] });
+    const empty = await plan(token, privateKeyToAccount(generatePrivateKey()).address);
+    expect(empty.body).toMatchObject({ balance: "0", hasEnoughBalance: false });
     const foreign = await signedBody(token, privateKeyToAccount(generatePrivateKey()));
     const r = await submit(token, foreign.body);
     expect(r.status).toBe(400);

@@ -101,7 +101,8 @@ export function GaslessPay({
   };
 
   const noEip3009 = refusal?.includes("EIP-3009");
-  if (!plan) {
+  // A wallet short of the token: the wallet path below says so (a signature it cannot cover is not offered).
+  if (!plan || (plan.hasEnoughBalance === false && phase === "idle")) {
     return (
       <>
         {noEip3009 ? (
