@@ -69,7 +69,7 @@ test("a payer with USDC and 0 ETH pays a link with one signature; detection comp
     // Hold mining to see the relayed payment in flight, then mine it.
     await anvil(state, "evm_setAutomine", [false]);
     try {
-      await gasless.getByRole("button", { name: "Sign to pay without gas" }).click();
+      await gasless.getByRole("button", { name: "Sign to send without gas" }).click();
       await expect(gasless.getByRole("status")).toContainText("Duebill's relayer is sending it (no gas from you)");
       await expect(gasless.getByRole("button", { name: "Sending your payment…" })).toBeDisabled();
       await shot(`gasless-02-sending-${width}`);

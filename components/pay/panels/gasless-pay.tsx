@@ -157,7 +157,7 @@ export function GaslessPay({
                 ? "Sending your payment…"
                 : phase === "failed"
                   ? "Try again"
-                  : "Sign to pay without gas"}
+                  : "Sign to send without gas"}
           </Button>
         ) : null}
         <p role="status" aria-live="polite" className="mt-2 min-h-5 text-sm text-slate-600">
