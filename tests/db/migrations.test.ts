@@ -50,6 +50,7 @@ describe("migrations", () => {
         "PaymentRequest",
         "RecurringSchedule",
         "Refund",
+        "RelayedTransaction",
         "SecurePayment",
       ]);
       expect(checks.rows.map((c) => c.table).sort()).toEqual(tables);
