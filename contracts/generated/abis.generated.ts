@@ -1466,6 +1466,320 @@ export const depositAddressAbi = [
   },
 ] as const;
 
+/** contracts/src/DuebillGaslessPayments.sol: gasless EIP-3009 payments (lib/gasless). */
+export const gaslessPaymentsAbi = [
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "erc20FeeProxy_",
+        type: "address",
+      },
+    ],
+    stateMutability: "nonpayable",
+    type: "constructor",
+  },
+  {
+    inputs: [],
+    name: "AuthorizationExpired",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "AuthorizationNotYetValid",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "AuthorizationUsed",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "BadSignature",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "BalanceMismatch",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "NonceMismatch",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "ReentrancyGuardReentrantCall",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "token",
+        type: "address",
+      },
+    ],
+    name: "SafeERC20FailedOperation",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "ZeroAddress",
+    type: "error",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "address",
+        name: "from",
+        type: "address",
+      },
+      {
+        indexed: true,
+        internalType: "address",
+        name: "token",
+        type: "address",
+      },
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "nonce",
+        type: "bytes32",
+      },
+      {
+        indexed: false,
+        internalType: "bytes",
+        name: "paymentReference",
+        type: "bytes",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "feeAmount",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "relayerFee",
+        type: "uint256",
+      },
+    ],
+    name: "GaslessPayment",
+    type: "event",
+  },
+  {
+    inputs: [],
+    name: "RECEIVE_WITH_AUTHORIZATION_TYPEHASH",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "erc20FeeProxy",
+    outputs: [
+      {
+        internalType: "contract IERC20FeeProxyGasless",
+        name: "",
+        type: "address",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "from",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payee",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "address",
+            name: "feeAddress",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "feeAmount",
+            type: "uint256",
+          },
+          {
+            internalType: "address",
+            name: "relayerFeeAddress",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "relayerFee",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes",
+            name: "paymentReference",
+            type: "bytes",
+          },
+          {
+            internalType: "bytes32",
+            name: "salt",
+            type: "bytes32",
+          },
+        ],
+        internalType: "struct DuebillGaslessPayments.Payment",
+        name: "p",
+        type: "tuple",
+      },
+      {
+        components: [
+          {
+            internalType: "uint256",
+            name: "validAfter",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "validBefore",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes32",
+            name: "nonce",
+            type: "bytes32",
+          },
+          {
+            internalType: "uint8",
+            name: "v",
+            type: "uint8",
+          },
+          {
+            internalType: "bytes32",
+            name: "r",
+            type: "bytes32",
+          },
+          {
+            internalType: "bytes32",
+            name: "s",
+            type: "bytes32",
+          },
+        ],
+        internalType: "struct DuebillGaslessPayments.Authorization",
+        name: "a",
+        type: "tuple",
+      },
+    ],
+    name: "pay",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "from",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payee",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "address",
+            name: "feeAddress",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "feeAmount",
+            type: "uint256",
+          },
+          {
+            internalType: "address",
+            name: "relayerFeeAddress",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "relayerFee",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes",
+            name: "paymentReference",
+            type: "bytes",
+          },
+          {
+            internalType: "bytes32",
+            name: "salt",
+            type: "bytes32",
+          },
+        ],
+        internalType: "struct DuebillGaslessPayments.Payment",
+        name: "p",
+        type: "tuple",
+      },
+    ],
+    name: "paymentNonce",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+] as const;
+
 /** contracts/devnet/DuebillDevnetBridge.sol, the devnet's cross-chain route (lib/routing/devnet-bridge.ts). */
 export const devnetBridgeAbi = [
   {

@@ -7,6 +7,7 @@
  *  [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]` (recurring payments), or
  * `npm run contracts:deploy -- --contract deposits --network base [--rpc URL] [--key-env …] [--fee-proxy 0x…]`
  * (the deposit factory: no admin, no relayer — each deposit address's operator is the relayer that creates it),
+ * or the same with `--contract gasless` (DuebillGaslessPayments: no admin, no relayer role),
  * which deploys to a real network and prints the address with the chain-config snippet to set. RPC: --rpc or RPC_URL_<NETWORK> (RPC_URL_BASE,
  * RPC_URL_ARBITRUM_ONE…). Key: the environment variable named by --key-env (default
  * DEPLOYER_PRIVATE_KEY). The fee proxy defaults to the network's ERC20FeeProxy
@@ -77,7 +78,23 @@ export interface DeployDepositFactoryParams {
  * Deploys DuebillDepositFactory over the network's ERC20FeeProxy, then reads the fee proxy back. The
  * factory has no owner and no settings: nothing about it can change after deployment.
  */
-export async function deployDepositFactory(params: DeployDepositFactoryParams): Promise<RecurringDeployment> {
+export function deployDepositFactory(params: DeployDepositFactoryParams): Promise<RecurringDeployment> {
+  return deployOverFeeProxy("DuebillDepositFactory", params);
+}
+
+/**
+ * Deploys DuebillGaslessPayments (EIP-3009 gasless payments through the fee proxy), then reads the fee
+ * proxy back. No owner, no settings, no roles: anyone may submit a payer's signed authorization.
+ */
+export function deployGaslessPayments(params: DeployDepositFactoryParams): Promise<RecurringDeployment> {
+  return deployOverFeeProxy("DuebillGaslessPayments", params);
+}
+
+/** A contract whose only constructor argument is the network's ERC20FeeProxy (read back after deployment). */
+async function deployOverFeeProxy(
+  name: "DuebillDepositFactory" | "DuebillGaslessPayments",
+  params: DeployDepositFactoryParams,
+): Promise<RecurringDeployment> {
   if (!isAddress(params.erc20FeeProxy) || params.erc20FeeProxy === zeroAddress)
     throw new Error(`erc20FeeProxy: not a usable address (${params.erc20FeeProxy})`);
   const transport = http(params.rpcUrl);
@@ -86,15 +103,14 @@ export async function deployDepositFactory(params: DeployDepositFactoryParams): 
   const pub = createPublicClient({ chain, transport, pollingInterval });
   const code = await pub.getCode({ address: params.erc20FeeProxy });
   if (!code || code === "0x") throw new Error(`no contract at the ERC20FeeProxy address ${params.erc20FeeProxy} on chain ${chain.id}`);
-  const factory = compiledContracts.DuebillDepositFactory;
+  const factory = compiledContracts[name];
   const wallet = createWalletClient({ chain, transport, account: params.deployer, pollingInterval });
   const txHash = await wallet.deployContract({ abi: factory.abi, bytecode: factory.bytecode, args: [params.erc20FeeProxy] });
   const receipt = await pub.waitForTransactionReceipt({ hash: txHash });
-  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`DuebillDepositFactory deployment reverted (${txHash})`);
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`${name} deployment reverted (${txHash})`);
   const address = getAddress(receipt.contractAddress);
-  const proxy = await pub.readContract({ address, abi: factory.abi, functionName: "erc20FeeProxy" });
-  if (proxy.toLowerCase() !== params.erc20FeeProxy.toLowerCase())
-    throw new Error(`DuebillDepositFactory at ${address}: fee proxy mismatch`);
+  const proxy = (await pub.readContract({ address, abi: factory.abi, functionName: "erc20FeeProxy" })) as Address;
+  if (proxy.toLowerCase() !== params.erc20FeeProxy.toLowerCase()) throw new Error(`${name} at ${address}: fee proxy mismatch`);
   return { address, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
 }
 
@@ -141,13 +157,13 @@ export async function deployRecurringPayments(params: DeployRecurringParams): Pr
 export function chainConfigSnippet(
   network: NetworkId,
   address: Address,
-  key: "recurringPayments" | "depositFactory" = "recurringPayments",
+  key: "recurringPayments" | "depositFactory" | "gaslessPayments" = "recurringPayments",
 ) {
   return { [network]: { contracts: { [key]: address } } };
 }
 
 export interface DeployCommandResult extends RecurringDeployment {
-  contract: "recurring" | "deposits";
+  contract: "recurring" | "deposits" | "gasless";
   network: NetworkId;
   chainId: number;
   /** Recurring payments only (the deposit factory has neither). */
@@ -158,7 +174,7 @@ export interface DeployCommandResult extends RecurringDeployment {
 }
 
 const USAGE =
-  "npm run contracts:deploy -- [--contract recurring|deposits] --network <id> [--relayer 0x…] [--admin 0x…] [--rpc URL] [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]";
+  "npm run contracts:deploy -- [--contract recurring|deposits|gasless] --network <id> [--relayer 0x…] [--admin 0x…] [--rpc URL] [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]";
 
 function rpcEnvName(network: NetworkId): string {
   return `RPC_URL_${network.toUpperCase().replace(/-/g, "_")}`;
@@ -188,11 +204,12 @@ export async function runDeployCommand(
   });
   const network = values.network as NetworkId | undefined;
   const contract = values.contract;
-  if (contract !== "recurring" && contract !== "deposits") throw new Error(`--contract must be recurring or deposits\n${USAGE}`);
+  if (contract !== "recurring" && contract !== "deposits" && contract !== "gasless")
+    throw new Error(`--contract must be recurring, deposits or gasless\n${USAGE}`);
   if (!network || !NETWORK_IDS.includes(network)) throw new Error(`--network must be one of ${NETWORK_IDS.join(", ")}\n${USAGE}`);
   if (NETWORKS[network].kind !== "evm")
     throw new Error(
-      `${network}: ${contract === "deposits" ? "deposit addresses" : "recurring payments"} are EVM-only (no contract for Tron)`,
+      `${network}: ${{ deposits: "deposit addresses", gasless: "gasless payments", recurring: "recurring payments" }[contract]} are EVM-only (no contract for Tron)`,
     );
   if (contract === "recurring" && (!values.relayer || !isAddress(values.relayer)))
     throw new Error(`--relayer must be the relayer's 0x address\n${USAGE}`);
@@ -230,6 +247,18 @@ export async function runDeployCommand(
     log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
     log(`New deposit addresses on ${network} are then Duebill's (they can return an excess); the deposit relayer`);
     log("(DEPOSIT_RELAYER_PRIVATE_KEY) is each new address's operator. Addresses made before keep Request Network's proxy.");
+    return { ...deployment, contract, network, chainId, admin: null, relayer: null, erc20FeeProxy, snippet };
+  }
+  if (contract === "gasless") {
+    log(`[contracts] deploying DuebillGaslessPayments to ${network} (chain ${chainId}) from ${deployer.address}`);
+    const deployment = await deployGaslessPayments({ rpcUrl, chain, deployer, erc20FeeProxy });
+    const snippet = chainConfigSnippet(network, deployment.address, "gaslessPayments");
+    log(`[contracts] DuebillGaslessPayments ${deployment.address}`);
+    log(`  tx ${deployment.txHash} (block ${deployment.blockNumber}, gas ${deployment.gasUsed})`);
+    log(`  ERC20FeeProxy ${erc20FeeProxy}  (no owner, no settings)`);
+    log("Configure it (merged into the app's chain config; CHAIN_CONFIG env or the CHAIN_CONFIG_FILE JSON):");
+    log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
+    log(`Gasless pay on ${network} then needs SIGNATURE_RELAYER_PRIVATE_KEY with gas (docs/guides/signature-payments.md).`);
     return { ...deployment, contract, network, chainId, admin: null, relayer: null, erc20FeeProxy, snippet };
   }
   const relayer = getAddress(values.relayer!);

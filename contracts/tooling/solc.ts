@@ -15,7 +15,12 @@ import solc from "solc";
 import type { Abi } from "viem";
 
 /** Deployed to real networks (contracts/src). */
-export const PRODUCTION_CONTRACTS = ["DuebillRecurringPayments", "DuebillDepositFactory", "DuebillDepositAddress"] as const;
+export const PRODUCTION_CONTRACTS = [
+  "DuebillRecurringPayments",
+  "DuebillDepositFactory",
+  "DuebillDepositAddress",
+  "DuebillGaslessPayments",
+] as const;
 /** Deployed on anvil only (contracts/devnet): the devnet's stand-ins and the tests' smart wallets (TestMultisigWallet and TestMultiSendCallOnly stand in for a Safe). */
 export const DEVNET_CONTRACTS = [
   "TestUSDC",
@@ -26,6 +31,7 @@ export const DEVNET_CONTRACTS = [
   "TestSmartWallet",
   "TestMultisigWallet",
   "TestMultiSendCallOnly",
+  "TestShortToken",
 ] as const;
 export const PROJECT_CONTRACTS = [...PRODUCTION_CONTRACTS, ...DEVNET_CONTRACTS] as const;
 export type ProjectContractName = (typeof PROJECT_CONTRACTS)[number];

@@ -22,6 +22,8 @@ export interface NetworkDeployments {
    * it); where it is set, new deposit addresses are Duebill's, elsewhere Request Network's (no returns).
    */
   readonly depositFactory?: string | null;
+  /** Duebill's own DuebillGaslessPayments (contracts/src/): EIP-3009 gasless pay (lib/gasless). None committed, set by configuration (the devnet sets it). */
+  readonly gaslessPayments?: string | null;
   /** The devnet's bridge on a cross-chain source chain (contracts/devnet/DuebillDevnetBridge.sol); never on a real network. */
   readonly devnetBridge?: string | null;
   readonly devnetBridgeCreationBlock?: number;

@@ -87,6 +87,15 @@ export function payerAccountOf(
     .sort((a, b) => b.logIndex - a.logIndex)[0];
   if (!source || source.from.toLowerCase() === tx.from.toLowerCase() || protocolContracts(rt).has(source.from.toLowerCase()))
     return undefined;
+  // A gasless payment (DuebillGaslessPayments, lib/gasless): the relayer sent it and the contract paid the fee proxy with
+  // what it received just before by the payer's EIP-3009 authorization — that transfer's sender is the payer (an EOA, the signer).
+  const gasless = rt.contracts.gaslessPayments?.toLowerCase();
+  if (gasless && source.from.toLowerCase() === gasless) {
+    const pulled = tx.transfers
+      .filter((t) => t.logIndex < source.logIndex && t.token === payment.token.toLowerCase() && t.to === gasless)
+      .sort((a, b) => b.logIndex - a.logIndex)[0];
+    if (pulled) return { address: pulled.from, eoa: pulled.from };
+  }
   const bundled = tx.to !== null && ENTRY_POINTS.includes(tx.to.toLowerCase());
   return { address: source.from, eoa: bundled ? null : tx.from };
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { gaslessVariables } from "./gasless-variables";
 import { mailVariables } from "./mail-variables";
 import { receiptVariables } from "./receipt-variables";
 import { relayerVariables } from "./relayer-variables";
@@ -163,6 +164,7 @@ export const envSchema = z.object({
   RELAYER_PRIVATE_KEY_BSC: relayerKey(),
   RELAYER_PRIVATE_KEY_SEPOLIA: relayerKey(),
   ...relayerVariables,
+  ...gaslessVariables,
   DEPOSIT_NETWORKS: doc(z.string().optional(), {
     description:
       "comma-separated networks that offer deposit addresses; mainnet is left out by default because each address's deployment (~1.2 M gas) costs the operator real money",

@@ -95,6 +95,7 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/v2/secure-payments/{token}": ["GET"],
   "/v2/secure-payments/{token}/calldata": ["POST"],
   "/v2/secure-payments/{token}/deposit-address": ["POST"],
+  "/v2/secure-payments/{token}/gasless": ["GET", "POST"],
   "/v2/secure-payments/{token}/intent": ["POST"],
   "/v2/secure-payments/{token}/invoice/pdf": ["GET"],
   "/v2/secure-payments/{token}/payer-email": ["POST"],

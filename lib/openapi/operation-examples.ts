@@ -3,6 +3,7 @@ import { DOCUMENT_EXAMPLES } from "@/lib/openapi/document-examples";
 import { DUNNING_EXAMPLES } from "@/lib/openapi/dunning-examples";
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
+import { GASLESS_EXAMPLES } from "@/lib/openapi/gasless-examples";
 import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
 import { REFUND_EXAMPLES } from "@/lib/openapi/refund-examples";
 import { X402_EXAMPLES } from "@/lib/openapi/x402-examples";
@@ -144,6 +145,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   }),
   getSecurePaymentPage: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   securePaymentDepositAddress: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
+  ...GASLESS_EXAMPLES,
   paySecurePayment: (ctx) => ({ params: { token: "<token>" }, query: { wallet: ctx.payer }, placeholders: TOKEN }),
   securePaymentCalldata: (ctx) => ({ params: { token: "<token>" }, body: { wallet: ctx.payer }, placeholders: TOKEN }),
   setSecurePaymentPayerEmail: () => ({ params: { token: "<token>" }, body: { email: "payer@example.com" }, placeholders: TOKEN }),

@@ -7,6 +7,7 @@ import * as destinations from "./destinations";
 import * as documents from "./documents";
 import * as dunning from "./dunning";
 import * as exportOps from "./exports";
+import * as gasless from "./gasless";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
 import * as payments from "./payments";
@@ -39,6 +40,7 @@ const MODULES = [
   dunning,
   securePayments,
   securePaymentTools,
+  gasless,
   destinations,
   orchestrators,
   orchestratorSetup,

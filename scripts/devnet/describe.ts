@@ -10,6 +10,7 @@ export function describeDevnet(devnet: Devnet, configFile: string): string {
     `  Batch          ${devnet.contracts.batchPayments}  (BatchConversionPayments)`,
     `  Recurring      ${devnet.contracts.recurringPayments}  (DuebillRecurringPayments; relayer below, admin = deployer)`,
     `  Deposits       ${devnet.contracts.depositFactory}  (DuebillDepositFactory: returns excess; deposit relayer below)`,
+    `  Gasless        ${devnet.contracts.gaslessPayments}  (DuebillGaslessPayments: EIP-3009 pay; signature relayer below)`,
     `  RN deposits    ${devnet.contracts.singleRequestProxyFactory}  (SingleRequestProxyFactory: the fallback where Duebill's is not deployed)`,
     `  Conversion     ${devnet.contracts.erc20ConversionProxy}  (Erc20ConversionProxy; path ${devnet.contracts.chainlinkConversionPath})`,
     `  Price feeds    ${Object.keys(devnet.aggregators).join(", ")} → USD  (change one: npm run devnet -- rate EUR 1.08)`,

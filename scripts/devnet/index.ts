@@ -45,6 +45,8 @@ export interface Devnet {
     singleRequestProxyFactory: `0x${string}`;
     /** Duebill's DuebillDepositFactory: the deposit addresses lib/deposits creates here (they can return an excess). */
     depositFactory: `0x${string}`;
+    /** Duebill's DuebillGaslessPayments: gasless EIP-3009 pay, submitted by accounts.signatureRelayer (lib/gasless). */
+    gaslessPayments: `0x${string}`;
     /** Request Network's ChainlinkConversionPath (whitelist admin = deployer) and Erc20ConversionProxy. */
     chainlinkConversionPath: `0x${string}`;
     erc20ConversionProxy: `0x${string}`;
@@ -142,6 +144,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       recurringPayments: deployed.recurringPayments,
       singleRequestProxyFactory: deployed.singleRequestProxyFactory,
       depositFactory: deployed.depositFactory,
+      gaslessPayments: deployed.gaslessPayments,
       chainlinkConversionPath: deployed.chainlinkConversionPath,
       erc20ConversionProxy: deployed.erc20ConversionProxy,
     };

@@ -177,6 +177,23 @@ function recurringPayout(activate: boolean): Promise<string> {
 
 const REFUND_OPS = new Set(["createRefund", "listRefunds", "getRefund", "markRefundSent", "cancelRefund", "getRefundReceipt"]);
 let lastPaidRequest = "";
+let lastLinkToken = "";
+
+/** The gasless plan (GET …/gasless) of a link for the example payer, and that wallet's signature of its typed data. */
+async function gaslessSigned(token: string): Promise<Record<string, string>> {
+  const op = OPERATIONS.find((o) => o.operationId === "securePaymentGaslessPlan")!;
+  const res = await handlers.get(op)!(new Request(`http://localhost:3000/v2/secure-payments/${token}/gasless?wallet=${ctx.payer}`), {
+    params: Promise.resolve({ token }),
+  });
+  const plan = await res.json();
+  expect(res.status, JSON.stringify(plan)).toBe(200);
+  const m = plan.typedData.message;
+  const signature = await privateKeyToAccount(WALLETS.get(ctx.payer.toLowerCase())!.privateKey).signTypedData({
+    ...plan.typedData,
+    message: { ...m, value: BigInt(m.value), validAfter: BigInt(m.validAfter), validBefore: BigInt(m.validBefore) },
+  } as TypedDataDefinition);
+  return { "<planSalt>": plan.payment.salt, "<planValidBefore>": plan.validBefore, "<planSignature>": signature };
+}
 
 /**
  * A request paid on chain as the placeholder's note says: created by its example, paid with GET /pay's
@@ -306,7 +323,8 @@ async function resolve(name: string, operationId: string): Promise<string> {
         return tronPayoutLink();
       }
       if (operationId === "getMulticallPayout") return (await expectCreated("createMulticallPayout")).body.token;
-      return (await expectCreated("createSecurePayment")).body.token;
+      lastLinkToken = (await expectCreated("createSecurePayment")).body.token;
+      return lastLinkToken;
     case "<token1>":
     case "<token2>":
       return (await expectCreated("createSecurePayout")).body.token;
@@ -366,6 +384,19 @@ async function resolve(name: string, operationId: string): Promise<string> {
       const receipt = await runExampleWith("getPaymentReceipt", { "<paymentId>": payment.id });
       expect(receipt.status, receipt.text).toBe(200);
       return receipt.body.receipt.id;
+    }
+    case "<planSalt>":
+    case "<planValidBefore>":
+    case "<planSignature>": {
+      // The gasless plan of the link this example's `<token>` named, signed by the example payer as the page says.
+      const key = `gasless:${lastLinkToken}`;
+      if (!cache.has(key))
+        cache.set(
+          key,
+          gaslessSigned(lastLinkToken).then((s) => JSON.stringify(s)),
+        );
+      const s = JSON.parse(await cache.get(key)!) as Record<string, string>;
+      return s[name]!;
     }
     case "<txID>":
       return TRON_TXID;

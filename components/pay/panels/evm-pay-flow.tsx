@@ -1,6 +1,6 @@
 "use client";
 
-import { type ReactNode, useMemo } from "react";
+import { type ReactNode, useMemo, useState } from "react";
 import type { Address, Hex } from "viem";
 import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
 import { waitForTransactionReceipt } from "wagmi/actions";
@@ -12,6 +12,7 @@ import { describeError, isUserRejection, REJECTED_MESSAGE } from "@/components/s
 import { buttonClass } from "@/components/ui/button";
 import type { CrossChainSource, PaymentPageData } from "@/lib/secure-payments/page-types";
 import { CrossChainPicker, CrossChainSummary } from "./cross-chain";
+import { GaslessPay } from "./gasless-pay";
 import { ConnectedWallet, PayCard } from "./pay-card";
 import { PlanPanel, stepLabels } from "./plan-panel";
 
@@ -43,6 +44,8 @@ export function EvmPayFlow({
   const config = useConfig();
   const { sendTransactionAsync } = useSendTransaction();
   const runner = usePlanRunner();
+  // A gasless payment's transaction (sent by Duebill's relayer): watched like the wallet's own.
+  const [gaslessTx, setGaslessTx] = useState<string | null>(null);
   const onTarget = isConnected && chainId === target;
   const plan = usePaymentPlan(data.token, address, onTarget, planSource);
   const busy = runner.phase === "running" || runner.phase === "payment_submitted" || runner.phase === "payment_confirmed";
@@ -101,7 +104,7 @@ export function EvmPayFlow({
       </div>
     );
   } else {
-    body = (
+    const walletPath = (secondary: boolean) => (
       <PlanPanel
         data={data}
         plan={plan.plan}
@@ -112,12 +115,22 @@ export function EvmPayFlow({
         onPay={(retry) => void onPay(retry)}
         nativeSymbol={source ? "ETH" : nativeSymbol}
         crossChain={crossChainOf(plan.plan)}
+        secondary={secondary}
       />
     );
+    // Paying on the link's own network from an idle wallet: the signature path first where the token allows it.
+    body =
+      source || runner.phase !== "idle" ? (
+        walletPath(false)
+      ) : (
+        <GaslessPay data={data} address={address} nativeSymbol={nativeSymbol} onSent={setGaslessTx}>
+          {walletPath}
+        </GaslessPay>
+      );
   }
 
   return (
-    <PayCard paymentTx={runner.paymentTx}>
+    <PayCard paymentTx={runner.paymentTx ?? gaslessTx}>
       {isConnected && address ? (
         <ConnectedWallet address={address} walletName={connector?.name} onDisconnect={() => disconnect()} disabled={busy} />
       ) : null}

@@ -21,6 +21,8 @@ export interface PlanPanelProps {
   nativeSymbol: string;
   /** Cross-chain: the steps' labels and what the wallet must hold on the source chain. */
   crossChain?: { labels: StepLabels; need: string };
+  /** Another way to pay is offered first (gasless): this pay button is the secondary action. */
+  secondary?: boolean;
 }
 
 /** After connecting on the right network: the plan's steps, the pay button, progress and the outcome. */
@@ -76,7 +78,12 @@ export function PlanPanel(props: PlanPanelProps) {
         </Alert>
       ) : null}
       {plan && !short && !props.planError && (idle || retryable || busy) ? (
-        <Button block disabled={busy || (props.planLoading && !retryable)} onClick={() => props.onPay(retryable)}>
+        <Button
+          block
+          variant={props.secondary ? "secondary" : "primary"}
+          disabled={busy || (props.planLoading && !retryable)}
+          onClick={() => props.onPay(retryable)}
+        >
           {busy ? "Payment in progress…" : retryable ? "Try again" : plan.metadata.needsApproval ? `Approve and pay` : labels.pay}
         </Button>
       ) : null}
