@@ -1475,6 +1475,873 @@ export const compiledContracts = {
     bytecode:
       "0x6101a0604052348015610010575f5ffd5b506040516111fb3803806111fb83398101604081905261002f916100a1565b6001600160a01b0398891660805296881660a05294871660c05292861660e0526001600160c01b0319909116610100529093166101205261014092909252610160919091526001600160401b031661018052610155565b80516001600160a01b038116811461009c575f5ffd5b919050565b5f5f5f5f5f5f5f5f5f6101208a8c0312156100ba575f5ffd5b6100c38a610086565b98506100d160208b01610086565b97506100df60408b01610086565b96506100ed60608b01610086565b60808b01519096506001600160c01b03198116811461010a575f5ffd5b945061011860a08b01610086565b60c08b015160e08c01516101008d015192965090945092506001600160401b0381168114610144575f5ffd5b809150509295985092959850929598565b60805160a05160c05160e0516101005161012051610140516101605161018051610f996102625f395f8181610171015261071101525f818161026a0152818161074501528181610a070152610a3601525f81816102270152818161032e0152818161035f015261076f01525f81816101b1015261058d01525f81816102c10152818161052401526106b201525f81816103090152818161042c015281816107c80152818161090c01528181610ac901528181610b340152610bbf01525f818161029a015281816103d40152818161054f01528181610663015261097701525f81816101ed015281816103a0015261061201525f818161010f01528181610a960152610b070152610f995ff3fe608060405234801561000f575f5ffd5b5060043610610106575f3560e01c806369e154041161009e578063ac7c57801161006e578063ac7c57801461028c578063ae90b21314610295578063b4037d25146102bc578063c87d6779146102fc578063fc0c546a14610304575f5ffd5b806369e15404146102225780636cb76408146102495780639be65a6014610252578063aa8c217c14610265575f5ffd5b806341275358116100d957806341275358146101ac5780634fa679d8146101d3578063570ca735146101e8578063660435581461020f575f5ffd5b8063176b2bfb1461010a5780631de772c51461014e578063295b4e171461016457806339a3a99a1461016c575b5f5ffd5b6101317f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020015b60405180910390f35b61015661032b565b604051908152602001610145565b6101565f5481565b6101937f000000000000000000000000000000000000000000000000000000000000000081565b60405167ffffffffffffffff9091168152602001610145565b6101317f000000000000000000000000000000000000000000000000000000000000000081565b6101e66101e1366004610dff565b61038d565b005b6101317f000000000000000000000000000000000000000000000000000000000000000081565b6101e661021d366004610e31565b6105ff565b6101567f000000000000000000000000000000000000000000000000000000000000000081565b61015660025481565b6101e6610260366004610e7a565b610902565b6101567f000000000000000000000000000000000000000000000000000000000000000081565b61015660015481565b6101317f000000000000000000000000000000000000000000000000000000000000000081565b6102e37f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160c01b03199091168152602001610145565b610156610a04565b6101317f000000000000000000000000000000000000000000000000000000000000000081565b5f7f0000000000000000000000000000000000000000000000000000000000000000600154101561038857600154610383907f0000000000000000000000000000000000000000000000000000000000000000610eae565b905090565b505f90565b610395610a5a565b336001600160a01b037f000000000000000000000000000000000000000000000000000000000000000016148015906103f75750336001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001614155b1561041557604051637a17643360e11b815260040160405180910390fd5b6040516370a0823160e01b81523060048201525f907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906370a0823190602401602060405180830381865afa158015610479573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061049d9190610ec7565b9050808211156104c057604051631e9acf1760e31b815260040160405180910390fd5b5f6104c961032b565b90506104d58383610eae565b8111156104e9576104e68383610eae565b90505b825f5f8282546104f99190610ede565b925050819055508060015f8282546105119190610ede565b90915550506040516001600160c01b03197f00000000000000000000000000000000000000000000000000000000000000001660208201526105b9907f000000000000000000000000000000000000000000000000000000000000000090859060280160405160208183030381529060405284855f146105b1577f00000000000000000000000000000000000000000000000000000000000000006105b3565b5f5b87610a91565b60408051848152602081018390527f509da02d76b66d8370a76a9ed0b42a3de167a8a53d97b435f51441a53d557a4d910160405180910390a150506105fc610c56565b50565b610607610a5a565b336001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000161461065057604051631f0853c160e21b815260040160405180910390fd5b6001600160a01b038316158061069757507f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316836001600160a01b0316145b806106aa57506001600160a01b03831630145b806106e857507f00000000000000000000000000000000000000000000000000000000000000006001600160c01b031916816001600160c01b031916145b806106f1575081155b1561070f576040516349e7d88560e01b815260040160405180910390fd5b7f000000000000000000000000000000000000000000000000000000000000000067ffffffffffffffff164210801561079357507f00000000000000000000000000000000000000000000000000000000000000005f54108061079357507f0000000000000000000000000000000000000000000000000000000000000000600154105b156107b1576040516350e3b84b60e01b815260040160405180910390fd5b6040516370a0823160e01b81523060048201525f907f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906370a0823190602401602060405180830381865afa158015610815573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906108399190610ec7565b90508083111561085c57604051631e9acf1760e31b815260040160405180910390fd5b8260025f82825461086d9190610ede565b90915550506040516001600160c01b0319831660208201526108a790859085906028016040516020818303038152906040525f5f86610a91565b604080518481526001600160c01b0319841660208201526001600160a01b038616917f384b7a119cf1e872ed577e5e112cf576c5586971eac0decdc89d3358c5282385910160405180910390a2506108fd610c56565b505050565b61090a610a5a565b7f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316816001600160a01b03160361095c57604051635079ff7560e11b815260040160405180910390fd5b6040516370a0823160e01b815230600482015281906109fb907f0000000000000000000000000000000000000000000000000000000000000000906001600160a01b038416906370a0823190602401602060405180830381865afa1580156109c6573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906109ea9190610ec7565b6001600160a01b0384169190610c80565b506105fc610c56565b5f7f00000000000000000000000000000000000000000000000000000000000000005f541015610388575f54610383907f0000000000000000000000000000000000000000000000000000000000000000610eae565b610a62610cba565b610a8f60017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b90610cfa565b565b610af07f0000000000000000000000000000000000000000000000000000000000000000610abf8588610ede565b6001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000169190610d01565b60405163c219a14d60e01b81526001600160a01b037f0000000000000000000000000000000000000000000000000000000000000000169063c219a14d90610b66907f0000000000000000000000000000000000000000000000000000000000000000908a908a908a908a908a90600401610ef1565b5f604051808303815f87803b158015610b7d575f5ffd5b505af1158015610b8f573d5f5f3e3d5ffd5b50505050828582610ba09190610eae565b610baa9190610eae565b6040516370a0823160e01b81523060048201527f00000000000000000000000000000000000000000000000000000000000000006001600160a01b0316906370a0823190602401602060405180830381865afa158015610c0c573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610c309190610ec7565b14610c4e57604051631947c14d60e31b815260040160405180910390fd5b505050505050565b610a8f5f7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00610a89565b610c8d8383836001610d53565b6108fd57604051635274afe760e01b81526001600160a01b03841660048201526024015b60405180910390fd5b7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005c15610a8f57604051633ee5aeb560e01b815260040160405180910390fd5b80825d5050565b610d0d8383835f610db5565b6108fd57610d1e83835f6001610db5565b610d4657604051635274afe760e01b81526001600160a01b0384166004820152602401610cb1565b610c8d8383836001610db5565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f51148316610da9578383151615610d9d573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b60405163095ea7b360e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f51148316610da9578383151615610d9d573d5f823e3d81fd5b5f60208284031215610e0f575f5ffd5b5035919050565b80356001600160a01b0381168114610e2c575f5ffd5b919050565b5f5f5f60608486031215610e43575f5ffd5b610e4c84610e16565b92506020840135915060408401356001600160c01b031981168114610e6f575f5ffd5b809150509250925092565b5f60208284031215610e8a575f5ffd5b610e9382610e16565b9392505050565b634e487b7160e01b5f52601160045260245ffd5b81810381811115610ec157610ec1610e9a565b92915050565b5f60208284031215610ed7575f5ffd5b5051919050565b80820180821115610ec157610ec1610e9a565b60018060a01b038716815260018060a01b038616602082015284604082015260c060608201525f84518060c0840152806020870160e085015e5f60e082850181019190915260808401959095526001600160a01b039390931660a083015250601f909101601f1916010194935050505056fea2646970667358221220d4eb8495a3b4c16848e3f3f3dc0692821f17d6eaed0bd4601370f35152acd42664736f6c63430008250033",
   },
+  DuebillCommerceEscrow: {
+    abi: [
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "erc20FeeProxy_",
+            type: "address",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "constructor",
+      },
+      {
+        inputs: [],
+        name: "AlreadyAuthorized",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "AuthorizationExpired",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "AuthorizationNotExpired",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "BalanceMismatch",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ExceedsCapturable",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "FeeBpsTooHigh",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "FeeReceiverMissing",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "FeeTooHigh",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "InvalidExpiries",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NotOperator",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NotOperatorOrReceiver",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NotPayer",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NothingToReclaim",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NothingToVoid",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "PreApprovalExpired",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ReentrancyGuardReentrantCall",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "RefundExceedsCaptured",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+        ],
+        name: "SafeERC20FailedOperation",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ZeroAddress",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ZeroAmount",
+        type: "error",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            indexed: false,
+            internalType: "bool",
+            name: "viaSignature",
+            type: "bool",
+          },
+        ],
+        name: "PaymentAuthorized",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "feeAmount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentCaptured",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentReclaimed",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "by",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentRefunded",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentVoided",
+        type: "event",
+      },
+      {
+        inputs: [],
+        name: "MAX_FEE_BPS",
+        outputs: [
+          {
+            internalType: "uint16",
+            name: "",
+            type: "uint16",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "authorizeWithAllowance",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+          {
+            internalType: "bytes",
+            name: "signature",
+            type: "bytes",
+          },
+        ],
+        name: "authorizeWithSignature",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "feeAmount",
+            type: "uint256",
+          },
+        ],
+        name: "capture",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "erc20FeeProxy",
+        outputs: [
+          {
+            internalType: "contract IEscrowFeeProxy",
+            name: "",
+            type: "address",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "getPaymentId",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+        ],
+        name: "paymentState",
+        outputs: [
+          {
+            components: [
+              {
+                internalType: "bool",
+                name: "authorized",
+                type: "bool",
+              },
+              {
+                internalType: "uint120",
+                name: "capturable",
+                type: "uint120",
+              },
+              {
+                internalType: "uint128",
+                name: "captured",
+                type: "uint128",
+              },
+              {
+                internalType: "uint128",
+                name: "refunded",
+                type: "uint128",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentState",
+            name: "",
+            type: "tuple",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "reclaim",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "refund",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "void",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+    ],
+    bytecode:
+      "0x60a060405234801561000f575f5ffd5b50604051611aca380380611aca83398101604081905261002e91610066565b6001600160a01b0381166100555760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b0316608052610093565b5f60208284031215610076575f5ffd5b81516001600160a01b038116811461008c575f5ffd5b9392505050565b608051611a126100b85f395f818160b901528181610b760152610ba50152611a125ff3fe608060405234801561000f575f5ffd5b506004361061009b575f3560e01c80635ee91c40116100635780635ee91c401461020e5780636135647414610221578063af95885514610234578063c005d62614610247578063d55be8c61461025a575f5ffd5b806302218fbc1461009f578063176b2bfb146100b457806334b778ed146100f857806349708a19146101da5780635dc32c01146101ed575b5f5ffd5b6100b26100ad36600461151a565b610276565b005b6100db7f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020015b60405180910390f35b610186610106366004611545565b604080516080810182525f808252602082018190529181018290526060810191909152505f90815260208181526040918290208251608081018452815460ff8116151582526001600160781b03610100820416938201939093526001600160801b03600160801b9093048316938101939093526001015416606082015290565b6040516100ef91905f6080820190508251151582526001600160781b0360208401511660208301526001600160801b0360408401511660408301526001600160801b03606084015116606083015292915050565b6100b26101e836600461155c565b61044d565b6102006101fb366004611577565b610562565b6040519081526020016100ef565b6100b261021c36600461155c565b6107d8565b61020061022f36600461155c565b6108f2565b6100b26102423660046115f8565b610925565b61020061025536600461155c565b610d91565b61026361271081565b60405161ffff90911681526020016100ef565b61027e610fe0565b61028b6020830183611642565b6001600160a01b0316336001600160a01b0316141580156102cd57506102b76060830160408401611642565b6001600160a01b0316336001600160a01b031614155b156102eb576040516345f52b9960e01b815260040160405180910390fd5b805f0361030b57604051631f2a200560e01b815260040160405180910390fd5b5f610315836108f2565b5f8181526020819052604090208054600182015492935090916001600160801b03600160801b90920482169161034d9186911661166f565b111561036c5760405163552f090d60e11b815260040160405180910390fd5b6001810180548491905f9061038b9084906001600160801b0316611688565b92506101000a8154816001600160801b0302191690836001600160801b031602179055506103e8338560200160208101906103c69190611642565b856103d76080890160608a01611642565b6001600160a01b0316929190611017565b336103fb610140860161012087016116be565b6001600160c01b031916837fdbe33d9d7eb7781bbbf8f83270057f8c68bbfdc0a575dbc3d11a5d9627fcdfb58660405161043791815260200190565b60405180910390a45050610449611058565b5050565b610455610fe0565b6104626020820182611642565b6001600160a01b0316336001600160a01b03161461049357604051631f0853c160e21b815260040160405180910390fd5b5f61049d826108f2565b90505f6104a982611082565b9050805f036104cb5760405163372673c760e21b815260040160405180910390fd5b6104ff6104de6040850160208601611642565b826104ef6080870160608801611642565b6001600160a01b031691906110b1565b610511610140840161012085016116be565b6001600160c01b031916827f05ecf3720a5c6c8359ca97fd909c7ece26c70202cc3248433ec74fd01947f7da8360405161054d91815260200190565b60405180910390a3505061055f611058565b50565b5f61056b610fe0565b610574846110e6565b90505f6105876080860160608701611642565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa1580156105ce573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906105f291906116d7565b90506106046080870160608801611642565b6001600160a01b03166388b7ab636106226040890160208a01611642565b3061063360a08b0160808c01611704565b5f61064460c08d0160a08e01611732565b898c8c6040518963ffffffff1660e01b815260040161066a98979695949392919061174b565b5f604051808303815f87803b158015610681575f5ffd5b505af1158015610693573d5f5f3e3d5ffd5b506106a89250505060a0870160808801611704565b6106bb906001600160781b03168261166f565b6040516370a0823160e01b81523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa1580156106fd573d5f5f3e3d5ffd5b505050506040513d601f19601f8201168201806040525081019061072191906116d7565b1461073f57604051631947c14d60e31b815260040160405180910390fd5b61074f6040870160208801611642565b6001600160a01b031661076a610140880161012089016116be565b6001600160c01b031916847ff5246374097f3d8a0712320ec5cb29a2ca92423026e65f11fcba30181992f60a6107a660a08b0160808c01611704565b604080516001600160781b039092168252600160208301520160405180910390a450506107d1611058565b9392505050565b6107e0610fe0565b6107f06040820160208301611642565b6001600160a01b0316336001600160a01b03161461082157604051631435e35760e01b815260040160405180910390fd5b61083160e0820160c08301611732565b65ffffffffffff164210156108595760405163115a2eeb60e31b815260040160405180910390fd5b5f610863826108f2565b90505f61086f82611082565b9050805f036108915760405163fddb35b360e01b815260040160405180910390fd5b6108a46104de6040850160208601611642565b6108b6610140840161012085016116be565b6001600160c01b031916827f6f01652dad50a2431bf45d4ae1a58ef92e7156986170c600a21ad235e58e82fc8360405161054d91815260200190565b5f463083604051602001610908939291906117d5565b604051602081830303815290604052805190602001209050919050565b61092d610fe0565b61093a6020840184611642565b6001600160a01b0316336001600160a01b03161461096b57604051631f0853c160e21b815260040160405180910390fd5b61097b60e0840160c08501611732565b65ffffffffffff1642106109a257604051630f05f5bf60e01b815260040160405180910390fd5b815f036109c257604051631f2a200560e01b815260040160405180910390fd5b5f6109cc846108f2565b5f81815260208190526040902080549192509061010090046001600160781b0316841115610a0d57604051635850b0ff60e01b815260040160405180910390fd5b610a1e610100860160e08701611908565b610a2c9061ffff1685611921565b610a3861271085611921565b1115610a575760405163cd4e616760e01b815260040160405180910390fd5b805484908290600190610a7990849061010090046001600160781b0316611938565b92506101000a8154816001600160781b0302191690836001600160781b0316021790555083815f0160108282829054906101000a90046001600160801b0316610ac29190611688565b92506101000a8154816001600160801b0302191690836001600160801b031602179055505f856060016020810190610afa9190611642565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa158015610b41573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610b6591906116d7565b9050610b9b6001600160a01b0383167f000000000000000000000000000000000000000000000000000000000000000088611351565b6001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001663c219a14d610bda60808a0160608b01611642565b610bea60608b0160408c01611642565b610bf4898b611957565b610c066101408d016101208e016116be565b6040516001600160c01b031990911660208201526028016040516020818303038152906040528a8d610100016020810190610c419190611642565b6040518763ffffffff1660e01b8152600401610c629695949392919061196a565b5f604051808303815f87803b158015610c79575f5ffd5b505af1158015610c8b573d5f5f3e3d5ffd5b50506040516370a0823160e01b81523060048201528392508891506001600160a01b038516906370a0823190602401602060405180830381865afa158015610cd5573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610cf991906116d7565b610d03919061166f565b14610d2157604051631947c14d60e31b815260040160405180910390fd5b610d33610140880161012089016116be565b6001600160c01b031916847fd3b527a3b9d111b49079add48cdf5a8c7926aea024fe808a8dc3c526f8e0508a8888604051610d78929190918252602082015260400190565b60405180910390a350505050610d8c611058565b505050565b5f610d9a610fe0565b610daa6040830160208401611642565b6001600160a01b0316336001600160a01b031614610ddb57604051631435e35760e01b815260040160405180910390fd5b610de4826110e6565b90505f610df76080840160608501611642565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa158015610e3e573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610e6291906116d7565b9050610ea3610e776040860160208701611642565b30610e8860a0880160808901611704565b6001600160a01b0386169291906001600160781b0316611017565b610eb360a0850160808601611704565b610ec6906001600160781b03168261166f565b6040516370a0823160e01b81523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa158015610f08573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610f2c91906116d7565b14610f4a57604051631947c14d60e31b815260040160405180910390fd5b610f5a6040850160208601611642565b6001600160a01b0316610f75610140860161012087016116be565b6001600160c01b031916847ff5246374097f3d8a0712320ec5cb29a2ca92423026e65f11fcba30181992f60a610fb160a0890160808a01611704565b604080516001600160781b0390921682525f60208301520160405180910390a45050610fdb611058565b919050565b610fe86113a3565b61101560017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b906113e3565b565b6110258484848460016113ea565b61105257604051635274afe760e01b81526001600160a01b03851660048201526024015b60405180910390fd5b50505050565b6110155f7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f0061100f565b5f9081526020819052604090208054610100600160801b0319811690915561010090046001600160781b031690565b6110be8383836001611457565b610d8c57604051635274afe760e01b81526001600160a01b0384166004820152602401611049565b5f806110f56020840184611642565b6001600160a01b0316148061112157505f6111166040840160208501611642565b6001600160a01b0316145b8061114357505f6111386060840160408501611642565b6001600160a01b0316145b8061116557505f61115a6080840160608501611642565b6001600160a01b0316145b156111835760405163d92e233d60e01b815260040160405180910390fd5b61119360a0830160808401611704565b6001600160781b03165f036111bb57604051631f2a200560e01b815260040160405180910390fd5b6111cb60e0830160c08401611732565b65ffffffffffff166111e360c0840160a08501611732565b65ffffffffffff16111561120a57604051632f88a73d60e01b815260040160405180910390fd5b61271061121e610100840160e08501611908565b61ffff1611156112415760405163663885fb60e01b815260040160405180910390fd5b611252610100830160e08401611908565b61ffff161580159061127d57505f61127261012084016101008501611642565b6001600160a01b0316145b1561129b576040516342f913cf60e01b815260040160405180910390fd5b6112ab60c0830160a08401611732565b65ffffffffffff1642106112d25760405163510c223760e11b815260040160405180910390fd5b6112db826108f2565b5f81815260208190526040902080549192509060ff161561130f57604051633013e93f60e11b815260040160405180910390fd5b805460ff1916600117815561132a60a0840160808501611704565b81546001600160781b039190911661010002610100600160801b0319909116179055919050565b61135d8383835f6114b9565b610d8c5761136e83835f60016114b9565b61139657604051635274afe760e01b81526001600160a01b0384166004820152602401611049565b6110be83838360016114b9565b7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005c1561101557604051633ee5aeb560e01b815260040160405180910390fd5b80825d5050565b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f5114831661144657838315161561143a573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f511483166114ad5783831516156114a1573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b60405163095ea7b360e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f511483166114ad5783831516156114a1573d5f823e3d81fd5b5f6101608284031215611514575f5ffd5b50919050565b5f5f610180838503121561152c575f5ffd5b6115368484611503565b94610160939093013593505050565b5f60208284031215611555575f5ffd5b5035919050565b5f610160828403121561156d575f5ffd5b6107d18383611503565b5f5f5f610180848603121561158a575f5ffd5b6115948585611503565b925061016084013567ffffffffffffffff8111156115b0575f5ffd5b8401601f810186136115c0575f5ffd5b803567ffffffffffffffff8111156115d6575f5ffd5b8660208284010111156115e7575f5ffd5b939660209190910195509293505050565b5f5f5f6101a0848603121561160b575f5ffd5b6116158585611503565b956101608501359550610180909401359392505050565b80356001600160a01b0381168114610fdb575f5ffd5b5f60208284031215611652575f5ffd5b6107d18261162c565b634e487b7160e01b5f52601160045260245ffd5b808201808211156116825761168261165b565b92915050565b6001600160801b0381811683821601908111156116825761168261165b565b80356001600160c01b031981168114610fdb575f5ffd5b5f602082840312156116ce575f5ffd5b6107d1826116a7565b5f602082840312156116e7575f5ffd5b5051919050565b80356001600160781b0381168114610fdb575f5ffd5b5f60208284031215611714575f5ffd5b6107d1826116ee565b803565ffffffffffff81168114610fdb575f5ffd5b5f60208284031215611742575f5ffd5b6107d18261171d565b6001600160a01b038981168252881660208201526001600160781b03871660408201526060810186905265ffffffffffff8516608082015260a0810184905260e060c08201819052810182905281836101008301375f81830161010090810191909152601f909201601f19160101979650505050505050565b803561ffff81168114610fdb575f5ffd5b8381526001600160a01b03831660208201526101a08101611809604083016117fc8561162c565b6001600160a01b03169052565b6118156020840161162c565b6001600160a01b0316606083015261182f6040840161162c565b6001600160a01b031660808301526118496060840161162c565b6001600160a01b031660a0830152611863608084016116ee565b6001600160781b031660c083015261187d60a0840161171d565b65ffffffffffff1660e083015261189660c0840161171d565b65ffffffffffff166101008301526118b060e084016117c4565b61ffff166101208301526118c7610100840161162c565b6001600160a01b03166101408301526118e361012084016116a7565b6001600160c01b03191661016083015261014092909201356101809091015292915050565b5f60208284031215611918575f5ffd5b6107d1826117c4565b80820281158282048414176116825761168261165b565b6001600160781b0382811682821603908111156116825761168261165b565b818103818111156116825761168261165b565b60018060a01b038716815260018060a01b038616602082015284604082015260c060608201525f84518060c0840152806020870160e085015e5f60e082850181019190915260808401959095526001600160a01b039390931660a083015250601f909101601f1916010194935050505056fea2646970667358221220d334de6b2d62460b80a68bc9141b5d985cfc2ee14ce26c8f88661d0d4a8446bd64736f6c63430008250033",
+  },
   TestUSDC: {
     abi: [
       {

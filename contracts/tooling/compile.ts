@@ -41,6 +41,9 @@ export const recurringPaymentsAbi = ${JSON.stringify(compiled.DuebillRecurringPa
 export const depositFactoryAbi = ${JSON.stringify(compiled.DuebillDepositFactory.abi, null, 2)} as const;
 export const depositAddressAbi = ${JSON.stringify(compiled.DuebillDepositAddress.abi, null, 2)} as const;
 
+/** contracts/src/DuebillCommerceEscrow.sol: authorize, capture, void, reclaim, refund (lib/commerce). */
+export const commerceEscrowAbi = ${JSON.stringify(compiled.DuebillCommerceEscrow.abi, null, 2)} as const;
+
 /** contracts/devnet/DuebillDevnetBridge.sol, the devnet's cross-chain route (lib/routing/devnet-bridge.ts). */
 export const devnetBridgeAbi = ${JSON.stringify(compiled.DuebillDevnetBridge.abi, null, 2)} as const;
 `,

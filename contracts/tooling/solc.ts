@@ -15,7 +15,12 @@ import solc from "solc";
 import type { Abi } from "viem";
 
 /** Deployed to real networks (contracts/src). */
-export const PRODUCTION_CONTRACTS = ["DuebillRecurringPayments", "DuebillDepositFactory", "DuebillDepositAddress"] as const;
+export const PRODUCTION_CONTRACTS = [
+  "DuebillRecurringPayments",
+  "DuebillDepositFactory",
+  "DuebillDepositAddress",
+  "DuebillCommerceEscrow",
+] as const;
 /** Deployed on anvil only (contracts/devnet): the devnet's stand-ins and the tests' smart wallets (TestMultisigWallet and TestMultiSendCallOnly stand in for a Safe). */
 export const DEVNET_CONTRACTS = [
   "TestUSDC",

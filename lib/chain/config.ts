@@ -54,6 +54,7 @@ const overrideSchema = z.partialRecord(
         recurringPayments: z.string().nullable().optional(),
         singleRequestProxyFactory: z.string().nullable().optional(),
         depositFactory: z.string().nullable().optional(),
+        commerceEscrow: z.string().nullable().optional(),
         devnetBridge: z.string().nullable().optional(),
         devnetBridgeCreationBlock: z.number().int().min(0).optional(),
       })

@@ -22,6 +22,8 @@ export interface NetworkDeployments {
    * it); where it is set, new deposit addresses are Duebill's, elsewhere Request Network's (no returns).
    */
   readonly depositFactory?: string | null;
+  /** Duebill's own DuebillCommerceEscrow (contracts/src/): authorize/capture payments (lib/commerce). Set by configuration. */
+  readonly commerceEscrow?: string | null;
   /** The devnet's bridge on a cross-chain source chain (contracts/devnet/DuebillDevnetBridge.sol); never on a real network. */
   readonly devnetBridge?: string | null;
   readonly devnetBridgeCreationBlock?: number;

@@ -23,7 +23,7 @@ import {
   zeroAddress,
 } from "viem";
 import { compiledContracts } from "@/contracts/generated/artifacts.generated";
-import { deployDepositFactory, deployRecurringPayments } from "@/contracts/tooling/deploy";
+import { deployCommerceEscrow, deployDepositFactory, deployRecurringPayments } from "@/contracts/tooling/deploy";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 
 type Address = `0x${string}`;
@@ -145,6 +145,8 @@ export interface Deployment {
   singleRequestProxyFactory: Address;
   /** Duebill's DuebillDepositFactory: deposit addresses that can return money (lib/deposits uses it where set). */
   depositFactory: Address;
+  /** Duebill's DuebillCommerceEscrow: authorize/capture payments (lib/commerce). */
+  commerceEscrow: Address;
   /** Request Network's ChainlinkConversionPath, its admin the deployer. */
   chainlinkConversionPath: Address;
   /** Request Network's Erc20ConversionProxy over erc20FeeProxy and chainlinkConversionPath. */
@@ -271,6 +273,13 @@ export async function deployAll(params: {
     erc20FeeProxy: feeProxy.address,
     pollingInterval: 20,
   });
+  const commerceEscrow = await deployCommerceEscrow({
+    rpcUrl: params.rpcUrl,
+    chain,
+    deployer,
+    erc20FeeProxy: feeProxy.address,
+    pollingInterval: 20,
+  });
 
   return {
     erc20FeeProxy: feeProxy.address,
@@ -280,6 +289,7 @@ export async function deployAll(params: {
     recurringPayments: recurring.address,
     singleRequestProxyFactory: factory.address,
     depositFactory: depositFactory.address,
+    commerceEscrow: commerceEscrow.address,
     chainlinkConversionPath: conversionPath.address,
     erc20ConversionProxy: conversionProxy.address,
     aggregators,

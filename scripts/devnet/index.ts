@@ -45,6 +45,8 @@ export interface Devnet {
     singleRequestProxyFactory: `0x${string}`;
     /** Duebill's DuebillDepositFactory: the deposit addresses lib/deposits creates here (they can return an excess). */
     depositFactory: `0x${string}`;
+    /** Duebill's DuebillCommerceEscrow (contracts/src/): authorize/capture payments (lib/commerce). */
+    commerceEscrow: `0x${string}`;
     /** Request Network's ChainlinkConversionPath (whitelist admin = deployer) and Erc20ConversionProxy. */
     chainlinkConversionPath: `0x${string}`;
     erc20ConversionProxy: `0x${string}`;
@@ -142,6 +144,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       recurringPayments: deployed.recurringPayments,
       singleRequestProxyFactory: deployed.singleRequestProxyFactory,
       depositFactory: deployed.depositFactory,
+      commerceEscrow: deployed.commerceEscrow,
       chainlinkConversionPath: deployed.chainlinkConversionPath,
       erc20ConversionProxy: deployed.erc20ConversionProxy,
     };
