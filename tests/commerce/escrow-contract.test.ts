@@ -49,9 +49,9 @@ describe("DuebillCommerceEscrow", () => {
     expect(await h.balanceOf(feeRecipient.address)).toBe(feeBefore + fee);
     const proxyLogs = parseEventLogs({ abi: erc20FeeProxyAbi, logs: cap.logs, eventName: "TransferWithReferenceAndFee" });
     expect(proxyLogs).toHaveLength(1);
-    expect(proxyLogs[0].address.toLowerCase()).toBe(devnet.contracts.erc20FeeProxy.toLowerCase());
-    expect(proxyLogs[0].args).toMatchObject({ to: payee.address, amount: 60_000_000n - fee, feeAmount: fee });
-    expect(proxyLogs[0].args.paymentReference).toBe(keccak256(p.paymentReference));
+    expect(proxyLogs[0]!.address.toLowerCase()).toBe(devnet.contracts.erc20FeeProxy.toLowerCase());
+    expect(proxyLogs[0]!.args).toMatchObject({ to: payee.address, amount: 60_000_000n - fee, feeAmount: fee });
+    expect(proxyLogs[0]!.args.paymentReference).toBe(keccak256(p.paymentReference));
 
     const voided = await h.mined(await h.call("operator", "void", [p]));
     gas.void = voided.gasUsed;
@@ -65,7 +65,7 @@ describe("DuebillCommerceEscrow", () => {
     expect(await h.balanceOf(payer.address)).toBe(b0.payer - 50_000_000n);
     expect(await h.balanceOf(payee.address)).toBe(b0.payee + 50_000_000n - fee);
     const events = parseEventLogs({ abi: escrowAbi, logs: refunded.logs, eventName: "PaymentRefunded" });
-    expect(events[0].args).toMatchObject({ paymentId: id, paymentReference: p.paymentReference, amount: 10_000_000n });
+    expect(events[0]!.args).toMatchObject({ paymentId: id, paymentReference: p.paymentReference, amount: 10_000_000n });
     expect(await h.state(p)).toEqual({ authorized: true, capturable: 0n, captured: 60_000_000n, refunded: 10_000_000n });
   });
 
