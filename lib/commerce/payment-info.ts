@@ -21,7 +21,7 @@ export interface PaymentInfo {
 }
 
 const getPaymentIdAbi = commerceEscrowAbi.find((f) => f.type === "function" && f.name === "getPaymentId");
-if (!getPaymentIdAbi || getPaymentIdAbi.type !== "function") throw new Error("DuebillCommerceEscrow ABI: no getPaymentId");
+if (getPaymentIdAbi?.type !== "function") throw new Error("DuebillCommerceEscrow ABI: no getPaymentId");
 /** The PaymentInfo tuple as the contract's ABI declares it. */
 export const PAYMENT_INFO_TUPLE = getPaymentIdAbi.inputs[0];
 

@@ -5,6 +5,7 @@ import * as clientIds from "./client-ids";
 import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as documents from "./documents";
+import * as escrow from "./escrow";
 import * as exportOps from "./exports";
 import * as orchestratorSetup from "./orchestrator-setup";
 import * as orchestrators from "./orchestrators";
@@ -28,6 +29,7 @@ const MODULES = [
   currencies,
   requests,
   refunds,
+  escrow,
   documents,
   payments,
   receipts,

@@ -114,7 +114,11 @@ describe("DuebillCommerceEscrow invariants (fast-check on anvil)", () => {
                 const sig = m.sig;
                 run = () => h.call("stranger", "authorizeWithSignature", [p, sig]);
               } else run = () => h.call("payer", "authorizeWithAllowance", [p]);
-              if (!expected) run = withEffect(run, () => ((m.authorized = p.maxAmount), (m.capturable = p.maxAmount)));
+              if (!expected)
+                run = withEffect(run, () => {
+                  m.authorized = p.maxAmount;
+                  m.capturable = p.maxAmount;
+                });
             } else if (c.k === "capture") {
               const fee = (c.amount * BigInt(c.feeBps)) / 10_000n;
               if (t >= p.authorizationExpiry) expected = "AuthorizationExpired";
@@ -122,21 +126,37 @@ describe("DuebillCommerceEscrow invariants (fast-check on anvil)", () => {
               else if (c.amount > m.capturable) expected = "ExceedsCapturable";
               else if (fee * 10_000n > c.amount * BigInt(p.maxFeeBps)) expected = "FeeTooHigh";
               run = () => h.call("operator", "capture", [p, c.amount, fee]);
-              if (!expected) run = withEffect(run, () => ((m.capturable -= c.amount), (m.captured += c.amount), (m.fees += fee)));
+              if (!expected)
+                run = withEffect(run, () => {
+                  m.capturable -= c.amount;
+                  m.captured += c.amount;
+                  m.fees += fee;
+                });
             } else if (c.k === "void") {
               if (m.capturable === 0n) expected = "NothingToVoid";
               run = () => h.call("operator", "void", [p]);
-              if (!expected) run = withEffect(run, () => ((m.released += m.capturable), (m.capturable = 0n)));
+              if (!expected)
+                run = withEffect(run, () => {
+                  m.released += m.capturable;
+                  m.capturable = 0n;
+                });
             } else if (c.k === "reclaim") {
               if (t < p.authorizationExpiry) expected = "AuthorizationNotExpired";
               else if (m.capturable === 0n) expected = "NothingToReclaim";
               run = () => h.call("payer", "reclaim", [p]);
-              if (!expected) run = withEffect(run, () => ((m.released += m.capturable), (m.capturable = 0n)));
+              if (!expected)
+                run = withEffect(run, () => {
+                  m.released += m.capturable;
+                  m.capturable = 0n;
+                });
             } else {
               if (c.amount === 0n) expected = "ZeroAmount";
               else if (m.refunded + c.amount > m.captured) expected = "RefundExceedsCaptured";
               run = () => h.call("payee", "refund", [p, c.amount]);
-              if (!expected) run = withEffect(run, () => (m.refunded += c.amount));
+              if (!expected)
+                run = withEffect(run, () => {
+                  m.refunded += c.amount;
+                });
             }
             if (expected) expect(await revertName(run()), `${c.k} on payment ${c.i}`).toBe(expected);
             else await run();
