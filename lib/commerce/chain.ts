@@ -30,3 +30,6 @@ export async function chainHead(network: NetworkId): Promise<{ time: number; num
 export function relayerAddress(): Address | null {
   return signatureRelayer()?.address ?? null;
 }
+
+/** Whether the network has an RPC to read the escrow from (without one, reads answer what is stored). */
+export const canReadChain = (network: NetworkId) => publicClientFor(network) !== null;

@@ -1,5 +1,5 @@
 import { explorerUrl, tokenOf } from "@/lib/chain/stored";
-import type { OutboxEventType } from "@/lib/events/catalog";
+import type { OutboxEventType } from "@/lib/events/commerce";
 import type { CommercePayment, PaymentRequest } from "@/lib/generated/prisma/client";
 import { formatAmount } from "@/lib/money";
 import { amountsOf, capturableOf } from "./state";

@@ -6,7 +6,7 @@ import type { CommercePayment, PaymentRequest } from "@/lib/generated/prisma/cli
 import { parseAmount } from "@/lib/money";
 import { relay } from "@/lib/relayer";
 import { afterRelay } from "./authorize";
-import { chainClient, chainHead, relayerAddress } from "./chain";
+import { canReadChain, chainClient, chainHead, relayerAddress } from "./chain";
 import { amountsOf, capturableOf } from "./state";
 import { commercePaymentOrThrow, infoOf } from "./store";
 import { syncCommercePayment } from "./sync";
@@ -18,7 +18,7 @@ type Mode = "relay" | "calldata";
 /** The request's payment brought up to date from the chain first, so the checks below see what the contract sees. */
 async function load(accountId: string, requestId: string) {
   const { request, cp } = await commercePaymentOrThrow(accountId, requestId);
-  return { request, cp: await syncCommercePayment(cp) };
+  return { request, cp: canReadChain(networkOf(cp)) ? await syncCommercePayment(cp) : cp };
 }
 
 /** The relayed variants need Duebill's relayer to be the payment's operator (the contract checks msg.sender). */
@@ -130,6 +130,6 @@ export async function refundCalldata(accountId: string, requestId: string, body:
 /** GET …/status: the payment, synced from the chain. */
 export async function commerceStatus(accountId: string, requestId: string) {
   const { request, cp } = await load(accountId, requestId);
-  const head = await chainHead(networkOf(cp));
-  return commerceView(request, cp, head.time);
+  if (!canReadChain(networkOf(cp))) return commerceView(request, cp);
+  return commerceView(request, cp, (await chainHead(networkOf(cp))).time);
 }

@@ -17,16 +17,6 @@ export const EVENT_TYPES = [
   "request.recurring",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
-/** Commerce payments (lib/commerce, docs/guides/escrow.md): one per event of DuebillCommerceEscrow; integrators' webhooks only. */
-export const COMMERCE_EVENT_TYPES = [
-  "payment.authorized",
-  "payment.captured",
-  "payment.voided",
-  "payment.reclaimed",
-  "payment.capture_refunded",
-] as const;
-/** What the outbox carries: the events above and the commerce ones. */
-export type OutboxEventType = EventType | (typeof COMMERCE_EVENT_TYPES)[number];
 /**
  * Every event type of the reference's `POST /v1/webhook/test` enum (docs/spec/reference-notes.md §1.8): a test
  * delivery sends a sample of any of them, in the reference's documented shape, so a receiver can

@@ -1,4 +1,4 @@
-import type { OutboxEventType } from "@/lib/events/catalog";
+import type { OutboxEventType } from "@/lib/events/commerce";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 

@@ -1,5 +1,6 @@
 import { BRANDING_EXAMPLES } from "@/lib/openapi/branding-examples";
 import { DOCUMENT_EXAMPLES } from "@/lib/openapi/document-examples";
+import { ESCROW_EXAMPLES } from "@/lib/openapi/escrow-examples";
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
 import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
@@ -71,6 +72,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getRequestRoutes: (ctx) => ({ params: { requestId: "<requestId>" }, query: { wallet: ctx.payer }, placeholders: REQUEST_ID }),
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
+  ...ESCROW_EXAMPLES,
   ...DOCUMENT_EXAMPLES,
   ...RECEIPT_EXAMPLES,
   listRequests: (ctx) => ({ query: { walletAddress: ctx.payee, limit: "20" } }),

@@ -260,6 +260,29 @@ function challenge() {
   return challengeOf;
 }
 
+let payerSignature = "";
+
+/**
+ * A request at the step a commerce payment example needs, made as its placeholder's note says: created;
+ * prepared (and its typed data signed by the example payer); authorized through the API; captured.
+ */
+async function commerceRequest(operationId: string): Promise<string> {
+  const requestId = (await expectCreated("createRequest")).body.requestId as string;
+  if (operationId === "authorizeCommercePaymentCalldata") return requestId;
+  const prepared = await runExampleWith("authorizeCommercePaymentCalldata", { "<requestId>": requestId });
+  expect(prepared.status, prepared.text).toBe(201);
+  const td = prepared.body.typedData;
+  const payer = WALLETS.get(ctx.payer.toLowerCase())!;
+  payerSignature = await privateKeyToAccount(payer.privateKey).signTypedData({ ...td, message: td.message } as TypedDataDefinition);
+  if (operationId === "authorizeCommercePayment") return requestId;
+  const authorized = await runExampleWith("authorizeCommercePayment", { "<requestId>": requestId, "<payerSignature>": payerSignature });
+  expect(authorized.status, authorized.text).toBe(200);
+  if (operationId !== "refundCommercePaymentCalldata") return requestId;
+  const captured = await runExampleWith("captureCommercePayment", { "<requestId>": requestId });
+  expect(captured.status, captured.text).toBe(200);
+  return requestId;
+}
+
 /** Links `clientId` to the example orchestrator by running the link example. */
 async function linkAsOrchestrator(clientId: string) {
   const res = await runExampleWith("linkClientId", { "<clientId>": clientId });
@@ -294,6 +317,7 @@ async function resolve(name: string, operationId: string): Promise<string> {
     case "<unique key>":
       return randomUUID();
     case "<requestId>":
+      if (operationId.endsWith("CommercePayment") || operationId.includes("CommercePayment")) return commerceRequest(operationId);
       if (REFUND_OPS.has(operationId)) return paidRequest();
       if (operationId === "updateRequestRecurrence") return (await recurringRequest()).requestId;
       if (operationId === "getSecurePayment") return (await expectCreated("createSecurePayment")).body.requestIds[0];
@@ -367,6 +391,8 @@ async function resolve(name: string, operationId: string): Promise<string> {
       expect(receipt.status, receipt.text).toBe(200);
       return receipt.body.receipt.id;
     }
+    case "<payerSignature>":
+      return payerSignature;
     case "<txID>":
       return TRON_TXID;
     case "<raw_data_hex>":
