@@ -2262,6 +2262,125 @@ export const commerceEscrowAbi = [
   {
     inputs: [
       {
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+      {
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        internalType: "bytes32",
+        name: "refundSalt",
+        type: "bytes32",
+      },
+    ],
+    name: "refundNonce",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "pure",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+      {
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "validBefore",
+        type: "uint256",
+      },
+      {
+        internalType: "bytes32",
+        name: "refundSalt",
+        type: "bytes32",
+      },
+      {
+        internalType: "bytes",
+        name: "signature",
+        type: "bytes",
+      },
+    ],
+    name: "refundWithSignature",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
         components: [
           {
             internalType: "address",

@@ -210,16 +210,37 @@ contract DuebillCommerceEscrow is ReentrancyGuardTransient {
    */
   function refund(PaymentInfo calldata p, uint256 amount) external nonReentrant {
     if (msg.sender != p.operator && msg.sender != p.receiver) revert NotOperatorOrReceiver();
-    if (amount == 0) revert ZeroAmount();
-    bytes32 paymentId = getPaymentId(p);
-    PaymentState storage s = _payments[paymentId];
-    if (uint256(s.refunded) + amount > s.captured) revert RefundExceedsCaptured();
-    s.refunded += uint128(amount);
+    bytes32 paymentId = _recordRefund(p, amount);
     IERC20(p.token).safeTransferFrom(msg.sender, p.payer, amount);
     emit PaymentRefunded(paymentId, p.paymentReference, msg.sender, amount);
   }
 
+  /**
+   * @notice Gasless refund: the receiver's EIP-3009 ReceiveWithAuthorization(from = receiver, to = this,
+   * value = amount, validAfter = 0, validBefore, nonce = refundNonce(paymentId, amount, refundSalt)) moves
+   * `amount` from the receiver, which goes on to the payer. Anyone may submit it (Duebill's relayer does):
+   * the nonce binds the payment and the amount, so the signature refunds this payment's payer only, once.
+   */
+  function refundWithSignature(
+    PaymentInfo calldata p,
+    uint256 amount,
+    uint256 validBefore,
+    bytes32 refundSalt,
+    bytes calldata signature
+  ) external nonReentrant {
+    bytes32 paymentId = _recordRefund(p, amount);
+    _receiveFromReceiver(p, amount, validBefore, refundNonce(paymentId, amount, refundSalt), signature);
+    IERC20(p.token).safeTransfer(p.payer, amount);
+    emit PaymentRefunded(paymentId, p.paymentReference, p.receiver, amount);
+  }
+
   // ---------------------------------------------------------------- views
+
+  /// @notice The EIP-3009 nonce the receiver signs for refundWithSignature.
+  function refundNonce(bytes32 paymentId, uint256 amount, bytes32 refundSalt) public pure returns (bytes32) {
+    return keccak256(abi.encode(paymentId, amount, refundSalt));
+  }
+
 
   /// @notice The payment's id: what the EIP-3009 authorization's nonce must be.
   function getPaymentId(PaymentInfo calldata p) public view returns (bytes32) {
@@ -245,6 +266,23 @@ contract DuebillCommerceEscrow is ReentrancyGuardTransient {
     if (s.authorized) revert AlreadyAuthorized();
     s.authorized = true;
     s.capturable = p.maxAmount;
+  }
+
+  /// @dev Refund checks and effects: a positive amount, all refunds together within what was captured.
+  function _recordRefund(PaymentInfo calldata p, uint256 amount) private returns (bytes32 paymentId) {
+    if (amount == 0) revert ZeroAmount();
+    paymentId = getPaymentId(p);
+    PaymentState storage s = _payments[paymentId];
+    if (uint256(s.refunded) + amount > s.captured) revert RefundExceedsCaptured();
+    s.refunded += uint128(amount);
+  }
+
+  /// @dev Pulls exactly `amount` from the receiver with its EIP-3009 authorization (the token checks the signature and nonce).
+  function _receiveFromReceiver(PaymentInfo calldata p, uint256 amount, uint256 validBefore, bytes32 nonce, bytes calldata signature) private {
+    IERC20 token = IERC20(p.token);
+    uint256 before = token.balanceOf(address(this));
+    IReceiveWithAuthorization(p.token).receiveWithAuthorization(p.receiver, address(this), amount, 0, validBefore, nonce, signature);
+    if (token.balanceOf(address(this)) != before + amount) revert BalanceMismatch();
   }
 
   /// @dev Zeroes what is capturable (effects before the transfer) and returns it.

@@ -32,6 +32,16 @@ export function paymentIdOf(chainId: number, escrow: Address, info: PaymentInfo)
   );
 }
 
+/** The nonce the receiver signs for refundWithSignature: keccak256(abi.encode(paymentId, amount, refundSalt)). */
+export function refundNonceOf(chainId: number, escrow: Address, info: PaymentInfo, amount: bigint, refundSalt: Hex): Hex {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: "bytes32" }, { type: "uint256" }, { type: "bytes32" }],
+      [paymentIdOf(chainId, escrow, info), amount, refundSalt],
+    ),
+  );
+}
+
 /** The EIP-3009 ReceiveWithAuthorization message the payer signs for authorizeWithSignature. */
 export function receiveAuthorizationMessage(chainId: number, escrow: Address, info: PaymentInfo) {
   return {

@@ -6,7 +6,7 @@ import { writeOutboxEvent } from "@/lib/events/outbox";
 import type { CommercePayment } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { log } from "@/lib/log";
-import { chainClient } from "./chain";
+import { canReadChain, chainClient } from "./chain";
 import { commerceEventPayload, type EscrowKind, EVENT_OF_KIND } from "./events";
 import { amountsOf, statusOf } from "./state";
 
@@ -127,6 +127,7 @@ export async function syncOpenCommercePayments(limit = 200): Promise<number> {
   });
   let synced = 0;
   for (const cp of open) {
+    if (!canReadChain(networkOf(cp))) continue;
     try {
       await syncCommercePayment(cp);
       synced++;

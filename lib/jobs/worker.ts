@@ -1,3 +1,4 @@
+import { syncOpenCommercePayments } from "@/lib/commerce/sync";
 import { sweepDeposits } from "@/lib/deposits/sweep";
 import { sweepDetection } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
@@ -66,5 +67,7 @@ export function defaultJobs(): Job[] {
     { name: "deposits", intervalMs: env().DEPOSIT_INTERVAL_MS, run: sweepDeposits },
     // Receipts and payment notifications by email (lib/mail): plans and sends; without SMTP_URL it only marks events.
     { name: "mail", intervalMs: 5_000, run: () => sweepMail() },
+    // Commerce escrows (lib/commerce): what payers and operator wallets did on chain becomes states and webhooks.
+    { name: "commerce-escrow", intervalMs: env().DETECTION_INTERVAL_MS, run: () => syncOpenCommercePayments() },
   ];
 }

@@ -4,7 +4,7 @@
  * token (it checks the payer's signature with ecrecover and refuses a nonce twice) and the fee proxy's own
  * TransferWithReferenceAndFee event. Gas per operation is printed at the end.
  */
-import { erc20Abi, keccak256, parseEventLogs, toFunctionSelector, zeroAddress } from "viem";
+import { erc20Abi, keccak256, parseEventLogs, toFunctionSelector, toHex, zeroAddress } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { compiledContracts } from "@/contracts/generated/artifacts.generated";
 import { erc20FeeProxyAbi } from "@/lib/chain/abis";
@@ -165,6 +165,37 @@ describe("DuebillCommerceEscrow", () => {
     expect(await revertName(h.call("operator", "refund", [p, 3_000_001n]))).toBe("RefundExceedsCaptured");
     await h.mined(await h.call("operator", "refund", [p, 3_000_000n]));
     expect(await h.state(p)).toEqual({ authorized: true, capturable: 0n, captured: 10_000_000n, refunded: 10_000_000n });
+  });
+
+  it("gasless refund: the payee's EIP-3009 signature, submitted by anyone, refunds this payment's payer once", async () => {
+    const p = await h.info({ maxAmount: 8_000_000n });
+    await h.mined(await h.call("stranger", "authorizeWithSignature", [p, await h.signAuthorization(p)]));
+    await h.mined(await h.call("operator", "capture", [p, 5_000_000n, 0n]));
+    const salt = toHex(crypto.getRandomValues(new Uint8Array(32)));
+    const validBefore = BigInt((await chainTime(devnet.rpcUrl)) + 3_600);
+    const sig = await h.signRefund(p, 2_000_000n, salt, validBefore);
+    const other = await h.info({ maxAmount: 8_000_000n });
+    // The nonce binds the payment and the amount: another payment or amount is another nonce.
+    await expect(h.call("stranger", "refundWithSignature", [other, 0n + 2_000_000n, validBefore, salt, sig])).rejects.toThrow(
+      /RefundExceedsCaptured|invalid signature/,
+    );
+    await expect(h.call("stranger", "refundWithSignature", [p, 1_000_000n, validBefore, salt, sig])).rejects.toThrow(/invalid signature/);
+    const payerBefore = await h.balanceOf(p.payer);
+    const payeeBefore = await h.balanceOf(p.receiver);
+    gas.refundWithSignature = (
+      await h.mined(await h.call("stranger", "refundWithSignature", [p, 2_000_000n, validBefore, salt, sig]))
+    ).gasUsed;
+    expect(await h.balanceOf(p.payer)).toBe(payerBefore + 2_000_000n);
+    expect(await h.balanceOf(p.receiver)).toBe(payeeBefore - 2_000_000n);
+    await expect(h.call("stranger", "refundWithSignature", [p, 2_000_000n, validBefore, salt, sig])).rejects.toThrow(
+      /authorization is used/,
+    );
+    const big = await h.signRefund(p, 3_000_001n, salt, validBefore);
+    expect(await revertName(h.call("stranger", "refundWithSignature", [p, 3_000_001n, validBefore, salt, big]))).toBe(
+      "RefundExceedsCaptured",
+    );
+    expect(await revertName(h.call("stranger", "refundWithSignature", [p, 0n, validBefore, salt, big]))).toBe("ZeroAmount");
+    expect(await h.state(p)).toMatchObject({ captured: 5_000_000n, refunded: 2_000_000n });
   });
 
   it("a void after the capture deadline still returns the rest to the payer (nothing is ever stuck)", async () => {

@@ -16,7 +16,7 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { commerceEscrowAbi as abi } from "@/contracts/generated/abis.generated";
-import { type PaymentInfo, receiveAuthorizationMessage } from "@/lib/commerce/payment-info";
+import { type PaymentInfo, receiveAuthorizationMessage, refundNonceOf } from "@/lib/commerce/payment-info";
 import { EIP3009_TYPES } from "@/lib/relayer/domain";
 import type { Devnet } from "@/scripts/devnet/index";
 import { chainTime } from "@/scripts/devnet/time";
@@ -73,6 +73,22 @@ export function harness(devnet: Devnet) {
       message: receiveAuthorizationMessage(devnet.chainId, escrow, p),
     });
 
+  /** The receiver's EIP-3009 authorization of a gasless refund (nonce = refundNonce(paymentId, amount, salt), computed here). */
+  const signRefund = (p: PaymentInfo, amount: bigint, refundSalt: Hex, validBefore: bigint, key: Hex = k.payee.privateKey) =>
+    privateKeyToAccount(key).signTypedData({
+      domain: { name: "Test USD Coin", version: "2", chainId: devnet.chainId, verifyingContract: p.token },
+      types: EIP3009_TYPES,
+      primaryType: "ReceiveWithAuthorization",
+      message: {
+        from: p.receiver,
+        to: escrow,
+        value: amount,
+        validAfter: 0n,
+        validBefore,
+        nonce: refundNonceOf(devnet.chainId, escrow, p, amount, refundSalt),
+      },
+    });
+
   type W = keyof typeof wallets;
   const call = (who: W, functionName: string, args: readonly unknown[]) =>
     wallets[who].writeContract({ address: escrow, abi, functionName: functionName as never, args: args as never });
@@ -82,7 +98,7 @@ export function harness(devnet: Devnet) {
     return pub.readContract({ address: escrow, abi, functionName: "paymentState", args: [id] });
   };
 
-  return { pub, escrow, wallets, walletOf, mined, balanceOf, info, signAuthorization, call, state };
+  return { pub, escrow, wallets, walletOf, mined, balanceOf, info, signAuthorization, signRefund, call, state };
 }
 
 export async function revertName(call: Promise<unknown>): Promise<string> {
