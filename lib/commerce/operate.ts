@@ -1,4 +1,4 @@
-import { encodeFunctionData, erc20Abi, getAddress, type Hex, isAddress } from "viem";
+import { encodeFunctionData, type Hex } from "viem";
 import { commerceEscrowAbi } from "@/contracts/generated/abis.generated";
 import { networkOf, tokenOf } from "@/lib/chain/stored";
 import { invalidField } from "@/lib/errors";
@@ -6,7 +6,7 @@ import type { CommercePayment, PaymentRequest } from "@/lib/generated/prisma/cli
 import { parseAmount } from "@/lib/money";
 import { relay } from "@/lib/relayer";
 import { afterRelay } from "./authorize";
-import { canReadChain, chainClient, chainHead, relayerAddress } from "./chain";
+import { canReadChain, chainHead, relayerAddress } from "./chain";
 import { amountsOf, capturableOf } from "./state";
 import { commercePaymentOrThrow, infoOf } from "./store";
 import { syncCommercePayment } from "./sync";
@@ -16,7 +16,7 @@ const ZERO_VALUE = { type: "BigNumber" as const, hex: "0x0" as Hex };
 type Mode = "relay" | "calldata";
 
 /** The request's payment brought up to date from the chain first, so the checks below see what the contract sees. */
-async function load(accountId: string, requestId: string) {
+export async function load(accountId: string, requestId: string) {
   const { request, cp } = await commercePaymentOrThrow(accountId, requestId);
   return { request, cp: canReadChain(networkOf(cp)) ? await syncCommercePayment(cp) : cp };
 }
@@ -31,7 +31,7 @@ function relayerMustOperate(cp: CommercePayment, action: string) {
     );
 }
 
-async function send(cp: CommercePayment, request: PaymentRequest, data: Hex, key: string, purpose: string, field: string) {
+export async function send(cp: CommercePayment, request: PaymentRequest, data: Hex, key: string, purpose: string, field: string) {
   const result = await relay({
     network: networkOf(cp),
     to: cp.escrowAddress as Hex,
@@ -44,7 +44,7 @@ async function send(cp: CommercePayment, request: PaymentRequest, data: Hex, key
   return commerceView(request, await afterRelay(cp, result, field));
 }
 
-const calldata = (request: PaymentRequest, cp: CommercePayment, from: string, txs: { to: string; data: Hex }[]) => ({
+export const calldata = (request: PaymentRequest, cp: CommercePayment, from: string, txs: { to: string; data: Hex }[]) => ({
   ...commerceView(request, cp),
   from,
   transactions: txs.map((t) => ({ ...t, value: ZERO_VALUE })),
@@ -86,45 +86,6 @@ export async function voidPayment(accountId: string, requestId: string, mode: Mo
   if (mode === "calldata") return calldata(request, cp, cp.operator, [{ to: cp.escrowAddress, data }]);
   relayerMustOperate(cp, "void");
   return send(cp, request, data, `escrow:void:${cp.paymentId}`, "escrow_void", "requestId");
-}
-
-/**
- * Refund calldata: `amount` (≤ captured − refunded) from the payee's (or the operator's) wallet back to the
- * payer, through the escrow so it counts against what was captured. An approval first when the allowance is short.
- */
-export async function refundCalldata(accountId: string, requestId: string, body: { amount: string; wallet?: string }) {
-  const { request, cp } = await load(accountId, requestId);
-  const token = tokenOf(request);
-  const a = amountsOf(cp);
-  const amount = parseAmount(body.amount, token.decimals, "amount");
-  if (amount > a.captured - a.refunded)
-    throw invalidField("amount", `exceeds what was captured and not yet refunded (${a.captured - a.refunded} base units)`);
-  const info = infoOf(cp);
-  if (body.wallet !== undefined && !isAddress(body.wallet)) throw invalidField("wallet", "must be a 0x address");
-  const wallet = getAddress(body.wallet ?? info.receiver);
-  if (wallet !== getAddress(info.receiver) && wallet !== getAddress(info.operator))
-    throw invalidField("wallet", "must be the payee or the payment's operator (the contract accepts no one else)");
-  const allowance = await chainClient(networkOf(cp)).readContract({
-    address: info.token,
-    abi: erc20Abi,
-    functionName: "allowance",
-    args: [wallet, cp.escrowAddress as Hex],
-  });
-  const txs: { to: string; data: Hex }[] = [];
-  if (allowance < amount) {
-    // USDT-style tokens refuse approve(x) over a non-zero allowance: reset first.
-    if (allowance > 0n && token.approveResetRequired)
-      txs.push({
-        to: info.token,
-        data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [cp.escrowAddress as Hex, 0n] }),
-      });
-    txs.push({
-      to: info.token,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [cp.escrowAddress as Hex, amount] }),
-    });
-  }
-  txs.push({ to: cp.escrowAddress, data: encodeFunctionData({ abi: commerceEscrowAbi, functionName: "refund", args: [info, amount] }) });
-  return calldata(request, cp, wallet, txs);
 }
 
 /** GET …/status: the payment, synced from the chain. */

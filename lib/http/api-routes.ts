@@ -50,6 +50,7 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/v2/commerce-payments/{requestId}/authorize": ["POST"],
   "/v2/commerce-payments/{requestId}/capture": ["POST"],
   "/v2/commerce-payments/{requestId}/capture/calldata": ["POST"],
+  "/v2/commerce-payments/{requestId}/refund": ["POST"],
   "/v2/commerce-payments/{requestId}/refund/calldata": ["POST"],
   "/v2/commerce-payments/{requestId}/status": ["GET"],
   "/v2/commerce-payments/{requestId}/void": ["POST"],

@@ -24,5 +24,15 @@ export const ESCROW_EXAMPLES: Record<string, (ctx: ExampleContext) => OperationE
   voidCommercePayment: () => ({ params: { requestId: "<requestId>" }, placeholders: AUTHORIZED }),
   voidCommercePaymentCalldata: () => ({ params: { requestId: "<requestId>" }, placeholders: AUTHORIZED }),
   refundCommercePaymentCalldata: () => ({ params: { requestId: "<requestId>" }, body: { amount: "1" }, placeholders: CAPTURED }),
+  refundCommercePayment: () => ({
+    params: { requestId: "<requestId>" },
+    body: { amount: "1", validBefore: "<validBefore>", refundSalt: "<refundSalt>", signature: "<payeeSignature>" },
+    placeholders: {
+      ...CAPTURED,
+      "<validBefore>": "the `typedData.message.validBefore` of [Refund transactions](#refundCommercePaymentCalldata) for amount 1",
+      "<refundSalt>": "that answer's `refundSalt`",
+      "<payeeSignature>": "the payee wallet's EIP-712 signature of that answer's `typedData`",
+    },
+  }),
   getCommercePaymentStatus: () => ({ params: { requestId: "<requestId>" }, placeholders: AUTHORIZED }),
 };

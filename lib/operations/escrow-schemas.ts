@@ -42,6 +42,13 @@ export const refundBodySchema = z.strictObject({
   wallet: address.optional().meta({ description: "The wallet that sends the refund: the payee (default) or the operator" }),
 });
 
+export const refundSignedBodySchema = z.strictObject({
+  amount: z.string().max(80).meta({ description: "The amount the payee signed (the typed data's value, as a decimal)", example: "10" }),
+  validBefore: z.string().max(20).meta({ description: "The typed data's validBefore (unix seconds)", example: "1798761599" }),
+  refundSalt: z.string().max(66).meta({ description: "The refundSalt POST …/refund/calldata returned with the typed data" }),
+  signature: z.string().max(200).meta({ description: "The payee's signature of that typed data (0x, 65 bytes)" }),
+});
+
 const paymentInfoSchema = z.object({
   operator: z.string(),
   payer: z.string(),
@@ -104,7 +111,23 @@ export const authorizeCalldataResponseSchema = commercePaymentSchema.extend({
     .meta({ description: "method allowance: approve, then authorizeWithAllowance, sent by the payer" }),
 });
 
+const typedDataSchema = z.object({
+  domain: z.object({ name: z.string(), version: z.string(), chainId: z.number(), verifyingContract: z.string() }),
+  types: z.record(z.string(), z.array(z.object({ name: z.string(), type: z.string() }))),
+  primaryType: z.literal("ReceiveWithAuthorization"),
+  message: z.record(z.string(), z.string()),
+});
+
 export const commerceCalldataResponseSchema = commercePaymentSchema.extend({
   from: z.string().meta({ description: "The wallet that must send the transactions (the contract checks msg.sender)" }),
   transactions: z.array(txSchema),
+  refundSalt: z
+    .string()
+    .optional()
+    .meta({ description: "Refunds by the payee of an EIP-3009 token: pass it to POST …/refund with the signature" }),
+  typedData: typedDataSchema
+    .optional()
+    .meta({
+      description: "Refunds by the payee of an EIP-3009 token: the gasless variant the payee may sign instead of sending the transactions",
+    }),
 });

@@ -8,6 +8,7 @@ import {
   commerceCalldataResponseSchema,
   commercePaymentSchema,
   refundBodySchema,
+  refundSignedBodySchema,
 } from "@/lib/operations/escrow-schemas";
 import { requestIdParamsSchema } from "@/lib/operations/requests-schemas";
 
@@ -121,6 +122,21 @@ export const refundCommerceCalldataOp = defineOperation({
   params: requestIdParamsSchema,
   body: refundBodySchema,
   responses: { ...txs("The transactions"), ...errorResponses(400, 401, 403, 404, 429) },
+});
+
+export const refundCommerceOp = defineOperation({
+  method: "POST",
+  path: `${base}/{requestId}/refund`,
+  operationId: "refundCommercePayment",
+  summary: "Refund, gasless (a Duebill extension)",
+  description:
+    "Duebill's relayer submits the payee's signed refund (the typedData of POST …/refund/calldata): the amount moves from the payee through the escrow to the payer, `payment.capture_refunded` follows. 400 naming `amount` above captured minus refunded, or `signature` when the chain refuses it.",
+  tags,
+  auth,
+  browser: false,
+  params: requestIdParamsSchema,
+  body: refundSignedBodySchema,
+  responses: { ...status("Refunded"), ...errorResponses(400, 401, 403, 404, 429) },
 });
 
 export const commerceStatusOp = defineOperation({

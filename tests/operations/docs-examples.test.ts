@@ -261,6 +261,7 @@ function challenge() {
 }
 
 let payerSignature = "";
+let refundSigned: Record<string, string> = {};
 
 /**
  * A request at the step a commerce payment example needs, made as its placeholder's note says: created;
@@ -277,9 +278,21 @@ async function commerceRequest(operationId: string): Promise<string> {
   if (operationId === "authorizeCommercePayment") return requestId;
   const authorized = await runExampleWith("authorizeCommercePayment", { "<requestId>": requestId, "<payerSignature>": payerSignature });
   expect(authorized.status, authorized.text).toBe(200);
-  if (operationId !== "refundCommercePaymentCalldata") return requestId;
+  if (!operationId.startsWith("refundCommercePayment")) return requestId;
   const captured = await runExampleWith("captureCommercePayment", { "<requestId>": requestId });
   expect(captured.status, captured.text).toBe(200);
+  if (operationId === "refundCommercePayment") {
+    // The refund's typed data from the calldata example (amount 1), signed by the example payee.
+    const prepared = await runExampleWith("refundCommercePaymentCalldata", { "<requestId>": requestId });
+    expect(prepared.status, prepared.text).toBe(200);
+    const payee = WALLETS.get(ctx.payee.toLowerCase())!;
+    const typed = prepared.body.typedData;
+    refundSigned = {
+      "<validBefore>": typed.message.validBefore,
+      "<refundSalt>": prepared.body.refundSalt,
+      "<payeeSignature>": await privateKeyToAccount(payee.privateKey).signTypedData(typed as TypedDataDefinition),
+    };
+  }
   return requestId;
 }
 
@@ -393,6 +406,10 @@ async function resolve(name: string, operationId: string): Promise<string> {
     }
     case "<payerSignature>":
       return payerSignature;
+    case "<validBefore>":
+    case "<refundSalt>":
+    case "<payeeSignature>":
+      return refundSigned[name]!;
     case "<txID>":
       return TRON_TXID;
     case "<raw_data_hex>":

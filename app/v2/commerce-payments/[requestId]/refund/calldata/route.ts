@@ -1,4 +1,4 @@
-import { refundCalldata } from "@/lib/commerce/operate";
+import { refundCalldata } from "@/lib/commerce/refund";
 import { json, withApi } from "@/lib/http/handler";
 import { refundCommerceCalldataOp } from "@/lib/operations/escrow";
 
