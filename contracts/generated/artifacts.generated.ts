@@ -4645,4 +4645,341 @@ export const compiledContracts = {
     bytecode:
       "0x6080604052348015600e575f5ffd5b5061043d8061001c5f395ff3fe60806040526004361061001d575f3560e01c80638d80ff0a14610021575b5f5ffd5b61003461002f366004610264565b610036565b005b5f805b8282101561025e5761004c8260556102e6565b83101561006c57604051633376972160e21b815260040160405180910390fd5b83838381811061007e5761007e6102ff565b919091013560f81c1590506100a6576040516306c4a1c760e11b815260040160405180910390fd5b5f84846100b48560016102e6565b906100c08660156102e6565b926100cd93929190610313565b6100d69161033a565b60601c90505f85856100e98660156102e6565b906100f58760356102e6565b9261010293929190610313565b61010b91610387565b90505f868661011b8760356102e6565b906101278860556102e6565b9261013493929190610313565b61013d91610387565b90508061014b8660556102e6565b61015591906102e6565b86101561017557604051633376972160e21b815260040160405180910390fd5b5f806001600160a01b038516848a8a61018f8b60556102e6565b908761019c8d60556102e6565b6101a691906102e6565b926101b393929190610313565b6040516101c19291906103a4565b5f6040518083038185875af1925050503d805f81146101fb576040519150601f19603f3d011682016040523d82523d5f602084013e610200565b606091505b509150915081610230578581604051635c0dee5d60e01b81526004016102279291906103b3565b60405180910390fd5b61023b8360556102e6565b61024590886102e6565b965085610251816103ef565b9650505050505050610039565b50505050565b5f5f60208385031215610275575f5ffd5b823567ffffffffffffffff81111561028b575f5ffd5b8301601f8101851361029b575f5ffd5b803567ffffffffffffffff8111156102b1575f5ffd5b8560208284010111156102c2575f5ffd5b6020919091019590945092505050565b634e487b7160e01b5f52601160045260245ffd5b808201808211156102f9576102f96102d2565b92915050565b634e487b7160e01b5f52603260045260245ffd5b5f5f85851115610321575f5ffd5b8386111561032d575f5ffd5b5050820193919092039150565b80356bffffffffffffffffffffffff198116906014841015610380576bffffffffffffffffffffffff196bffffffffffffffffffffffff198560140360031b1b82161691505b5092915050565b803560208310156102f9575f19602084900360031b1b1692915050565b818382375f9101908152919050565b828152604060208201525f82518060408401528060208501606085015e5f606082850101526060601f19601f8301168401019150509392505050565b5f60018201610400576104006102d2565b506001019056fea2646970667358221220e3928a83a3e4ae6ad209bbb1d9ae4c6c2078da2f827a84facd9c0e0a9c1c5d3764736f6c63430008250033",
   },
+  TestFeeOnTransferToken: {
+    abi: [
+      {
+        inputs: [],
+        stateMutability: "nonpayable",
+        type: "constructor",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "allowance",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "needed",
+            type: "uint256",
+          },
+        ],
+        name: "ERC20InsufficientAllowance",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "sender",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "balance",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "needed",
+            type: "uint256",
+          },
+        ],
+        name: "ERC20InsufficientBalance",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "approver",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidApprover",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidReceiver",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "sender",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidSender",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidSpender",
+        type: "error",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "address",
+            name: "owner",
+            type: "address",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "Approval",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "address",
+            name: "from",
+            type: "address",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "Transfer",
+        type: "event",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "owner",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+        ],
+        name: "allowance",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "approve",
+        outputs: [
+          {
+            internalType: "bool",
+            name: "",
+            type: "bool",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "account",
+            type: "address",
+          },
+        ],
+        name: "balanceOf",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "decimals",
+        outputs: [
+          {
+            internalType: "uint8",
+            name: "",
+            type: "uint8",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "mint",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "name",
+        outputs: [
+          {
+            internalType: "string",
+            name: "",
+            type: "string",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "symbol",
+        outputs: [
+          {
+            internalType: "string",
+            name: "",
+            type: "string",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "totalSupply",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "transfer",
+        outputs: [
+          {
+            internalType: "bool",
+            name: "",
+            type: "bool",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "from",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "transferFrom",
+        outputs: [
+          {
+            internalType: "bool",
+            name: "",
+            type: "bool",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+    ],
+    bytecode:
+      "0x608060405234801561000f575f5ffd5b506040518060400160405280600f81526020016e2332b29027b7102a3930b739b332b960891b815250604051806040016040528060038152602001621193d560ea1b8152508160039081610063919061011b565b506004610070828261011b565b5050506101d9565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806100a057607f821691505b6020821081036100be57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610116578282111561011657805f5260205f20601f840160051c60208510156100ef57505f5b90810190601f840160051c035f5b81811015610112575f838201556001016100fd565b5050505b505050565b81516001600160401b0381111561013457610134610078565b61014881610142845461008c565b846100c4565b6020601f82116001811461017a575f83156101635750848201515b5f19600385901b1c1916600184901b1784556101d2565b5f84815260208120601f198516915b828110156101a95787850151825560209485019460019092019101610189565b50848210156101c657868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b6107db806101e65f395ff3fe608060405234801561000f575f5ffd5b506004361061009b575f3560e01c806340c10f191161006357806340c10f191461011457806370a082311461012957806395d89b4114610151578063a9059cbb14610159578063dd62ed3e1461016c575f5ffd5b806306fdde031461009f578063095ea7b3146100bd57806318160ddd146100e057806323b872dd146100f2578063313ce56714610105575b5f5ffd5b6100a76101a4565b6040516100b49190610611565b60405180910390f35b6100d06100cb366004610661565b610234565b60405190151581526020016100b4565b6002545b6040519081526020016100b4565b6100d0610100366004610689565b61024d565b604051601281526020016100b4565b610127610122366004610661565b610270565b005b6100e46101373660046106c3565b6001600160a01b03165f9081526020819052604090205490565b6100a761027e565b6100d0610167366004610661565b61028d565b6100e461017a3660046106e3565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b6060600380546101b390610714565b80601f01602080910402602001604051908101604052809291908181526020018280546101df90610714565b801561022a5780601f106102015761010080835404028352916020019161022a565b820191905f5260205f20905b81548152906001019060200180831161020d57829003601f168201915b5050505050905090565b5f3361024181858561029a565b60019150505b92915050565b5f3361025a8582856102ac565b61026585858561032d565b506001949350505050565b61027a828261038a565b5050565b6060600480546101b390610714565b5f3361024181858561032d565b6102a783838360016103be565b505050565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f19811015610327578181101561031957604051637dc7a0d960e11b81526001600160a01b038416600482015260248101829052604481018390526064015b60405180910390fd5b61032784848484035f6103be565b50505050565b6001600160a01b03831661035657604051634b637e8f60e11b81525f6004820152602401610310565b6001600160a01b03821661037f5760405163ec442f0560e01b81525f6004820152602401610310565b6102a7838383610490565b6001600160a01b0382166103b35760405163ec442f0560e01b81525f6004820152602401610310565b61027a5f8383610490565b6001600160a01b0384166103e75760405163e602df0560e01b81525f6004820152602401610310565b6001600160a01b03831661041057604051634a1406b160e11b81525f6004820152602401610310565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561032757826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9258460405161048291815260200190565b60405180910390a350505050565b6001600160a01b038316158015906104b057506001600160a01b03821615155b156104e4575f6104c1606483610760565b90506104d08461dead836104eb565b61032784846104df848661077f565b6104eb565b6102a78383835b6001600160a01b038316610515578060025f82825461050a9190610792565b909155506105859050565b6001600160a01b0383165f90815260208190526040902054818110156105675760405163391434e360e21b81526001600160a01b03851660048201526024810182905260448101839052606401610310565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b0382166105a1576002805482900390556105bf565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8360405161060491815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b038116811461065c575f5ffd5b919050565b5f5f60408385031215610672575f5ffd5b61067b83610646565b946020939093013593505050565b5f5f5f6060848603121561069b575f5ffd5b6106a484610646565b92506106b260208501610646565b929592945050506040919091013590565b5f602082840312156106d3575f5ffd5b6106dc82610646565b9392505050565b5f5f604083850312156106f4575f5ffd5b6106fd83610646565b915061070b60208401610646565b90509250929050565b600181811c9082168061072857607f821691505b60208210810361074657634e487b7160e01b5f52602260045260245ffd5b50919050565b634e487b7160e01b5f52601160045260245ffd5b5f8261077a57634e487b7160e01b5f52601260045260245ffd5b500490565b818103818111156102475761024761074c565b808201808211156102475761024761074c56fea264697066735822122026c45fe0838274976c2d2b81d26bd0acc08b59987925e28e602a060693f382f764736f6c63430008250033",
+  },
 } as const;

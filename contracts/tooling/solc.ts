@@ -31,6 +31,7 @@ export const DEVNET_CONTRACTS = [
   "TestSmartWallet",
   "TestMultisigWallet",
   "TestMultiSendCallOnly",
+  "TestFeeOnTransferToken",
 ] as const;
 export const PROJECT_CONTRACTS = [...PRODUCTION_CONTRACTS, ...DEVNET_CONTRACTS] as const;
 export type ProjectContractName = (typeof PROJECT_CONTRACTS)[number];

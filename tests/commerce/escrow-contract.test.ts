@@ -140,6 +140,27 @@ describe("DuebillCommerceEscrow", () => {
     ).rejects.toThrow(toFunctionSelector("ZeroAddress()")); // a constructor's custom error is not decoded: its selector
   });
 
+  it("refuses a fee-on-transfer token (the escrow would promise more than it holds): BalanceMismatch", async () => {
+    const fot = compiledContracts.TestFeeOnTransferToken;
+    const deployed = await h.pub.waitForTransactionReceipt({
+      hash: await h.wallets.payer.deployContract({ abi: fot.abi, bytecode: fot.bytecode }),
+    });
+    const token = deployed.contractAddress!;
+    await h.mined(
+      await h.wallets.payer.writeContract({
+        address: token,
+        abi: fot.abi,
+        functionName: "mint",
+        args: [devnet.accounts.payer.address, 10n ** 24n],
+      }),
+    );
+    await h.mined(
+      await h.wallets.payer.writeContract({ address: token, abi: erc20Abi, functionName: "approve", args: [h.escrow, 10n ** 24n] }),
+    );
+    const p = await h.info({ token, maxAmount: 1_000_000n });
+    expect(await revertName(h.call("payer", "authorizeWithAllowance", [p]))).toBe("BalanceMismatch");
+  });
+
   it("operator rules: only the operator captures and voids, never more than capturable, never a fee above maxFeeBps", async () => {
     const p = await h.info({ maxAmount: 10_000_000n });
     expect(await revertName(h.call("operator", "capture", [p, 1n, 0n]))).toBe("ExceedsCapturable"); // not authorized: nothing to capture
