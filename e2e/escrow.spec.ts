@@ -81,6 +81,8 @@ test("authorized link on the hosted page; capture, void and refund from the dash
   await card.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByTestId("escrow-status")).toHaveText("Authorized — not yet charged");
   await expect(page.getByTestId("escrow-deadline")).toContainText("UTC");
+  // One refund path: through the escrow (the request's own Refunds panel would not count against captures).
+  await expect(page.getByRole("region", { name: "Refunds" })).toHaveCount(0);
   await shootBoth(page, shot, "dashboard-authorized");
 
   const pub = createPublicClient({ transport: http(state.devnet.rpcUrl) });

@@ -113,7 +113,8 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
       }
     : null;
   // The Refunds panel: once something was received (refund it), or when a refund exists.
-  const refundsPanel = refunds && (refunds.received !== "0" || refunds.refunds.length > 0);
+  // A request paid by authorization refunds through its escrow (the panel above), which counts refunds against captures.
+  const refundsPanel = !escrow && refunds && (refunds.received !== "0" || refunds.refunds.length > 0);
   const content = (
     <div className="space-y-6">
       <nav className="text-sm">
