@@ -125,9 +125,7 @@ export const commerceCalldataResponseSchema = commercePaymentSchema.extend({
     .string()
     .optional()
     .meta({ description: "Refunds by the payee of an EIP-3009 token: pass it to POST …/refund with the signature" }),
-  typedData: typedDataSchema
-    .optional()
-    .meta({
-      description: "Refunds by the payee of an EIP-3009 token: the gasless variant the payee may sign instead of sending the transactions",
-    }),
+  typedData: typedDataSchema.optional().meta({
+    description: "Refunds by the payee of an EIP-3009 token: the gasless variant the payee may sign instead of sending the transactions",
+  }),
 });
