@@ -63,6 +63,6 @@ CREATE UNIQUE INDEX "CommerceEscrowEvent_txHash_logIndex_key" ON "CommerceEscrow
 
 
 
--- network: a NetworkId (see base.prisma); escrows exist on EVM networks only.
+-- network: a NetworkId (see base.prisma), the same set as every network column (lib/commerce refuses Tron).
 ALTER TABLE "CommercePayment" ADD CONSTRAINT "CommercePayment_network_check"
-  CHECK ("network" IN ('mainnet', 'arbitrum-one', 'optimism', 'base', 'matic', 'bsc', 'sepolia'));
+  CHECK ("network" IN ('mainnet', 'arbitrum-one', 'optimism', 'base', 'matic', 'bsc', 'tron', 'sepolia'));
