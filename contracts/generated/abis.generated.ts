@@ -1779,6 +1779,989 @@ export const gaslessPaymentsAbi = [
     type: "function",
   },
 ] as const;
+/** contracts/src/DuebillCommerceEscrow.sol: authorize, capture, void, reclaim, refund (lib/commerce). */
+export const commerceEscrowAbi = [
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "erc20FeeProxy_",
+        type: "address",
+      },
+    ],
+    stateMutability: "nonpayable",
+    type: "constructor",
+  },
+  {
+    inputs: [],
+    name: "AlreadyAuthorized",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "AuthorizationExpired",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "AuthorizationNotExpired",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "BalanceMismatch",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "ExceedsCapturable",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "FeeBpsTooHigh",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "FeeReceiverMissing",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "FeeTooHigh",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "InvalidExpiries",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "NotOperator",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "NotOperatorOrReceiver",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "NotPayer",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "NothingToReclaim",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "NothingToVoid",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "PreApprovalExpired",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "ReentrancyGuardReentrantCall",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "RefundExceedsCaptured",
+    type: "error",
+  },
+  {
+    inputs: [
+      {
+        internalType: "address",
+        name: "token",
+        type: "address",
+      },
+    ],
+    name: "SafeERC20FailedOperation",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "ZeroAddress",
+    type: "error",
+  },
+  {
+    inputs: [],
+    name: "ZeroAmount",
+    type: "error",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+      {
+        indexed: true,
+        internalType: "bytes8",
+        name: "paymentReference",
+        type: "bytes8",
+      },
+      {
+        indexed: true,
+        internalType: "address",
+        name: "payer",
+        type: "address",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "bool",
+        name: "viaSignature",
+        type: "bool",
+      },
+    ],
+    name: "PaymentAuthorized",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+      {
+        indexed: true,
+        internalType: "bytes8",
+        name: "paymentReference",
+        type: "bytes8",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "feeAmount",
+        type: "uint256",
+      },
+    ],
+    name: "PaymentCaptured",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+      {
+        indexed: true,
+        internalType: "bytes8",
+        name: "paymentReference",
+        type: "bytes8",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+    ],
+    name: "PaymentReclaimed",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+      {
+        indexed: true,
+        internalType: "bytes8",
+        name: "paymentReference",
+        type: "bytes8",
+      },
+      {
+        indexed: true,
+        internalType: "address",
+        name: "by",
+        type: "address",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+    ],
+    name: "PaymentRefunded",
+    type: "event",
+  },
+  {
+    anonymous: false,
+    inputs: [
+      {
+        indexed: true,
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+      {
+        indexed: true,
+        internalType: "bytes8",
+        name: "paymentReference",
+        type: "bytes8",
+      },
+      {
+        indexed: false,
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+    ],
+    name: "PaymentVoided",
+    type: "event",
+  },
+  {
+    inputs: [],
+    name: "MAX_FEE_BPS",
+    outputs: [
+      {
+        internalType: "uint16",
+        name: "",
+        type: "uint16",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+    ],
+    name: "authorizeWithAllowance",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+      {
+        internalType: "bytes",
+        name: "signature",
+        type: "bytes",
+      },
+    ],
+    name: "authorizeWithSignature",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+      {
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "feeAmount",
+        type: "uint256",
+      },
+    ],
+    name: "capture",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [],
+    name: "erc20FeeProxy",
+    outputs: [
+      {
+        internalType: "contract IEscrowFeeProxy",
+        name: "",
+        type: "address",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+    ],
+    name: "getPaymentId",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+    ],
+    name: "paymentState",
+    outputs: [
+      {
+        components: [
+          {
+            internalType: "bool",
+            name: "authorized",
+            type: "bool",
+          },
+          {
+            internalType: "uint120",
+            name: "capturable",
+            type: "uint120",
+          },
+          {
+            internalType: "uint128",
+            name: "captured",
+            type: "uint128",
+          },
+          {
+            internalType: "uint128",
+            name: "refunded",
+            type: "uint128",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentState",
+        name: "",
+        type: "tuple",
+      },
+    ],
+    stateMutability: "view",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+    ],
+    name: "reclaim",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+      {
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+    ],
+    name: "refund",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        internalType: "bytes32",
+        name: "paymentId",
+        type: "bytes32",
+      },
+      {
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        internalType: "bytes32",
+        name: "refundSalt",
+        type: "bytes32",
+      },
+    ],
+    name: "refundNonce",
+    outputs: [
+      {
+        internalType: "bytes32",
+        name: "",
+        type: "bytes32",
+      },
+    ],
+    stateMutability: "pure",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+      {
+        internalType: "uint256",
+        name: "amount",
+        type: "uint256",
+      },
+      {
+        internalType: "uint256",
+        name: "validBefore",
+        type: "uint256",
+      },
+      {
+        internalType: "bytes32",
+        name: "refundSalt",
+        type: "bytes32",
+      },
+      {
+        internalType: "bytes",
+        name: "signature",
+        type: "bytes",
+      },
+    ],
+    name: "refundWithSignature",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+  {
+    inputs: [
+      {
+        components: [
+          {
+            internalType: "address",
+            name: "operator",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+          {
+            internalType: "uint120",
+            name: "maxAmount",
+            type: "uint120",
+          },
+          {
+            internalType: "uint48",
+            name: "preApprovalExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint48",
+            name: "authorizationExpiry",
+            type: "uint48",
+          },
+          {
+            internalType: "uint16",
+            name: "maxFeeBps",
+            type: "uint16",
+          },
+          {
+            internalType: "address",
+            name: "feeReceiver",
+            type: "address",
+          },
+          {
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            internalType: "uint256",
+            name: "salt",
+            type: "uint256",
+          },
+        ],
+        internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+        name: "p",
+        type: "tuple",
+      },
+    ],
+    name: "void",
+    outputs: [],
+    stateMutability: "nonpayable",
+    type: "function",
+  },
+] as const;
 
 /** contracts/devnet/DuebillDevnetBridge.sol, the devnet's cross-chain route (lib/routing/devnet-bridge.ts). */
 export const devnetBridgeAbi = [

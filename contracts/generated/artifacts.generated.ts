@@ -1791,6 +1791,992 @@ export const compiledContracts = {
     bytecode:
       "0x60a060405234801561000f575f5ffd5b50604051610ed1380380610ed183398101604081905261002e91610066565b6001600160a01b0381166100555760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b0316608052610093565b5f60208284031215610076575f5ffd5b81516001600160a01b038116811461008c575f5ffd5b9392505050565b608051610e196100b85f395f818160530152818161055701526105a30152610e195ff3fe608060405234801561000f575f5ffd5b506004361061004a575f3560e01c8063176b2bfb1461004e578063637d3997146100925780637f2eecc3146100b3578063b2a8337f146100da575b5f5ffd5b6100757f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020015b60405180910390f35b6100a56100a0366004610b8f565b6100ef565b604051908152602001610089565b6100a57fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de881565b6100ed6100e8366004610bc9565b610201565b005b5f46306100ff6020850185610c1f565b61010f6040860160208701610c1f565b61011f6060870160408801610c1f565b606087013561013460a0890160808a01610c1f565b60a089013561014960e08b0160c08c01610c1f565b60e08b013561015c6101008d018d610c4c565b60405161016a929190610c96565b60408051918290038220602083019c909c526001600160a01b039a8b16908201529789166060890152958816608088015293871660a087015260c0860192909252851660e0850152610100840152909216610120808301919091526101408201929092526101608101929092528301356101808201526101a001604051602081830303815290604052805190602001209050919050565b61020961072c565b610212826100ef565b8160400135146102355760405163e112ed9160e01b815260040160405180910390fd5b5f6102436020840184610c1f565b90506001600160a01b03811663e94a01026102646040860160208701610c1f565b604080516001600160e01b031960e085901b1681526001600160a01b0390921660048301528501356024820152604401602060405180830381865afa1580156102af573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906102d39190610ca5565b156102f157604051630c5cc05960e11b815260040160405180910390fd5b8135421161031257604051636fc721b960e11b815260040160405180910390fd5b8160200135421061033657604051630f05f5bf60e01b815260040160405180910390fd5b5f60e084013561034e60a08601356060870135610cc4565b6103589190610cc4565b90506103758261036e6040870160208801610c1f565b8386610763565b5f6103836020860186610c1f565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa1580156103ca573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906103ee9190610ce9565b90506001600160a01b03841663ef55bec661040f6040890160208a01610c1f565b3086893560208b013560408c013561042d60808e0160608f01610d00565b6040516001600160e01b031960e08a901b1681526001600160a01b03978816600482015296909516602487015260448601939093526064850191909152608484015260a483015260ff1660c4820152608088013560e482015260a0880135610104820152610124015f604051808303815f87803b1580156104ac575f5ffd5b505af11580156104be573d5f5f3e3d5ffd5b5050505082816104ce9190610cc4565b6040516370a0823160e01b81523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa158015610510573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906105349190610ce9565b1461055257604051631947c14d60e31b815260040160405180910390fd5b6105997f000000000000000000000000000000000000000000000000000000000000000061058860a089013560608a0135610cc4565b6001600160a01b0385169190610902565b6001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001663c219a14d6105d56020890189610c1f565b6105e560608a0160408b01610c1f565b60608a01356105f86101008c018c610c4c565b8c60a001358d60800160208101906106109190610c1f565b6040518863ffffffff1660e01b81526004016106329796959493929190610d48565b5f604051808303815f87803b158015610649575f5ffd5b505af115801561065b573d5f5f3e3d5ffd5b5050505060e0860135156106915761069161067c60e0880160c08901610c1f565b6001600160a01b0384169060e0890135610986565b60408501356106a36020880188610c1f565b6001600160a01b03166106bc6040890160208a01610c1f565b6001600160a01b03167f5b3060b479dcfe38abd2571b17ae18332a749af61b8e55e3a8bfb4248348cb9a6106f46101008b018b610c4c565b8b606001358c60a001358d60e00135604051610714959493929190610d9f565b60405180910390a450505050610728610993565b5050565b6107346109bd565b61076160017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b906109fd565b565b604080517fd099cc98ef71107a616c4f0f941f04c322d8e254fe26b3c6668db87aae413de86020828101919091526001600160a01b0386168284015230606083015260808201859052833560a083015283013560c08201529082013560e08201525f90610100016040516020818303038152906040528051906020012090505f856001600160a01b0316633644e5156040518163ffffffff1660e01b8152600401602060405180830381865afa15801561081f573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906108439190610ce9565b60405161190160f01b602082015260228101919091526042810183905260620160408051601f19818403018152919052805160209091012090505f806108a2836108936080880160608901610d00565b87608001358860a00135610a04565b5090925090505f8160038111156108bb576108bb610dcf565b1415806108da5750866001600160a01b0316826001600160a01b031614155b156108f857604051635cd5d23360e01b815260040160405180910390fd5b5050505050505050565b61090e8383835f610acc565b6109815761091f83835f6001610acc565b61094c57604051635274afe760e01b81526001600160a01b03841660048201526024015b60405180910390fd5b6109598383836001610acc565b61098157604051635274afe760e01b81526001600160a01b0384166004820152602401610943565b505050565b6109598383836001610b2e565b6107615f7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f0061075b565b7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005c1561076157604051633ee5aeb560e01b815260040160405180910390fd5b80825d5050565b5f80807f7fffffffffffffffffffffffffffffff5d576e7357a4501ddfe92f46681b20a0841115610a3d57505f91506003905082610ac2565b604080515f808252602082018084528a905260ff891692820192909252606081018790526080810186905260019060a0016020604051602081039080840390855afa158015610a8e573d5f5f3e3d5ffd5b5050604051601f1901519150506001600160a01b038116610ab957505f925060019150829050610ac2565b92505f91508190505b9450945094915050565b60405163095ea7b360e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f51148316610b22578383151615610b16573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f51148316610b22578383151615610b16573d5f823e3d81fd5b5f6101408284031215610b89575f5ffd5b50919050565b5f60208284031215610b9f575f5ffd5b813567ffffffffffffffff811115610bb5575f5ffd5b610bc184828501610b78565b949350505050565b5f5f82840360e0811215610bdb575f5ffd5b833567ffffffffffffffff811115610bf1575f5ffd5b610bfd86828701610b78565b93505060c0601f1982011215610c11575f5ffd5b506020830190509250929050565b5f60208284031215610c2f575f5ffd5b81356001600160a01b0381168114610c45575f5ffd5b9392505050565b5f5f8335601e19843603018112610c61575f5ffd5b83018035915067ffffffffffffffff821115610c7b575f5ffd5b602001915036819003821315610c8f575f5ffd5b9250929050565b818382375f9101908152919050565b5f60208284031215610cb5575f5ffd5b81518015158114610c45575f5ffd5b80820180821115610ce357634e487b7160e01b5f52601160045260245ffd5b92915050565b5f60208284031215610cf9575f5ffd5b5051919050565b5f60208284031215610d10575f5ffd5b813560ff81168114610c45575f5ffd5b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b6001600160a01b038881168252871660208201526040810186905260c0606082018190525f90610d7b9083018688610d20565b6080830194909452506001600160a01b039190911660a09091015295945050505050565b608081525f610db2608083018789610d20565b602083019590955250604081019290925260609091015292915050565b634e487b7160e01b5f52602160045260245ffdfea2646970667358221220cbea70c5f129487194ddbd0b3979bc1d675e8f63505e9e47aebfcaf49fe2e54b64736f6c63430008250033",
   },
+  DuebillCommerceEscrow: {
+    abi: [
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "erc20FeeProxy_",
+            type: "address",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "constructor",
+      },
+      {
+        inputs: [],
+        name: "AlreadyAuthorized",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "AuthorizationExpired",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "AuthorizationNotExpired",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "BalanceMismatch",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ExceedsCapturable",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "FeeBpsTooHigh",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "FeeReceiverMissing",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "FeeTooHigh",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "InvalidExpiries",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NotOperator",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NotOperatorOrReceiver",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NotPayer",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NothingToReclaim",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "NothingToVoid",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "PreApprovalExpired",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ReentrancyGuardReentrantCall",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "RefundExceedsCaptured",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "token",
+            type: "address",
+          },
+        ],
+        name: "SafeERC20FailedOperation",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ZeroAddress",
+        type: "error",
+      },
+      {
+        inputs: [],
+        name: "ZeroAmount",
+        type: "error",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "payer",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            indexed: false,
+            internalType: "bool",
+            name: "viaSignature",
+            type: "bool",
+          },
+        ],
+        name: "PaymentAuthorized",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "feeAmount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentCaptured",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentReclaimed",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "by",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentRefunded",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            indexed: true,
+            internalType: "bytes8",
+            name: "paymentReference",
+            type: "bytes8",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "PaymentVoided",
+        type: "event",
+      },
+      {
+        inputs: [],
+        name: "MAX_FEE_BPS",
+        outputs: [
+          {
+            internalType: "uint16",
+            name: "",
+            type: "uint16",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "authorizeWithAllowance",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+          {
+            internalType: "bytes",
+            name: "signature",
+            type: "bytes",
+          },
+        ],
+        name: "authorizeWithSignature",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "feeAmount",
+            type: "uint256",
+          },
+        ],
+        name: "capture",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "erc20FeeProxy",
+        outputs: [
+          {
+            internalType: "contract IEscrowFeeProxy",
+            name: "",
+            type: "address",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "getPaymentId",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+        ],
+        name: "paymentState",
+        outputs: [
+          {
+            components: [
+              {
+                internalType: "bool",
+                name: "authorized",
+                type: "bool",
+              },
+              {
+                internalType: "uint120",
+                name: "capturable",
+                type: "uint120",
+              },
+              {
+                internalType: "uint128",
+                name: "captured",
+                type: "uint128",
+              },
+              {
+                internalType: "uint128",
+                name: "refunded",
+                type: "uint128",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentState",
+            name: "",
+            type: "tuple",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "reclaim",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "refund",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "bytes32",
+            name: "paymentId",
+            type: "bytes32",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes32",
+            name: "refundSalt",
+            type: "bytes32",
+          },
+        ],
+        name: "refundNonce",
+        outputs: [
+          {
+            internalType: "bytes32",
+            name: "",
+            type: "bytes32",
+          },
+        ],
+        stateMutability: "pure",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "validBefore",
+            type: "uint256",
+          },
+          {
+            internalType: "bytes32",
+            name: "refundSalt",
+            type: "bytes32",
+          },
+          {
+            internalType: "bytes",
+            name: "signature",
+            type: "bytes",
+          },
+        ],
+        name: "refundWithSignature",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            components: [
+              {
+                internalType: "address",
+                name: "operator",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "payer",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "receiver",
+                type: "address",
+              },
+              {
+                internalType: "address",
+                name: "token",
+                type: "address",
+              },
+              {
+                internalType: "uint120",
+                name: "maxAmount",
+                type: "uint120",
+              },
+              {
+                internalType: "uint48",
+                name: "preApprovalExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint48",
+                name: "authorizationExpiry",
+                type: "uint48",
+              },
+              {
+                internalType: "uint16",
+                name: "maxFeeBps",
+                type: "uint16",
+              },
+              {
+                internalType: "address",
+                name: "feeReceiver",
+                type: "address",
+              },
+              {
+                internalType: "bytes8",
+                name: "paymentReference",
+                type: "bytes8",
+              },
+              {
+                internalType: "uint256",
+                name: "salt",
+                type: "uint256",
+              },
+            ],
+            internalType: "struct DuebillCommerceEscrow.PaymentInfo",
+            name: "p",
+            type: "tuple",
+          },
+        ],
+        name: "void",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+    ],
+    bytecode:
+      "0x60a060405234801561000f575f5ffd5b50604051611ec7380380611ec783398101604081905261002e91610066565b6001600160a01b0381166100555760405163d92e233d60e01b815260040160405180910390fd5b6001600160a01b0316608052610093565b5f60208284031215610076575f5ffd5b81516001600160a01b038116811461008c575f5ffd5b9392505050565b608051611e0f6100b85f395f818160cf01528181610bfe0152610c2d0152611e0f5ff3fe608060405234801561000f575f5ffd5b50600436106100b1575f3560e01c80635dc32c011161006e5780635dc32c01146102375780635ee91c401461024a578063613564741461025d578063af95885514610270578063c005d62614610283578063d55be8c614610296575f5ffd5b806302218fbc146100b5578063176b2bfb146100ca57806325e4fb191461010e57806334b778ed1461012f57806349708a191461021157806359c0f99814610224575b5f5ffd5b6100c86100c336600461180a565b6102b2565b005b6100f17f000000000000000000000000000000000000000000000000000000000000000081565b6040516001600160a01b0390911681526020015b60405180910390f35b61012161011c366004611835565b6103ce565b604051908152602001610105565b6101bd61013d36600461185e565b604080516080810182525f808252602082018190529181018290526060810191909152505f90815260208181526040918290208251608081018452815460ff8116151582526001600160781b03610100820416938201939093526001600160801b03600160801b9093048316938101939093526001015416606082015290565b60405161010591905f6080820190508251151582526001600160781b0360208401511660208301526001600160801b0360408401511660408301526001600160801b03606084015116606083015292915050565b6100c861021f366004611875565b61040b565b6100c86102323660046118d5565b610520565b610121610245366004611947565b6105f1565b6100c8610258366004611875565b610860565b61012161026b366004611875565b61097a565b6100c861027e366004611999565b6109ad565b610121610291366004611875565b610e19565b61029f61271081565b60405161ffff9091168152602001610105565b6102ba611068565b6102c760208301836119e3565b6001600160a01b0316336001600160a01b03161415801561030957506102f360608301604084016119e3565b6001600160a01b0316336001600160a01b031614155b15610327576040516345f52b9960e01b815260040160405180910390fd5b5f610332838361109f565b905061036a3361034860408601602087016119e3565b8461035960808801606089016119e3565b6001600160a01b031692919061116a565b3361037d61014085016101208601611a13565b6001600160c01b031916827fdbe33d9d7eb7781bbbf8f83270057f8c68bbfdc0a575dbc3d11a5d9627fcdfb5856040516103b991815260200190565b60405180910390a4506103ca6111ab565b5050565b6040805160208101859052908101839052606081018290525f906080016040516020818303038152906040528051906020012090505b9392505050565b610413611068565b61042060208201826119e3565b6001600160a01b0316336001600160a01b03161461045157604051631f0853c160e21b815260040160405180910390fd5b5f61045b8261097a565b90505f610467826111d5565b9050805f036104895760405163372673c760e21b815260040160405180910390fd5b6104bd61049c60408501602086016119e3565b826104ad60808701606088016119e3565b6001600160a01b03169190611204565b6104cf61014084016101208501611a13565b6001600160c01b031916827f05ecf3720a5c6c8359ca97fd909c7ece26c70202cc3248433ec74fd01947f7da8360405161050b91815260200190565b60405180910390a3505061051d6111ab565b50565b610528611068565b5f610533878761109f565b905061054d878787610546858b8a6103ce565b8787611239565b6105716105606040890160208a016119e3565b876104ad60808b0160608c016119e3565b61058160608801604089016119e3565b6001600160a01b031661059c61014089016101208a01611a13565b6001600160c01b031916827fdbe33d9d7eb7781bbbf8f83270057f8c68bbfdc0a575dbc3d11a5d9627fcdfb5896040516105d891815260200190565b60405180910390a4506105e96111ab565b505050505050565b5f6105fa611068565b610603846113d6565b90505f61061660808601606087016119e3565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa15801561065d573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906106819190611a2c565b905061069360808701606088016119e3565b6001600160a01b03166388b7ab636106b16040890160208a016119e3565b306106c260a08b0160808c01611a59565b5f6106d360c08d0160a08e01611a87565b898c8c6040518963ffffffff1660e01b81526004016106f9989796959493929190611ac8565b5f604051808303815f87803b158015610710575f5ffd5b505af1158015610722573d5f5f3e3d5ffd5b506107379250505060a0870160808801611a59565b61074a906001600160781b031682611b41565b6040516370a0823160e01b81523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa15801561078c573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906107b09190611a2c565b146107ce57604051631947c14d60e31b815260040160405180910390fd5b6107de60408701602088016119e3565b6001600160a01b03166107f961014088016101208901611a13565b6001600160c01b031916847ff5246374097f3d8a0712320ec5cb29a2ca92423026e65f11fcba30181992f60a61083560a08b0160808c01611a59565b604080516001600160781b039092168252600160208301520160405180910390a450506104046111ab565b610868611068565b61087860408201602083016119e3565b6001600160a01b0316336001600160a01b0316146108a957604051631435e35760e01b815260040160405180910390fd5b6108b960e0820160c08301611a87565b65ffffffffffff164210156108e15760405163115a2eeb60e31b815260040160405180910390fd5b5f6108eb8261097a565b90505f6108f7826111d5565b9050805f036109195760405163fddb35b360e01b815260040160405180910390fd5b61092c61049c60408501602086016119e3565b61093e61014084016101208501611a13565b6001600160c01b031916827f6f01652dad50a2431bf45d4ae1a58ef92e7156986170c600a21ad235e58e82fc8360405161050b91815260200190565b5f46308360405160200161099093929190611b6b565b604051602081830303815290604052805190602001209050919050565b6109b5611068565b6109c260208401846119e3565b6001600160a01b0316336001600160a01b0316146109f357604051631f0853c160e21b815260040160405180910390fd5b610a0360e0840160c08501611a87565b65ffffffffffff164210610a2a57604051630f05f5bf60e01b815260040160405180910390fd5b815f03610a4a57604051631f2a200560e01b815260040160405180910390fd5b5f610a548461097a565b5f81815260208190526040902080549192509061010090046001600160781b0316841115610a9557604051635850b0ff60e01b815260040160405180910390fd5b610aa6610100860160e08701611c9e565b610ab49061ffff1685611cb7565b610ac061271085611cb7565b1115610adf5760405163cd4e616760e01b815260040160405180910390fd5b805484908290600190610b0190849061010090046001600160781b0316611cce565b92506101000a8154816001600160781b0302191690836001600160781b0316021790555083815f0160108282829054906101000a90046001600160801b0316610b4a9190611ced565b92506101000a8154816001600160801b0302191690836001600160801b031602179055505f856060016020810190610b8291906119e3565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa158015610bc9573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610bed9190611a2c565b9050610c236001600160a01b0383167f000000000000000000000000000000000000000000000000000000000000000088611641565b6001600160a01b037f00000000000000000000000000000000000000000000000000000000000000001663c219a14d610c6260808a0160608b016119e3565b610c7260608b0160408c016119e3565b610c7c898b611d0c565b610c8e6101408d016101208e01611a13565b6040516001600160c01b031990911660208201526028016040516020818303038152906040528a8d610100016020810190610cc991906119e3565b6040518763ffffffff1660e01b8152600401610cea96959493929190611d1f565b5f604051808303815f87803b158015610d01575f5ffd5b505af1158015610d13573d5f5f3e3d5ffd5b50506040516370a0823160e01b81523060048201528392508891506001600160a01b038516906370a0823190602401602060405180830381865afa158015610d5d573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610d819190611a2c565b610d8b9190611b41565b14610da957604051631947c14d60e31b815260040160405180910390fd5b610dbb61014088016101208901611a13565b6001600160c01b031916847fd3b527a3b9d111b49079add48cdf5a8c7926aea024fe808a8dc3c526f8e0508a8888604051610e00929190918252602082015260400190565b60405180910390a350505050610e146111ab565b505050565b5f610e22611068565b610e3260408301602084016119e3565b6001600160a01b0316336001600160a01b031614610e6357604051631435e35760e01b815260040160405180910390fd5b610e6c826113d6565b90505f610e7f60808401606085016119e3565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa158015610ec6573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610eea9190611a2c565b9050610f2b610eff60408601602087016119e3565b30610f1060a0880160808901611a59565b6001600160a01b0386169291906001600160781b031661116a565b610f3b60a0850160808601611a59565b610f4e906001600160781b031682611b41565b6040516370a0823160e01b81523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa158015610f90573d5f5f3e3d5ffd5b505050506040513d601f19601f82011682018060405250810190610fb49190611a2c565b14610fd257604051631947c14d60e31b815260040160405180910390fd5b610fe260408501602086016119e3565b6001600160a01b0316610ffd61014086016101208701611a13565b6001600160c01b031916847ff5246374097f3d8a0712320ec5cb29a2ca92423026e65f11fcba30181992f60a61103960a0890160808a01611a59565b604080516001600160781b0390921682525f60208301520160405180910390a450506110636111ab565b919050565b611070611693565b61109d60017f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005b906116d3565b565b5f815f036110c057604051631f2a200560e01b815260040160405180910390fd5b6110c98361097a565b5f8181526020819052604090208054600182015492935090916001600160801b03600160801b90920482169161110191869116611b41565b11156111205760405163552f090d60e11b815260040160405180910390fd5b6001810180548491905f9061113f9084906001600160801b0316611ced565b92506101000a8154816001600160801b0302191690836001600160801b031602179055505092915050565b6111788484848460016116da565b6111a557604051635274afe760e01b81526001600160a01b03851660048201526024015b60405180910390fd5b50505050565b61109d5f7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f00611097565b5f9081526020819052604090208054610100600160801b0319811690915561010090046001600160781b031690565b6112118383836001611747565b610e1457604051635274afe760e01b81526001600160a01b038416600482015260240161119c565b5f61124a60808801606089016119e3565b6040516370a0823160e01b81523060048201529091505f906001600160a01b038316906370a0823190602401602060405180830381865afa158015611291573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906112b59190611a2c565b90506112c76080890160608a016119e3565b6001600160a01b03166388b7ab636112e560608b0160408c016119e3565b308a5f8b8b8b8b6040518963ffffffff1660e01b815260040161130f989796959493929190611d91565b5f604051808303815f87803b158015611326575f5ffd5b505af1158015611338573d5f5f3e3d5ffd5b5050505086816113489190611b41565b6040516370a0823160e01b81523060048201526001600160a01b038416906370a0823190602401602060405180830381865afa15801561138a573d5f5f3e3d5ffd5b505050506040513d601f19601f820116820180604052508101906113ae9190611a2c565b146113cc57604051631947c14d60e31b815260040160405180910390fd5b5050505050505050565b5f806113e560208401846119e3565b6001600160a01b0316148061141157505f61140660408401602085016119e3565b6001600160a01b0316145b8061143357505f61142860608401604085016119e3565b6001600160a01b0316145b8061145557505f61144a60808401606085016119e3565b6001600160a01b0316145b156114735760405163d92e233d60e01b815260040160405180910390fd5b61148360a0830160808401611a59565b6001600160781b03165f036114ab57604051631f2a200560e01b815260040160405180910390fd5b6114bb60e0830160c08401611a87565b65ffffffffffff166114d360c0840160a08501611a87565b65ffffffffffff1611156114fa57604051632f88a73d60e01b815260040160405180910390fd5b61271061150e610100840160e08501611c9e565b61ffff1611156115315760405163663885fb60e01b815260040160405180910390fd5b611542610100830160e08401611c9e565b61ffff161580159061156d57505f611562610120840161010085016119e3565b6001600160a01b0316145b1561158b576040516342f913cf60e01b815260040160405180910390fd5b61159b60c0830160a08401611a87565b65ffffffffffff1642106115c25760405163510c223760e11b815260040160405180910390fd5b6115cb8261097a565b5f81815260208190526040902080549192509060ff16156115ff57604051633013e93f60e11b815260040160405180910390fd5b805460ff1916600117815561161a60a0840160808501611a59565b81546001600160781b039190911661010002610100600160801b0319909116179055919050565b61164d8383835f6117a9565b610e145761165e83835f60016117a9565b61168657604051635274afe760e01b81526001600160a01b038416600482015260240161119c565b61121183838360016117a9565b7f9b779b17422d0df92223018b32b4d1fa46e071723d6817e2486d003becc55f005c1561109d57604051633ee5aeb560e01b815260040160405180910390fd5b80825d5050565b6040516323b872dd60e01b5f8181526001600160a01b038781166004528616602452604485905291602083606481808c5af1925060015f5114831661173657838315161561172a573d5f823e3d81fd5b5f883b113d1516831692505b604052505f60605295945050505050565b60405163a9059cbb60e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f5114831661179d578383151615611791573d5f823e3d81fd5b5f873b113d1516831692505b60405250949350505050565b60405163095ea7b360e01b5f8181526001600160a01b038616600452602485905291602083604481808b5af1925060015f5114831661179d578383151615611791573d5f823e3d81fd5b5f6101608284031215611804575f5ffd5b50919050565b5f5f610180838503121561181c575f5ffd5b61182684846117f3565b94610160939093013593505050565b5f5f5f60608486031215611847575f5ffd5b505081359360208301359350604090920135919050565b5f6020828403121561186e575f5ffd5b5035919050565b5f6101608284031215611886575f5ffd5b61040483836117f3565b5f5f83601f8401126118a0575f5ffd5b50813567ffffffffffffffff8111156118b7575f5ffd5b6020830191508360208285010111156118ce575f5ffd5b9250929050565b5f5f5f5f5f5f6101e087890312156118eb575f5ffd5b6118f588886117f3565b9550610160870135945061018087013593506101a087013592506101c087013567ffffffffffffffff811115611929575f5ffd5b61193589828a01611890565b979a9699509497509295939492505050565b5f5f5f610180848603121561195a575f5ffd5b61196485856117f3565b925061016084013567ffffffffffffffff811115611980575f5ffd5b61198c86828701611890565b9497909650939450505050565b5f5f5f6101a084860312156119ac575f5ffd5b6119b685856117f3565b956101608501359550610180909401359392505050565b80356001600160a01b0381168114611063575f5ffd5b5f602082840312156119f3575f5ffd5b610404826119cd565b80356001600160c01b031981168114611063575f5ffd5b5f60208284031215611a23575f5ffd5b610404826119fc565b5f60208284031215611a3c575f5ffd5b5051919050565b80356001600160781b0381168114611063575f5ffd5b5f60208284031215611a69575f5ffd5b61040482611a43565b803565ffffffffffff81168114611063575f5ffd5b5f60208284031215611a97575f5ffd5b61040482611a72565b81835281816020850137505f828201602090810191909152601f909101601f19169091010190565b6001600160a01b038981168252881660208201526001600160781b03871660408201526060810186905265ffffffffffff8516608082015260a0810184905260e060c082018190525f90611b1f9083018486611aa0565b9a9950505050505050505050565b634e487b7160e01b5f52601160045260245ffd5b80820180821115611b5457611b54611b2d565b92915050565b803561ffff81168114611063575f5ffd5b8381526001600160a01b03831660208201526101a08101611b9f60408301611b92856119cd565b6001600160a01b03169052565b611bab602084016119cd565b6001600160a01b03166060830152611bc5604084016119cd565b6001600160a01b03166080830152611bdf606084016119cd565b6001600160a01b031660a0830152611bf960808401611a43565b6001600160781b031660c0830152611c1360a08401611a72565b65ffffffffffff1660e0830152611c2c60c08401611a72565b65ffffffffffff16610100830152611c4660e08401611b5a565b61ffff16610120830152611c5d61010084016119cd565b6001600160a01b0316610140830152611c7961012084016119fc565b6001600160c01b03191661016083015261014092909201356101809091015292915050565b5f60208284031215611cae575f5ffd5b61040482611b5a565b8082028115828204841417611b5457611b54611b2d565b6001600160781b038281168282160390811115611b5457611b54611b2d565b6001600160801b038181168382160190811115611b5457611b54611b2d565b81810381811115611b5457611b54611b2d565b60018060a01b038716815260018060a01b038616602082015284604082015260c060608201525f84518060c0840152806020870160e085015e5f60e082850181019190915260808401959095526001600160a01b039390931660a083015250601f909101601f19160101949350505050565b6001600160a01b0389811682528816602082015260408101879052606081018690526080810185905260a0810184905260e060c082018190525f90611b1f9083018486611aa056fea2646970667358221220e268486299c4beefb2c4d9952d4046692f17023b0264acda9e55c523313490c164736f6c63430008250033",
+  },
   TestUSDC: {
     abi: [
       {
@@ -4315,5 +5301,342 @@ export const compiledContracts = {
     ],
     bytecode:
       "0x60a060405234801561000f575f5ffd5b506040518060400160405280600b81526020016a29b437b93a102a37b5b2b760a91b8152506040518060400160405280600581526020016414d213d49560da1b8152506006825f90816100629190610121565b50600161006f8382610121565b5060ff16608052506101df9050565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806100a657607f821691505b6020821081036100c457634e487b7160e01b5f52602260045260245ffd5b50919050565b601f82111561011c578282111561011c57805f5260205f20601f840160051c60208510156100f557505f5b90810190601f840160051c035f5b81811015610118575f83820155600101610103565b5050505b505050565b81516001600160401b0381111561013a5761013a61007e565b61014e816101488454610092565b846100ca565b6020601f821160018114610180575f83156101695750848201515b5f19600385901b1c1916600184901b1784556101d8565b5f84815260208120601f198516915b828110156101af578785015182556020948501946001909201910161018f565b50848210156101cc57868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b6080516109806101f75f395f61013f01526109805ff3fe608060405234801561000f575f5ffd5b50600436106100cb575f3560e01c806340c10f1911610088578063a9059cbb11610063578063a9059cbb146101b7578063dd62ed3e146101ca578063e94a0102146101f4578063ef55bec614610209575f5ffd5b806340c10f191461017b57806370a082311461019057806395d89b41146101af575f5ffd5b806306fdde03146100cf578063095ea7b3146100ed57806318160ddd1461011057806323b872dd14610127578063313ce5671461013a5780633644e51514610173575b5f5ffd5b6100d761021c565b6040516100e491906106b7565b60405180910390f35b6101006100fb366004610707565b6102a7565b60405190151581526020016100e4565b61011960025481565b6040519081526020016100e4565b61010061013536600461072f565b610313565b6101617f000000000000000000000000000000000000000000000000000000000000000081565b60405160ff90911681526020016100e4565b6101196103d7565b61018e610189366004610707565b610484565b005b61011961019e366004610769565b60036020525f908152604090205481565b6100d761050a565b6101006101c5366004610707565b610517565b6101196101d8366004610789565b600460209081525f928352604080842090915290825290205481565b610100610202366004610707565b5f92915050565b61018e6102173660046107ba565b61052c565b5f80546102289061083c565b80601f01602080910402602001604051908101604052809291908181526020018280546102549061083c565b801561029f5780601f106102765761010080835404028352916020019161029f565b820191905f5260205f20905b81548152906001019060200180831161028257829003601f168201915b505050505081565b335f8181526004602090815260408083206001600160a01b038716808552925280832085905551919290917f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b925906103019086815260200190565b60405180910390a35060015b92915050565b6001600160a01b0383165f9081526004602090815260408083203384529091528120548281101561038b5760405162461bcd60e51b815260206004820152601d60248201527f45524332303a20696e73756666696369656e7420616c6c6f77616e636500000060448201526064015b60405180910390fd5b5f1981146103c15761039d8382610888565b6001600160a01b0386165f9081526004602090815260408083203384529091529020555b6103cc8585856105a4565b506001949350505050565b5f7f8b73c3c69bb8fe3d512ecc4cf759cc79239f7b179b0ffacaa9a75d522b39400f5f604051610407919061089b565b60408051918290038220828201825260018352601960f91b6020938401528151928301939093528101919091527fad7c5bef027816a800da1736444fb58a807ef4c9603b7848673f7e3a68eb14a560608201524660808201523060a082015260c00160405160208183030381529060405280519060200120905090565b8060025f8282546104959190610937565b90915550506001600160a01b0382165f90815260036020526040812080548392906104c1908490610937565b90915550506040518181526001600160a01b038316905f907fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef9060200160405180910390a35050565b600180546102289061083c565b5f6105233384846105a4565b50600192915050565b6001600160a01b03881633146105845760405162461bcd60e51b815260206004820152601860248201527f63616c6c6572206d7573742062652074686520706179656500000000000000006044820152606401610382565b610599898961059460018b610888565b6105a4565b505050505050505050565b6001600160a01b0383165f9081526003602052604090205481111561060b5760405162461bcd60e51b815260206004820152601b60248201527f45524332303a20696e73756666696369656e742062616c616e636500000000006044820152606401610382565b6001600160a01b0383165f9081526003602052604081208054839290610632908490610888565b90915550506001600160a01b0382165f908152600360205260408120805483929061065e908490610937565b92505081905550816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef836040516106aa91815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b0381168114610702575f5ffd5b919050565b5f5f60408385031215610718575f5ffd5b610721836106ec565b946020939093013593505050565b5f5f5f60608486031215610741575f5ffd5b61074a846106ec565b9250610758602085016106ec565b929592945050506040919091013590565b5f60208284031215610779575f5ffd5b610782826106ec565b9392505050565b5f5f6040838503121561079a575f5ffd5b6107a3836106ec565b91506107b1602084016106ec565b90509250929050565b5f5f5f5f5f5f5f5f5f6101208a8c0312156107d3575f5ffd5b6107dc8a6106ec565b98506107ea60208b016106ec565b975060408a0135965060608a0135955060808a0135945060a08a0135935060c08a013560ff8116811461081b575f5ffd5b989b979a50959894979396929550929360e081013593506101000135919050565b600181811c9082168061085057607f821691505b60208210810361086e57634e487b7160e01b5f52602260045260245ffd5b50919050565b634e487b7160e01b5f52601160045260245ffd5b8181038181111561030d5761030d610874565b5f5f83545f8160011c905060018216806108b657607f821691505b6020821081036108d457634e487b7160e01b5f52602260045260245ffd5b8080156108e857600181146108fd5761092b565b60ff198416875282151583028701945061092b565b5f888152602090205f5b8481101561092357815489820152600190910190602001610907565b505082870194505b50929695505050505050565b8082018082111561030d5761030d61087456fea2646970667358221220206409fdffeea349cc25fcaf308f1fefad6a6d00626f71dba1655a41ed64f0cc64736f6c63430008250033",
+  },
+  TestFeeOnTransferToken: {
+    abi: [
+      {
+        inputs: [],
+        stateMutability: "nonpayable",
+        type: "constructor",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "allowance",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "needed",
+            type: "uint256",
+          },
+        ],
+        name: "ERC20InsufficientAllowance",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "sender",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "balance",
+            type: "uint256",
+          },
+          {
+            internalType: "uint256",
+            name: "needed",
+            type: "uint256",
+          },
+        ],
+        name: "ERC20InsufficientBalance",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "approver",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidApprover",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "receiver",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidReceiver",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "sender",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidSender",
+        type: "error",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+        ],
+        name: "ERC20InvalidSpender",
+        type: "error",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "address",
+            name: "owner",
+            type: "address",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "Approval",
+        type: "event",
+      },
+      {
+        anonymous: false,
+        inputs: [
+          {
+            indexed: true,
+            internalType: "address",
+            name: "from",
+            type: "address",
+          },
+          {
+            indexed: true,
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            indexed: false,
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "Transfer",
+        type: "event",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "owner",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+        ],
+        name: "allowance",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "spender",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "approve",
+        outputs: [
+          {
+            internalType: "bool",
+            name: "",
+            type: "bool",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "account",
+            type: "address",
+          },
+        ],
+        name: "balanceOf",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "decimals",
+        outputs: [
+          {
+            internalType: "uint8",
+            name: "",
+            type: "uint8",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "amount",
+            type: "uint256",
+          },
+        ],
+        name: "mint",
+        outputs: [],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "name",
+        outputs: [
+          {
+            internalType: "string",
+            name: "",
+            type: "string",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "symbol",
+        outputs: [
+          {
+            internalType: "string",
+            name: "",
+            type: "string",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [],
+        name: "totalSupply",
+        outputs: [
+          {
+            internalType: "uint256",
+            name: "",
+            type: "uint256",
+          },
+        ],
+        stateMutability: "view",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "transfer",
+        outputs: [
+          {
+            internalType: "bool",
+            name: "",
+            type: "bool",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+      {
+        inputs: [
+          {
+            internalType: "address",
+            name: "from",
+            type: "address",
+          },
+          {
+            internalType: "address",
+            name: "to",
+            type: "address",
+          },
+          {
+            internalType: "uint256",
+            name: "value",
+            type: "uint256",
+          },
+        ],
+        name: "transferFrom",
+        outputs: [
+          {
+            internalType: "bool",
+            name: "",
+            type: "bool",
+          },
+        ],
+        stateMutability: "nonpayable",
+        type: "function",
+      },
+    ],
+    bytecode:
+      "0x608060405234801561000f575f5ffd5b506040518060400160405280600f81526020016e2332b29027b7102a3930b739b332b960891b815250604051806040016040528060038152602001621193d560ea1b8152508160039081610063919061011b565b506004610070828261011b565b5050506101d9565b634e487b7160e01b5f52604160045260245ffd5b600181811c908216806100a057607f821691505b6020821081036100be57634e487b7160e01b5f52602260045260245ffd5b50919050565b601f821115610116578282111561011657805f5260205f20601f840160051c60208510156100ef57505f5b90810190601f840160051c035f5b81811015610112575f838201556001016100fd565b5050505b505050565b81516001600160401b0381111561013457610134610078565b61014881610142845461008c565b846100c4565b6020601f82116001811461017a575f83156101635750848201515b5f19600385901b1c1916600184901b1784556101d2565b5f84815260208120601f198516915b828110156101a95787850151825560209485019460019092019101610189565b50848210156101c657868401515f19600387901b60f8161c191681555b505060018360011b0184555b5050505050565b6107db806101e65f395ff3fe608060405234801561000f575f5ffd5b506004361061009b575f3560e01c806340c10f191161006357806340c10f191461011457806370a082311461012957806395d89b4114610151578063a9059cbb14610159578063dd62ed3e1461016c575f5ffd5b806306fdde031461009f578063095ea7b3146100bd57806318160ddd146100e057806323b872dd146100f2578063313ce56714610105575b5f5ffd5b6100a76101a4565b6040516100b49190610611565b60405180910390f35b6100d06100cb366004610661565b610234565b60405190151581526020016100b4565b6002545b6040519081526020016100b4565b6100d0610100366004610689565b61024d565b604051601281526020016100b4565b610127610122366004610661565b610270565b005b6100e46101373660046106c3565b6001600160a01b03165f9081526020819052604090205490565b6100a761027e565b6100d0610167366004610661565b61028d565b6100e461017a3660046106e3565b6001600160a01b039182165f90815260016020908152604080832093909416825291909152205490565b6060600380546101b390610714565b80601f01602080910402602001604051908101604052809291908181526020018280546101df90610714565b801561022a5780601f106102015761010080835404028352916020019161022a565b820191905f5260205f20905b81548152906001019060200180831161020d57829003601f168201915b5050505050905090565b5f3361024181858561029a565b60019150505b92915050565b5f3361025a8582856102ac565b61026585858561032d565b506001949350505050565b61027a828261038a565b5050565b6060600480546101b390610714565b5f3361024181858561032d565b6102a783838360016103be565b505050565b6001600160a01b038381165f908152600160209081526040808320938616835292905220545f19811015610327578181101561031957604051637dc7a0d960e11b81526001600160a01b038416600482015260248101829052604481018390526064015b60405180910390fd5b61032784848484035f6103be565b50505050565b6001600160a01b03831661035657604051634b637e8f60e11b81525f6004820152602401610310565b6001600160a01b03821661037f5760405163ec442f0560e01b81525f6004820152602401610310565b6102a7838383610490565b6001600160a01b0382166103b35760405163ec442f0560e01b81525f6004820152602401610310565b61027a5f8383610490565b6001600160a01b0384166103e75760405163e602df0560e01b81525f6004820152602401610310565b6001600160a01b03831661041057604051634a1406b160e11b81525f6004820152602401610310565b6001600160a01b038085165f908152600160209081526040808320938716835292905220829055801561032757826001600160a01b0316846001600160a01b03167f8c5be1e5ebec7d5bd14f71427d1e84f3dd0314c0f7b2291e5b200ac8c7c3b9258460405161048291815260200190565b60405180910390a350505050565b6001600160a01b038316158015906104b057506001600160a01b03821615155b156104e4575f6104c1606483610760565b90506104d08461dead836104eb565b61032784846104df848661077f565b6104eb565b6102a78383835b6001600160a01b038316610515578060025f82825461050a9190610792565b909155506105859050565b6001600160a01b0383165f90815260208190526040902054818110156105675760405163391434e360e21b81526001600160a01b03851660048201526024810182905260448101839052606401610310565b6001600160a01b0384165f9081526020819052604090209082900390555b6001600160a01b0382166105a1576002805482900390556105bf565b6001600160a01b0382165f9081526020819052604090208054820190555b816001600160a01b0316836001600160a01b03167fddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef8360405161060491815260200190565b60405180910390a3505050565b602081525f82518060208401528060208501604085015e5f604082850101526040601f19601f83011684010191505092915050565b80356001600160a01b038116811461065c575f5ffd5b919050565b5f5f60408385031215610672575f5ffd5b61067b83610646565b946020939093013593505050565b5f5f5f6060848603121561069b575f5ffd5b6106a484610646565b92506106b260208501610646565b929592945050506040919091013590565b5f602082840312156106d3575f5ffd5b6106dc82610646565b9392505050565b5f5f604083850312156106f4575f5ffd5b6106fd83610646565b915061070b60208401610646565b90509250929050565b600181811c9082168061072857607f821691505b60208210810361074657634e487b7160e01b5f52602260045260245ffd5b50919050565b634e487b7160e01b5f52601160045260245ffd5b5f8261077a57634e487b7160e01b5f52601260045260245ffd5b500490565b818103818111156102475761024761074c565b808201808211156102475761024761074c56fea264697066735822122026c45fe0838274976c2d2b81d26bd0acc08b59987925e28e602a060693f382f764736f6c63430008250033",
   },
 } as const;

@@ -43,6 +43,8 @@ export const depositAddressAbi = ${JSON.stringify(compiled.DuebillDepositAddress
 
 /** contracts/src/DuebillGaslessPayments.sol: gasless EIP-3009 payments (lib/gasless). */
 export const gaslessPaymentsAbi = ${JSON.stringify(compiled.DuebillGaslessPayments.abi, null, 2)} as const;
+/** contracts/src/DuebillCommerceEscrow.sol: authorize, capture, void, reclaim, refund (lib/commerce). */
+export const commerceEscrowAbi = ${JSON.stringify(compiled.DuebillCommerceEscrow.abi, null, 2)} as const;
 
 /** contracts/devnet/DuebillDevnetBridge.sol, the devnet's cross-chain route (lib/routing/devnet-bridge.ts). */
 export const devnetBridgeAbi = ${JSON.stringify(compiled.DuebillDevnetBridge.abi, null, 2)} as const;

@@ -6,6 +6,7 @@
  * `npm run contracts:deploy -- --network base --relayer 0x… [--admin 0x…] [--rpc URL]
  *  [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]` (recurring payments), or
  * `npm run contracts:deploy -- --contract deposits --network base [--rpc URL] [--key-env …] [--fee-proxy 0x…]`
+ * (or `--contract escrow`: contracts/src/DuebillCommerceEscrow.sol, likewise without admin or relayer)
  * (the deposit factory: no admin, no relayer — each deposit address's operator is the relayer that creates it),
  * or the same with `--contract gasless` (DuebillGaslessPayments: no admin, no relayer role),
  * which deploys to a real network and prints the address with the chain-config snippet to set. RPC: --rpc or RPC_URL_<NETWORK> (RPC_URL_BASE,
@@ -114,6 +115,31 @@ async function deployOverFeeProxy(
   return { address, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
 }
 
+/**
+ * Deploys DuebillCommerceEscrow (contracts/src/) over the network's ERC20FeeProxy, then reads the fee proxy
+ * back. No owner, no settings: each payment names its own operator.
+ */
+export async function deployCommerceEscrow(params: DeployDepositFactoryParams): Promise<RecurringDeployment> {
+  if (!isAddress(params.erc20FeeProxy) || params.erc20FeeProxy === zeroAddress)
+    throw new Error(`erc20FeeProxy: not a usable address (${params.erc20FeeProxy})`);
+  const transport = http(params.rpcUrl);
+  const pollingInterval = params.pollingInterval ?? 1_000;
+  const chain = await chainFor(params.rpcUrl, params.chain);
+  const pub = createPublicClient({ chain, transport, pollingInterval });
+  const code = await pub.getCode({ address: params.erc20FeeProxy });
+  if (!code || code === "0x") throw new Error(`no contract at the ERC20FeeProxy address ${params.erc20FeeProxy} on chain ${chain.id}`);
+  const escrow = compiledContracts.DuebillCommerceEscrow;
+  const wallet = createWalletClient({ chain, transport, account: params.deployer, pollingInterval });
+  const txHash = await wallet.deployContract({ abi: escrow.abi, bytecode: escrow.bytecode, args: [params.erc20FeeProxy] });
+  const receipt = await pub.waitForTransactionReceipt({ hash: txHash });
+  if (receipt.status !== "success" || !receipt.contractAddress) throw new Error(`DuebillCommerceEscrow deployment reverted (${txHash})`);
+  const address = getAddress(receipt.contractAddress);
+  const proxy = await pub.readContract({ address, abi: escrow.abi, functionName: "erc20FeeProxy" });
+  if (proxy.toLowerCase() !== params.erc20FeeProxy.toLowerCase())
+    throw new Error(`DuebillCommerceEscrow at ${address}: fee proxy mismatch`);
+  return { address, txHash, blockNumber: receipt.blockNumber, gasUsed: receipt.gasUsed };
+}
+
 /** Deploys, then reads the roles and fee proxy back so a wrong constructor argument cannot pass silently. */
 export async function deployRecurringPayments(params: DeployRecurringParams): Promise<RecurringDeployment> {
   for (const [name, value] of [
@@ -157,13 +183,13 @@ export async function deployRecurringPayments(params: DeployRecurringParams): Pr
 export function chainConfigSnippet(
   network: NetworkId,
   address: Address,
-  key: "recurringPayments" | "depositFactory" | "gaslessPayments" = "recurringPayments",
+  key: "recurringPayments" | "depositFactory" | "gaslessPayments" | "commerceEscrow" = "recurringPayments",
 ) {
   return { [network]: { contracts: { [key]: address } } };
 }
 
 export interface DeployCommandResult extends RecurringDeployment {
-  contract: "recurring" | "deposits" | "gasless";
+  contract: "recurring" | "deposits" | "gasless" | "escrow";
   network: NetworkId;
   chainId: number;
   /** Recurring payments only (the deposit factory has neither). */
@@ -174,7 +200,7 @@ export interface DeployCommandResult extends RecurringDeployment {
 }
 
 const USAGE =
-  "npm run contracts:deploy -- [--contract recurring|deposits|gasless] --network <id> [--relayer 0x…] [--admin 0x…] [--rpc URL] [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]";
+  "npm run contracts:deploy -- [--contract recurring|deposits|gasless|escrow] --network <id> [--relayer 0x…] [--admin 0x…] [--rpc URL] [--key-env DEPLOYER_PRIVATE_KEY] [--fee-proxy 0x…]";
 
 function rpcEnvName(network: NetworkId): string {
   return `RPC_URL_${network.toUpperCase().replace(/-/g, "_")}`;
@@ -204,12 +230,12 @@ export async function runDeployCommand(
   });
   const network = values.network as NetworkId | undefined;
   const contract = values.contract;
-  if (contract !== "recurring" && contract !== "deposits" && contract !== "gasless")
-    throw new Error(`--contract must be recurring, deposits or gasless\n${USAGE}`);
+  if (contract !== "recurring" && contract !== "deposits" && contract !== "gasless" && contract !== "escrow")
+    throw new Error(`--contract must be recurring, deposits, gasless or escrow\n${USAGE}`);
   if (!network || !NETWORK_IDS.includes(network)) throw new Error(`--network must be one of ${NETWORK_IDS.join(", ")}\n${USAGE}`);
   if (NETWORKS[network].kind !== "evm")
     throw new Error(
-      `${network}: ${{ deposits: "deposit addresses", gasless: "gasless payments", recurring: "recurring payments" }[contract]} are EVM-only (no contract for Tron)`,
+      `${network}: ${{ deposits: "deposit addresses", gasless: "gasless payments", escrow: "commerce escrow payments", recurring: "recurring payments" }[contract]} are EVM-only (no contract for Tron)`,
     );
   if (contract === "recurring" && (!values.relayer || !isAddress(values.relayer)))
     throw new Error(`--relayer must be the relayer's 0x address\n${USAGE}`);
@@ -259,6 +285,18 @@ export async function runDeployCommand(
     log("Configure it (merged into the app's chain config; CHAIN_CONFIG env or the CHAIN_CONFIG_FILE JSON):");
     log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
     log(`Gasless pay on ${network} then needs SIGNATURE_RELAYER_PRIVATE_KEY with gas (docs/guides/signature-payments.md).`);
+    return { ...deployment, contract, network, chainId, admin: null, relayer: null, erc20FeeProxy, snippet };
+  }
+  if (contract === "escrow") {
+    log(`[contracts] deploying DuebillCommerceEscrow to ${network} (chain ${chainId}) from ${deployer.address}`);
+    const deployment = await deployCommerceEscrow({ rpcUrl, chain, deployer, erc20FeeProxy });
+    const snippet = chainConfigSnippet(network, deployment.address, "commerceEscrow");
+    log(`[contracts] DuebillCommerceEscrow ${deployment.address}`);
+    log(`  tx ${deployment.txHash} (block ${deployment.blockNumber}, gas ${deployment.gasUsed})`);
+    log(`  ERC20FeeProxy ${erc20FeeProxy}  (no owner, no settings: each payment names its operator)`);
+    log("Configure it (merged into the app's chain config; CHAIN_CONFIG env or the CHAIN_CONFIG_FILE JSON):");
+    log(`  CHAIN_CONFIG='${JSON.stringify(snippet)}'`);
+    log(`Commerce payments on ${network} then escrow here; the signature relayer (SIGNATURE_RELAYER_PRIVATE_KEY) needs gas on ${network}.`);
     return { ...deployment, contract, network, chainId, admin: null, relayer: null, erc20FeeProxy, snippet };
   }
   const relayer = getAddress(values.relayer!);

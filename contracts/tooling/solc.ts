@@ -20,6 +20,7 @@ export const PRODUCTION_CONTRACTS = [
   "DuebillDepositFactory",
   "DuebillDepositAddress",
   "DuebillGaslessPayments",
+  "DuebillCommerceEscrow",
 ] as const;
 /** Deployed on anvil only (contracts/devnet): the devnet's stand-ins and the tests' smart wallets (TestMultisigWallet and TestMultiSendCallOnly stand in for a Safe). */
 export const DEVNET_CONTRACTS = [
@@ -32,6 +33,7 @@ export const DEVNET_CONTRACTS = [
   "TestMultisigWallet",
   "TestMultiSendCallOnly",
   "TestShortToken",
+  "TestFeeOnTransferToken",
 ] as const;
 export const PROJECT_CONTRACTS = [...PRODUCTION_CONTRACTS, ...DEVNET_CONTRACTS] as const;
 export type ProjectContractName = (typeof PROJECT_CONTRACTS)[number];

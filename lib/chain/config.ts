@@ -55,6 +55,7 @@ const overrideSchema = z.partialRecord(
         singleRequestProxyFactory: z.string().nullable().optional(),
         depositFactory: z.string().nullable().optional(),
         gaslessPayments: z.string().nullable().optional(),
+        commerceEscrow: z.string().nullable().optional(),
         devnetBridge: z.string().nullable().optional(),
         devnetBridgeCreationBlock: z.number().int().min(0).optional(),
       })

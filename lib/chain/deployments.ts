@@ -24,6 +24,8 @@ export interface NetworkDeployments {
   readonly depositFactory?: string | null;
   /** Duebill's own DuebillGaslessPayments (contracts/src/): EIP-3009 gasless pay (lib/gasless). None committed, set by configuration (the devnet sets it). */
   readonly gaslessPayments?: string | null;
+  /** Duebill's own DuebillCommerceEscrow (contracts/src/): authorize/capture payments (lib/commerce). Set by configuration. */
+  readonly commerceEscrow?: string | null;
   /** The devnet's bridge on a cross-chain source chain (contracts/devnet/DuebillDevnetBridge.sol); never on a real network. */
   readonly devnetBridge?: string | null;
   readonly devnetBridgeCreationBlock?: number;

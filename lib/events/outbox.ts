@@ -1,4 +1,4 @@
-import type { EventType } from "@/lib/events/catalog";
+import type { OutboxEventType } from "@/lib/events/commerce";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 
@@ -10,7 +10,7 @@ import { ulid } from "@/lib/ids";
 export interface OutboxEventInput {
   accountId: string;
   clientId: string | null;
-  type: EventType;
+  type: OutboxEventType;
   dedupeKey: string;
   payload: Record<string, unknown>;
   requestId?: string | null;

@@ -1,3 +1,4 @@
+import { syncOpenCommercePayments } from "@/lib/commerce/sync";
 import { sweepDeposits } from "@/lib/deposits/sweep";
 import { sweepDetection } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
@@ -69,5 +70,7 @@ export function defaultJobs(): Job[] {
     { name: "mail", intervalMs: 5_000, run: () => sweepMail() },
     // Signed authorizations a crash left between signing and the receipt (lib/relayer): rebroadcast the same bytes or record the receipt.
     { name: "relayer-recovery", intervalMs: 30_000, run: () => recoverRelayed() },
+    // Commerce escrows (lib/commerce): what payers and operator wallets did on chain becomes states and webhooks.
+    { name: "commerce-escrow", intervalMs: env().DETECTION_INTERVAL_MS, run: () => syncOpenCommercePayments() },
   ];
 }

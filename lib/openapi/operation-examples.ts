@@ -1,6 +1,7 @@
 import { BRANDING_EXAMPLES } from "@/lib/openapi/branding-examples";
 import { DOCUMENT_EXAMPLES } from "@/lib/openapi/document-examples";
 import { DUNNING_EXAMPLES } from "@/lib/openapi/dunning-examples";
+import { ESCROW_EXAMPLES } from "@/lib/openapi/escrow-examples";
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
 import { GASLESS_EXAMPLES } from "@/lib/openapi/gasless-examples";
@@ -75,6 +76,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
   ...X402_EXAMPLES,
+  ...ESCROW_EXAMPLES,
   ...DOCUMENT_EXAMPLES,
   ...RECEIPT_EXAMPLES,
   ...DUNNING_EXAMPLES,

@@ -6,6 +6,7 @@ import * as currencies from "./currencies";
 import * as destinations from "./destinations";
 import * as documents from "./documents";
 import * as dunning from "./dunning";
+import * as escrow from "./escrow";
 import * as exportOps from "./exports";
 import * as gasless from "./gasless";
 import * as orchestratorSetup from "./orchestrator-setup";
@@ -31,6 +32,7 @@ const MODULES = [
   currencies,
   requests,
   refunds,
+  escrow,
   documents,
   payments,
   receipts,

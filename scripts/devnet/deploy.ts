@@ -23,7 +23,7 @@ import {
   zeroAddress,
 } from "viem";
 import { compiledContracts } from "@/contracts/generated/artifacts.generated";
-import { deployDepositFactory, deployGaslessPayments, deployRecurringPayments } from "@/contracts/tooling/deploy";
+import { deployCommerceEscrow, deployDepositFactory, deployGaslessPayments, deployRecurringPayments } from "@/contracts/tooling/deploy";
 import { chainlinkConversionPathAbi } from "@/lib/chain/conversion-abis";
 
 type Address = `0x${string}`;
@@ -147,6 +147,8 @@ export interface Deployment {
   depositFactory: Address;
   /** Duebill's DuebillGaslessPayments: EIP-3009 gasless pay through the fee proxy (lib/gasless). */
   gaslessPayments: Address;
+  /** Duebill's DuebillCommerceEscrow: authorize/capture payments (lib/commerce). */
+  commerceEscrow: Address;
   /** Request Network's ChainlinkConversionPath, its admin the deployer. */
   chainlinkConversionPath: Address;
   /** Request Network's Erc20ConversionProxy over erc20FeeProxy and chainlinkConversionPath. */
@@ -281,6 +283,13 @@ export async function deployAll(params: {
     erc20FeeProxy: feeProxy.address,
     pollingInterval: 20,
   });
+  const commerceEscrow = await deployCommerceEscrow({
+    rpcUrl: params.rpcUrl,
+    chain,
+    deployer,
+    erc20FeeProxy: feeProxy.address,
+    pollingInterval: 20,
+  });
 
   return {
     erc20FeeProxy: feeProxy.address,
@@ -291,6 +300,7 @@ export async function deployAll(params: {
     singleRequestProxyFactory: factory.address,
     depositFactory: depositFactory.address,
     gaslessPayments: gasless.address,
+    commerceEscrow: commerceEscrow.address,
     chainlinkConversionPath: conversionPath.address,
     erc20ConversionProxy: conversionProxy.address,
     aggregators,

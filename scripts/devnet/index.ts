@@ -47,6 +47,8 @@ export interface Devnet {
     depositFactory: `0x${string}`;
     /** Duebill's DuebillGaslessPayments: gasless EIP-3009 pay, submitted by accounts.signatureRelayer (lib/gasless). */
     gaslessPayments: `0x${string}`;
+    /** Duebill's DuebillCommerceEscrow (contracts/src/): authorize/capture payments (lib/commerce). */
+    commerceEscrow: `0x${string}`;
     /** Request Network's ChainlinkConversionPath (whitelist admin = deployer) and Erc20ConversionProxy. */
     chainlinkConversionPath: `0x${string}`;
     erc20ConversionProxy: `0x${string}`;
@@ -145,6 +147,7 @@ export async function startDevnet(opts: DevnetOptions = {}): Promise<Devnet> {
       singleRequestProxyFactory: deployed.singleRequestProxyFactory,
       depositFactory: deployed.depositFactory,
       gaslessPayments: deployed.gaslessPayments,
+      commerceEscrow: deployed.commerceEscrow,
       chainlinkConversionPath: deployed.chainlinkConversionPath,
       erc20ConversionProxy: deployed.erc20ConversionProxy,
     };

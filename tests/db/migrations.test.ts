@@ -43,6 +43,7 @@ describe("migrations", () => {
       const tables = columns.rows.map((c) => c.table).sort();
       expect(tables).toEqual([
         "ChainCursor",
+        "CommercePayment",
         "DepositAddress",
         "PayeeDestination",
         "Payment",

@@ -277,6 +277,42 @@ function challenge() {
   return challengeOf;
 }
 
+let payerSignature = "";
+let refundSigned: Record<string, string> = {};
+
+/**
+ * A request at the step a commerce payment example needs, made as its placeholder's note says: created;
+ * prepared (and its typed data signed by the example payer); authorized through the API; captured.
+ */
+async function commerceRequest(operationId: string): Promise<string> {
+  const requestId = (await expectCreated("createRequest")).body.requestId as string;
+  if (operationId === "authorizeCommercePaymentCalldata") return requestId;
+  const prepared = await runExampleWith("authorizeCommercePaymentCalldata", { "<requestId>": requestId });
+  expect(prepared.status, prepared.text).toBe(201);
+  const td = prepared.body.typedData;
+  const payer = WALLETS.get(ctx.payer.toLowerCase())!;
+  payerSignature = await privateKeyToAccount(payer.privateKey).signTypedData({ ...td, message: td.message } as TypedDataDefinition);
+  if (operationId === "authorizeCommercePayment") return requestId;
+  const authorized = await runExampleWith("authorizeCommercePayment", { "<requestId>": requestId, "<payerSignature>": payerSignature });
+  expect(authorized.status, authorized.text).toBe(200);
+  if (!operationId.startsWith("refundCommercePayment")) return requestId;
+  const captured = await runExampleWith("captureCommercePayment", { "<requestId>": requestId });
+  expect(captured.status, captured.text).toBe(200);
+  if (operationId === "refundCommercePayment") {
+    // The refund's typed data from the calldata example (amount 1), signed by the example payee.
+    const prepared = await runExampleWith("refundCommercePaymentCalldata", { "<requestId>": requestId });
+    expect(prepared.status, prepared.text).toBe(200);
+    const payee = WALLETS.get(ctx.payee.toLowerCase())!;
+    const typed = prepared.body.typedData;
+    refundSigned = {
+      "<validBefore>": typed.message.validBefore,
+      "<refundSalt>": prepared.body.refundSalt,
+      "<payeeSignature>": await privateKeyToAccount(payee.privateKey).signTypedData(typed as TypedDataDefinition),
+    };
+  }
+  return requestId;
+}
+
 /** Links `clientId` to the example orchestrator by running the link example. */
 async function linkAsOrchestrator(clientId: string) {
   const res = await runExampleWith("linkClientId", { "<clientId>": clientId });
@@ -311,6 +347,7 @@ async function resolve(name: string, operationId: string): Promise<string> {
     case "<unique key>":
       return randomUUID();
     case "<requestId>":
+      if (operationId.endsWith("CommercePayment") || operationId.includes("CommercePayment")) return commerceRequest(operationId);
       if (REFUND_OPS.has(operationId)) return paidRequest();
       if (operationId === "updateRequestRecurrence") return (await recurringRequest()).requestId;
       if (operationId === "getSecurePayment") return (await expectCreated("createSecurePayment")).body.requestIds[0];
@@ -398,6 +435,12 @@ async function resolve(name: string, operationId: string): Promise<string> {
       const s = JSON.parse(await cache.get(key)!) as Record<string, string>;
       return s[name]!;
     }
+    case "<payerSignature>":
+      return payerSignature;
+    case "<validBefore>":
+    case "<refundSalt>":
+    case "<payeeSignature>":
+      return refundSigned[name]!;
     case "<txID>":
       return TRON_TXID;
     case "<raw_data_hex>":

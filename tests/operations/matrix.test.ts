@@ -12,6 +12,7 @@ import type { Operation } from "@/lib/http/operation";
 import { prefixedId, ulid } from "@/lib/ids";
 import { OPERATIONS } from "@/lib/operations/index";
 import { prepareRefund, recordRefundTransfer } from "@/lib/refunds";
+import { insertCommercePayment } from "@/tests/helpers/commerce";
 import { resetDb } from "@/tests/helpers/db";
 import { makeIntegrator, recurringScheduleOf } from "@/tests/helpers/factories";
 import {
@@ -330,6 +331,8 @@ describe("cross-account access", () => {
   const valuesOf = (o: Operation, slot: Slot) => {
     // A refund is read through its own request (the first one, paid, with A's refund).
     if (slot.name === "requestId" && o.path.includes("{refundId}")) return objects.requestId!.slice(0, 1);
+    // A commerce payment exists for the first request (lib/commerce): its escrow operations name that one.
+    if (slot.name === "requestId" && o.path.startsWith("/v2/commerce-payments/")) return objects.requestId!.slice(0, 1);
     if (slot.name === "id" && o.path.startsWith("/v2/payouts/recurring/")) return objects.recurringId ?? [];
     if (slot.name === "id" && (o.path.startsWith("/v2/client-ids/") || o.path.startsWith("/v1/client-ids/"))) return objects.clientId ?? [];
     if (slot.name === "id" && o.path.startsWith("/v2/orchestrators/webhooks/")) return objects.orchestratorWebhookId ?? [];
@@ -507,6 +510,7 @@ describe("cross-account access", () => {
     objects.clientId!.push(a.clientId, a.browserClientId);
     // A recurring schedule (active, so cancel and stop would change it), with the request of its payment 1.
     objects.recurringId!.push(await recurringScheduleOf(a.account.id, objects.requestId![0] as string));
+    await insertCommercePayment(objects.requestId![0] as string);
     // B's own webhook: B naming its own webhook with A's delivery must still be 404.
     const bHook = await as(op("POST", "/v1/webhook"), { "x-client-id": b.clientId }, { url: "https://hooks.example.test/b" });
     expect(bHook.status, bHook.text).toBe(201);

@@ -3,6 +3,7 @@ import { headers } from "next/headers";
 import { notFound } from "next/navigation";
 import { cache, type ReactNode } from "react";
 import { LiveLinkProvider } from "@/components/pay/hooks/live-link";
+import { AuthorizedPanel } from "@/components/pay/panels/authorized-panel";
 import { LinkOutcome, PaymentReceived } from "@/components/pay/panels/link-outcome";
 import { LivePanels } from "@/components/pay/panels/live-panels";
 import { PaidPanel } from "@/components/pay/panels/paid-panel";
@@ -15,6 +16,7 @@ import { WrongAmountNote } from "@/components/pay/panels/wrong-amount-note";
 import { groupAmount } from "@/components/shared/format";
 import { BrandHeader } from "@/components/ui/brand-header";
 import { nowMs } from "@/lib/clock";
+import { authorizationHold } from "@/lib/commerce/page";
 import { getPaymentPage } from "@/lib/secure-payments/page-data";
 
 export const dynamic = "force-dynamic";
@@ -54,8 +56,19 @@ export default async function PaymentPage({ params }: Props) {
   // data.status already applies the expiry rule (lib/secure-payments/status.ts) on the server clock.
   const { status } = data;
 
+  // Paid by authorization (lib/commerce): the money is held, not charged; no second payment is offered.
+  const hold =
+    status === "pending"
+      ? await authorizationHold(
+          data.items.map((i) => i.requestId),
+          data.currency.decimals,
+        )
+      : null;
+
   let panel: ReactNode;
-  if (status === "pending" && !data.items.some((i) => i.state === "due")) {
+  if (hold) {
+    panel = <AuthorizedPanel {...hold} symbol={data.currency.symbol} />;
+  } else if (status === "pending" && !data.items.some((i) => i.state === "due")) {
     // Paid, not yet settled (screening pending): a paid link never expires, and is never paid twice.
     // LiveLinkProvider follows it from here and shows the outcome once settled.
     panel = (

@@ -2,13 +2,16 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { notFound } from "next/navigation";
 import { cancelRefundAction, markRefundSentAction, prepareRefundAction, refundPlanAction } from "@/app/dashboard/requests/actions";
+import { escrowAction, prepareEscrowRefundAction, submitEscrowRefundAction } from "@/app/dashboard/requests/escrow-actions";
 import { redeliverAction } from "@/app/dashboard/webhooks/actions";
 import { DeliveryLog } from "@/components/dashboard/delivery-log";
+import { EscrowPanel } from "@/components/dashboard/escrow-panel";
 import type { RefundActions } from "@/components/dashboard/refunds/refund-types";
 import { RefundOffers, RefundsPanelBody, RefundsProvider, type RequestRefundsData } from "@/components/dashboard/refunds/request-refunds";
 import { Panel } from "@/components/dashboard/shell";
 import { formatUtc, groupAmount } from "@/components/shared/format";
 import { explorerLink } from "@/lib/chain/stored";
+import { commercePaymentOfRequest } from "@/lib/commerce/page";
 import { AppError } from "@/lib/errors";
 import { requireUser } from "@/lib/http/page-session";
 import { EXCHANGE_WARNING } from "@/lib/refunds";
@@ -71,6 +74,8 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
     throw err;
   }
   const r = detail.request;
+  // Paid by authorization (lib/commerce): the escrow's amounts, deadlines and actions.
+  const escrow = await commercePaymentOfRequest(me.account.id, id);
   const symbol = r.paymentCurrency.split("-")[0];
   // A conversion request owes (and counts paid) its invoice currency; its payments move the token.
   const owed = r.conversionBreakdown ? r.invoiceCurrency : symbol;
@@ -108,7 +113,8 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
       }
     : null;
   // The Refunds panel: once something was received (refund it), or when a refund exists.
-  const refundsPanel = refunds && (refunds.received !== "0" || refunds.refunds.length > 0);
+  // A request paid by authorization refunds through its escrow (the panel above), which counts refunds against captures.
+  const refundsPanel = !escrow && refunds && (refunds.received !== "0" || refunds.refunds.length > 0);
   const content = (
     <div className="space-y-6">
       <nav className="text-sm">
@@ -258,6 +264,15 @@ export default async function RequestPage({ params }: { params: Promise<{ id: st
           )}
         </Panel>
       </div>
+      {escrow ? (
+        <Panel title="Authorization (escrow)">
+          <EscrowPanel
+            view={escrow.view}
+            action={escrowAction}
+            refund={{ payee: escrow.payee, chain: escrow.chain, prepare: prepareEscrowRefundAction, submit: submitEscrowRefundAction }}
+          />
+        </Panel>
+      ) : null}
       {refundsPanel ? (
         <div id="refunds" className="scroll-mt-6">
           <Panel title="Refunds">

@@ -1,0 +1,9 @@
+import { capture } from "@/lib/commerce/operate";
+import { json, withApi } from "@/lib/http/handler";
+import { captureCommerceOp } from "@/lib/operations/escrow";
+
+export const dynamic = "force-dynamic";
+
+export const POST = withApi(captureCommerceOp, async ({ principal, params, body }) =>
+  json(await capture(principal.accountId, params.requestId, body ?? {}, "relay")),
+);
