@@ -25,22 +25,32 @@ interface Job {
 export function startWorker(jobs: Job[] = defaultJobs()): Worker {
   let stopped = false;
   const running: Promise<void>[] = [];
-  const timers = new Set<NodeJS.Timeout>();
+  // Each sleeping loop's wake-up: stop() runs them, so a loop between runs ends at once (clearing its
+  // timer alone would leave the loop waiting forever, and stop() with it).
+  const sleepers = new Map<NodeJS.Timeout, () => void>();
   for (const job of jobs) {
     const loop = async (): Promise<void> => {
+      let failures = 0;
       while (!stopped) {
         try {
           await job.run();
+          if (failures > 0) log.info("sweep recovered", { job: job.name, after: failures });
+          failures = 0;
         } catch (err) {
-          log.warn("sweep failed", { job: job.name, err });
+          failures += 1;
+          // Log the first failure of an outage and then every 10th, not one line per retry.
+          if (failures === 1 || failures % 10 === 0) log.warn("sweep failed", { job: job.name, failures, err });
         }
         if (stopped) break;
         await new Promise<void>((resolve) => {
-          const t = setTimeout(() => {
-            timers.delete(t);
-            resolve();
-          }, job.intervalMs);
-          timers.add(t);
+          const t = setTimeout(
+            () => {
+              sleepers.delete(t);
+              resolve();
+            },
+            backoffMs(job.intervalMs, failures),
+          );
+          sleepers.set(t, resolve);
         });
       }
     };
@@ -50,11 +60,25 @@ export function startWorker(jobs: Job[] = defaultJobs()): Worker {
   return {
     async stop() {
       stopped = true;
-      for (const t of timers) clearTimeout(t);
-      timers.clear();
+      for (const [t, wake] of sleepers) {
+        clearTimeout(t);
+        wake();
+      }
+      sleepers.clear();
       await Promise.allSettled(running);
     },
   };
+}
+
+/**
+ * The wait before the next run: the job's interval, doubled per consecutive failure up to
+ * MAX_BACKOFF_MS, so a database or RPC outage is not hammered by every job; the first success
+ * returns to the interval. Sweeps resume from their stored state (detection from its cursor).
+ */
+export const MAX_BACKOFF_MS = 30_000;
+export function backoffMs(intervalMs: number, failures: number): number {
+  if (failures === 0) return intervalMs;
+  return Math.max(intervalMs, Math.min(MAX_BACKOFF_MS, Math.max(intervalMs, 250) * 2 ** Math.min(failures - 1, 10)));
 }
 
 export function defaultJobs(): Job[] {
