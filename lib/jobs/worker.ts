@@ -1,4 +1,5 @@
 import { sweepDeposits } from "@/lib/deposits/sweep";
+import { followNewBlocks } from "@/lib/detection/follow";
 import { sweepDetection } from "@/lib/detection/sweep";
 import { env } from "@/lib/env";
 import { sweepExpiry } from "@/lib/jobs/expire";
@@ -20,6 +21,8 @@ interface Job {
   name: string;
   intervalMs: number;
   run: () => Promise<unknown>;
+  /** Something that should run the job before its interval is out (a new block); returns its unsubscribe. */
+  wakeOn?: (wake: () => void) => () => void;
 }
 
 export function startWorker(jobs: Job[] = defaultJobs()): Worker {
@@ -28,7 +31,18 @@ export function startWorker(jobs: Job[] = defaultJobs()): Worker {
   // Each sleeping loop's wake-up: stop() runs them, so a loop between runs ends at once (clearing its
   // timer alone would leave the loop waiting forever, and stop() with it).
   const sleepers = new Map<NodeJS.Timeout, () => void>();
+  const unsubscribes: (() => void)[] = [];
   for (const job of jobs) {
+    // A wake-up during a run is kept, so the next sleep ends at once: a block is never waited out.
+    let woken = false;
+    let wakeSleeper: (() => void) | undefined;
+    if (job.wakeOn)
+      unsubscribes.push(
+        job.wakeOn(() => {
+          woken = true;
+          wakeSleeper?.();
+        }),
+      );
     const loop = async (): Promise<void> => {
       let failures = 0;
       while (!stopped) {
@@ -42,16 +56,23 @@ export function startWorker(jobs: Job[] = defaultJobs()): Worker {
           if (failures === 1 || failures % 10 === 0) log.warn("sweep failed", { job: job.name, failures, err });
         }
         if (stopped) break;
+        // Woken by a new block: run again at once, unless failing (then the backoff holds).
+        if (woken && failures === 0) {
+          woken = false;
+          continue;
+        }
         await new Promise<void>((resolve) => {
-          const t = setTimeout(
-            () => {
-              sleepers.delete(t);
-              resolve();
-            },
-            backoffMs(job.intervalMs, failures),
-          );
+          const done = () => {
+            clearTimeout(t);
+            sleepers.delete(t);
+            wakeSleeper = undefined;
+            resolve();
+          };
+          const t = setTimeout(done, backoffMs(job.intervalMs, failures));
           sleepers.set(t, resolve);
+          if (failures === 0) wakeSleeper = done;
         });
+        woken = false;
       }
     };
     running.push(loop());
@@ -60,6 +81,7 @@ export function startWorker(jobs: Job[] = defaultJobs()): Worker {
   return {
     async stop() {
       stopped = true;
+      for (const u of unsubscribes) u();
       for (const [t, wake] of sleepers) {
         clearTimeout(t);
         wake();
@@ -83,7 +105,8 @@ export function backoffMs(intervalMs: number, failures: number): number {
 
 export function defaultJobs(): Job[] {
   return [
-    { name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: sweepDetection },
+    // Runs on each new block (lib/detection/follow.ts), the interval as the floor.
+    { name: "payment-detection", intervalMs: env().DETECTION_INTERVAL_MS, run: sweepDetection, wakeOn: followNewBlocks },
     { name: "webhook-delivery", intervalMs: env().WEBHOOK_INTERVAL_MS, run: () => sweepWebhooks() },
     { name: "expiry", intervalMs: 60_000, run: sweepExpiry },
     { name: "recurring", intervalMs: env().RECURRING_INTERVAL_MS, run: runRecurringJobs },
