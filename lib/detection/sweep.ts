@@ -242,14 +242,25 @@ export function eventSources(extra: readonly PaymentEventSource[] = []): Payment
   return [...sources.values()];
 }
 
+/** Networks whose last sweep failed: how often in a row, and when to try again. */
+const outages = new Map<string, { failures: number; retryAt: number }>();
+
 /** The detection sweep over every network; one network's failure does not stop the others. */
 export async function sweepDetection(extra: readonly PaymentEventSource[] = []): Promise<NetworkSweepResult[]> {
   const results: NetworkSweepResult[] = [];
   for (const source of eventSources(extra)) {
+    const down = outages.get(source.network);
+    if (down && performance.now() < down.retryAt) continue;
     try {
       results.push(await sweepDetectionNetwork(source));
+      if (down) log.info("detection resumed", { network: source.network, after: down.failures });
+      outages.delete(source.network);
     } catch (err) {
-      log.warn("detection sweep failed", { network: source.network, err });
+      // RPC or database down: back off this network (doubling, ≤ 30 s) and resume from its cursor, which
+      // only moves after a range is stored, so no block is skipped and nothing is recorded twice.
+      const failures = (down?.failures ?? 0) + 1;
+      outages.set(source.network, { failures, retryAt: performance.now() + Math.min(30_000, 250 * 2 ** Math.min(failures, 7)) });
+      if (failures === 1 || failures % 10 === 0) log.warn("detection sweep failed", { network: source.network, failures, err });
     }
   }
   try {

@@ -13,6 +13,7 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/api/bench/empty": ["GET"],
   "/api/bench/insert": ["POST"],
   "/api/bench/limited": ["GET"],
+  "/api/bench/read/{id}": ["GET"],
   "/api/bench/unlimited": ["GET"],
   "/api/cors-preflight": ["OPTIONS"],
   "/api/cron/deposits": ["GET", "POST"],

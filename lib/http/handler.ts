@@ -3,6 +3,7 @@ import type { z } from "zod";
 import { authenticate, type Principal } from "@/lib/auth/principal";
 import { env } from "@/lib/env";
 import { AppError, errorBody } from "@/lib/errors";
+import { faultResponseError, OUTAGE_RETRY_AFTER_SECONDS } from "@/lib/faults";
 import { corsResponseHeaders } from "@/lib/http/cors";
 import { withIdempotency } from "@/lib/http/idempotency";
 import type { Operation } from "@/lib/http/operation";
@@ -100,13 +101,20 @@ async function authenticateLimited(req: Request, op: Operation): Promise<Princip
 
 export function errorResponse(err: unknown, requestId: string, op?: Pick<Operation, "method" | "path">): Response {
   let appErr: AppError;
+  const fault = err instanceof AppError ? null : faultResponseError(err);
   if (err instanceof AppError) {
     appErr = err;
+  } else if (fault) {
+    // A dependency is down (database restart, Redis or RPC cut): a 503 the client retries, not a 500.
+    log.warn("dependency unavailable", { requestId, route: op ? `${op.method} ${op.path}` : undefined, err });
+    appErr = fault;
   } else {
     log.error("unhandled error", { requestId, route: op ? `${op.method} ${op.path}` : undefined, err });
     appErr = new AppError("internal_error", "Internal server error");
   }
   const headers = new Headers({ "content-type": "application/json", "cache-control": "no-store", ...appErr.headers });
+  // Every 503 tells the client when to come back (RFC 9110 §10.2.3).
+  if (appErr.status === 503 && !headers.has("retry-after")) headers.set("Retry-After", String(OUTAGE_RETRY_AFTER_SECONDS));
   return new Response(JSON.stringify(errorBody(appErr, requestId)), { status: appErr.status, headers });
 }
 

@@ -55,6 +55,7 @@ async function createOneOffPayout(
     },
     terms.payer,
   );
-  await db().paymentRequest.create({ data });
+  // Only the id back: the row is ours already; otherwise Prisma reads back and materialises every column.
+  await db().paymentRequest.create({ data, select: { id: true } });
   return { requestId: data.id, paymentReference: data.paymentReference, ...plan };
 }

@@ -1,6 +1,7 @@
 import { now as clockNow } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
+import { dependencyFault } from "@/lib/faults";
 import { ulid } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { type PostResult, postWebhook, type Resolver } from "@/lib/webhooks/http-post";
@@ -24,6 +25,8 @@ export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** A lease outlives the HTTP deadline by this much, so it never expires under a live attempt. */
 const LEASE_MARGIN_MS = 30_000;
 const CONCURRENCY = 10;
+/** Outcome writes retried through a database outage stop this long before the lease ends. */
+const RECORD_MARGIN_MS = 5_000;
 
 export interface DeliverOptions {
   limit?: number;
@@ -110,12 +113,20 @@ function recorder(leaseUntil: Date, result: DeliverResult) {
   const tally = (batch: Outcome[]) => {
     for (const o of batch) result[o.status === "pending" ? "retried" : o.status]++;
   };
-  const write = async (batch: Outcome[]) => {
+  const write = async (batch: Outcome[], outage = 0): Promise<void> => {
     try {
       if ((await writeOutcomes(batch, leaseUntil)) < batch.length)
         log.warn("webhook lease lost before recording", { ids: batch.map((o) => o.id) });
       tally(batch);
     } catch (err) {
+      // The database is down (a restart): these were delivered, so keep the outcomes and write them
+      // when it is back, while the lease holds, rather than let the lease run out and send them again.
+      const wait = Math.min(5_000, 200 * 2 ** outage);
+      if (dependencyFault(err) === "database" && Date.now() + wait < leaseUntil.getTime() - RECORD_MARGIN_MS) {
+        if (outage === 0) log.warn("webhook outcomes wait for the database", { deliveries: batch.length, err });
+        await new Promise((r) => setTimeout(r, wait));
+        return write(batch, outage + 1);
+      }
       // One bad row must not sink the others: retry one by one. Unwritten outcomes keep their
       // lease, which runs out, and the delivery is sent again (at-least-once).
       if (batch.length > 1) for (const o of batch) await write([o]);

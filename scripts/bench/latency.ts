@@ -1,7 +1,9 @@
 /**
  * Detection latency, part of `npm run bench`: a devnet, the built app with the in-process
- * worker sweeping every DETECTION_INTERVAL_MS (1 s), payouts created over HTTP and paid from
- * a viem wallet; latency = from the payment's receipt to GET /v2/request/{id} showing it paid.
+ * worker (woken by each new block over anvil's WebSocket, lib/detection/follow.ts; the 1 s
+ * DETECTION_INTERVAL_MS only as the floor), payouts created over HTTP and paid from a viem
+ * wallet; latency = from the payment's receipt to GET /v2/request/{id} showing it paid
+ * (confirmation depth 0 on the devnet).
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createPublicClient, createWalletClient, http } from "viem";
@@ -26,7 +28,14 @@ async function api(port: number, path: string, apiKey: string, body?: unknown): 
   return { status: res.status, json: (await res.json().catch(() => ({}))) as Record<string, unknown> };
 }
 
-export async function measureDetectionLatency(o: LatencyOptions): Promise<{ samplesMs: number[]; medianMs: number; maxMs: number }> {
+export interface DetectionLatency {
+  samplesMs: number[];
+  medianMs: number;
+  p95Ms: number;
+  maxMs: number;
+}
+
+export async function measureDetectionLatency(o: LatencyOptions): Promise<DetectionLatency> {
   const devnet = await startDevnet({ port: 0 });
   let server: ChildProcess | undefined;
   try {
@@ -77,7 +86,12 @@ export async function measureDetectionLatency(o: LatencyOptions): Promise<{ samp
       await new Promise((r) => setTimeout(r, 337));
     }
     const sorted = [...samplesMs].sort((a, b) => a - b);
-    return { samplesMs, medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN, maxMs: sorted.at(-1) ?? Number.NaN };
+    return {
+      samplesMs,
+      medianMs: sorted[Math.floor(sorted.length / 2)] ?? Number.NaN,
+      p95Ms: sorted[Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.95) - 1)] ?? Number.NaN,
+      maxMs: sorted.at(-1) ?? Number.NaN,
+    };
   } finally {
     server?.kill("SIGTERM");
     await devnet.stop();

@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
  * a layer, and the folders form no cycle. A new folder must be placed here to be allowed.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ["errors", "env", "clock", "ids", "log", "money", "db", "generated", "audit"],
+  ["errors", "faults", "env", "clock", "ids", "log", "money", "db", "generated", "audit"],
   ["chain"],
   ["currencies", "auth", "kyt", "events", "idempotency", "routing", "relayer"],
   ["payments", "fees", "accounts", "invoices"],
