@@ -1,13 +1,11 @@
 import { BRANDING_EXAMPLES } from "@/lib/openapi/branding-examples";
 import { DOCUMENT_EXAMPLES } from "@/lib/openapi/document-examples";
 import { DUNNING_EXAMPLES } from "@/lib/openapi/dunning-examples";
-import { ESCROW_EXAMPLES } from "@/lib/openapi/escrow-examples";
 import type { ExampleContext, OperationExample } from "@/lib/openapi/example-context";
 import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context";
-import { GASLESS_EXAMPLES } from "@/lib/openapi/gasless-examples";
 import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
 import { REFUND_EXAMPLES } from "@/lib/openapi/refund-examples";
-import { X402_EXAMPLES } from "@/lib/openapi/x402-examples";
+import { SIGNATURE_PAYMENT_EXAMPLES } from "@/lib/openapi/signature-payment-examples";
 
 export {
   type ExampleContext,
@@ -75,8 +73,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   getRequestRoutes: (ctx) => ({ params: { requestId: "<requestId>" }, query: { wallet: ctx.payer }, placeholders: REQUEST_ID }),
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
-  ...X402_EXAMPLES,
-  ...ESCROW_EXAMPLES,
+  ...SIGNATURE_PAYMENT_EXAMPLES,
   ...DOCUMENT_EXAMPLES,
   ...RECEIPT_EXAMPLES,
   ...DUNNING_EXAMPLES,
@@ -147,7 +144,6 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   }),
   getSecurePaymentPage: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
   securePaymentDepositAddress: () => ({ params: { token: "<token>" }, placeholders: TOKEN }),
-  ...GASLESS_EXAMPLES,
   paySecurePayment: (ctx) => ({ params: { token: "<token>" }, query: { wallet: ctx.payer }, placeholders: TOKEN }),
   securePaymentCalldata: (ctx) => ({ params: { token: "<token>" }, body: { wallet: ctx.payer }, placeholders: TOKEN }),
   setSecurePaymentPayerEmail: () => ({ params: { token: "<token>" }, body: { email: "payer@example.com" }, placeholders: TOKEN }),

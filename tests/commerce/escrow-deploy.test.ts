@@ -28,7 +28,7 @@ it("contracts:deploy --contract escrow deploys the escrow and prints its chain c
       /commerce escrow payments are EVM-only/,
     );
     await expect(runDeployCommand(["--contract", "vault", "--network", "base"], env, () => {})).rejects.toThrow(
-      /recurring, deposits or escrow/,
+      /recurring, deposits, gasless or escrow/,
     );
     const lines: string[] = [];
     const result = await runDeployCommand([...base, "--fee-proxy", feeProxy], env, (l) => lines.push(l));
