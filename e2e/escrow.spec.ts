@@ -71,6 +71,8 @@ test("authorized link on the hosted page; capture, void and refund from the dash
 
   await page.goto(`/pay/${link.token}`);
   await expect(page.getByTestId("authorized-panel")).toContainText("Authorized — not yet charged");
+  // The summary's badge agrees with the panel (it read "Awaiting payment" before).
+  await expect(page.getByText("Status: Authorized · not charged")).toBeVisible();
   await expect(page.getByTestId("authorized-panel")).toContainText("100 USDC");
   await shootBoth(page, shot, "hosted-authorized");
 

@@ -16,6 +16,8 @@ const PENDING_STYLES = {
   partly_paid: { label: "Partly paid", className: "bg-sky-50 text-sky-800 ring-sky-600/30" },
   fee_short: { label: "Partly paid · fee missing", className: "bg-rose-50 text-rose-800 ring-rose-600/30" },
   received: { label: "Payment received", className: "bg-sky-50 text-sky-800 ring-sky-600/30" },
+  /** Paid by authorization (lib/commerce): the money is held in escrow, not charged yet. */
+  authorized: { label: "Authorized · not charged", className: "bg-sky-50 text-sky-800 ring-sky-600/30" },
 } as const;
 
 export type PendingState = keyof typeof PENDING_STYLES;

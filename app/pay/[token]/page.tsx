@@ -108,7 +108,7 @@ export default async function PaymentPage({ params }: Props) {
   return (
     <LiveLinkProvider initial={data}>
       {data.merchant ? <BrandHeader brand={{ displayName: data.merchant.name, ...data.merchant }} /> : null}
-      <PaymentSummary data={data} now={nowMs()} />
+      <PaymentSummary data={data} now={nowMs()} held={Boolean(hold)} />
       {panel}
       {status === "pending" ? null : <WrongAmountNote facts={data} />}
     </LiveLinkProvider>

@@ -53,7 +53,8 @@ function FeeShortNotice({ data }: { data: Checkout }) {
 }
 
 /** The link's terms, server-rendered: what is paid, to whom, on which network, until when. */
-export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
+/** `held`: the link is paid by an authorization held in escrow (lib/commerce), not charged yet. */
+export function PaymentSummary({ data, now, held = false }: { data: Checkout; now: number; held?: boolean }) {
   const symbol = data.currency.symbol;
   const expired = new Date(data.expiresAt).getTime() <= now;
   const open = data.status === "pending";
@@ -86,7 +87,17 @@ export function PaymentSummary({ data, now }: { data: Checkout; now: number }) {
         </h1>
         <LiveStatusBadge
           status={data.status}
-          pending={open && !due ? "received" : data.subStatus === "fee_short" ? "fee_short" : partlyPaid ? "partly_paid" : undefined}
+          pending={
+            held
+              ? "authorized"
+              : open && !due
+                ? "received"
+                : data.subStatus === "fee_short"
+                  ? "fee_short"
+                  : partlyPaid
+                    ? "partly_paid"
+                    : undefined
+          }
         />
       </div>
       {data.status === "pending" && data.subStatus === "fee_short" ? <FeeShortNotice data={data} /> : null}
