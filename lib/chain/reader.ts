@@ -1,4 +1,4 @@
-import { createPublicClient, erc20Abi, http, type PublicClient } from "viem";
+import { type Account, createPublicClient, createWalletClient, erc20Abi, http, type PublicClient, type WalletClient } from "viem";
 import { batchConversionPaymentsAbi } from "@/lib/chain/abis";
 import { asEvmAddress } from "@/lib/chain/address";
 import { type NetworkRef, runtimeOf } from "@/lib/chain/config";
@@ -28,6 +28,24 @@ export function publicClientFor(network: NetworkRef): PublicClient | null {
     clients.set(key, client);
   }
   return client;
+}
+
+const walletClients = new Map<string, WalletClient>();
+
+/**
+ * A sending client for `account` on an EVM network's RPC, one per (network, RPC, account); null without an
+ * RPC. The relayers (lib/deposits, lib/relayer) send through it.
+ */
+export function walletClientFor(network: NetworkRef, account: Account): WalletClient | null {
+  const rt = runtimeOf(network);
+  if (!rt.rpcUrl || rt.network.kind !== "evm") return null;
+  const key = `${rt.network.id}:${rt.rpcUrl}:${account.address}`;
+  let wallet = walletClients.get(key);
+  if (!wallet) {
+    wallet = createWalletClient({ account, transport: http(rt.rpcUrl, { timeout: 15_000, retryCount: 1 }) });
+    walletClients.set(key, wallet);
+  }
+  return wallet;
 }
 
 function upstream(err: unknown): never {

@@ -1,7 +1,8 @@
-import { createWalletClient, type Hex, http, type WalletClient } from "viem";
+import type { Hex, WalletClient } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { networkRuntime } from "@/lib/chain/config";
 import { isNetworkId, NETWORK_IDS, type NetworkId } from "@/lib/chain/networks";
+import { walletClientFor } from "@/lib/chain/reader";
 import { env } from "@/lib/env";
 
 /**
@@ -45,17 +46,8 @@ export function depositNetworks(): NetworkId[] {
   return NETWORK_IDS.filter((id) => depositUnavailableReason(id) === null);
 }
 
-const wallets = new Map<string, WalletClient>();
-
 export function depositWalletFor(network: NetworkId): { wallet: WalletClient; account: PrivateKeyAccount } | null {
   const account = depositRelayer();
-  const rt = networkRuntime(network);
-  if (!account || !rt.rpcUrl) return null;
-  const key = `${network}:${rt.rpcUrl}:${account.address}`;
-  let wallet = wallets.get(key);
-  if (!wallet) {
-    wallet = createWalletClient({ account, transport: http(rt.rpcUrl, { timeout: 15_000, retryCount: 1 }) });
-    wallets.set(key, wallet);
-  }
-  return { wallet, account };
+  const wallet = account ? walletClientFor(network, account) : null;
+  return account && wallet ? { wallet, account } : null;
 }

@@ -1,8 +1,8 @@
-import { createWalletClient, type Hex, http, keccak256, type TransactionReceipt, type WalletClient } from "viem";
+import { type Hex, keccak256, type TransactionReceipt } from "viem";
 import { type PrivateKeyAccount, privateKeyToAccount } from "viem/accounts";
 import { networkRuntime } from "@/lib/chain/config";
 import type { NetworkId } from "@/lib/chain/networks";
-import { publicClientFor } from "@/lib/chain/reader";
+import { publicClientFor, walletClientFor } from "@/lib/chain/reader";
 import { db } from "@/lib/db";
 import { env } from "@/lib/env";
 import { AppError } from "@/lib/errors";
@@ -79,18 +79,6 @@ function resultOf(row: Row, replayed: boolean): RelayResult {
   };
 }
 
-const wallets = new Map<string, WalletClient>();
-function walletFor(network: NetworkId, account: PrivateKeyAccount): WalletClient {
-  const rt = networkRuntime(network);
-  const key = `${network}:${rt.rpcUrl}:${account.address}`;
-  let wallet = wallets.get(key);
-  if (!wallet) {
-    wallet = createWalletClient({ account, transport: http(rt.rpcUrl ?? undefined, { timeout: 15_000, retryCount: 1 }) });
-    wallets.set(key, wallet);
-  }
-  return wallet;
-}
-
 function reasonOf(err: unknown): string {
   const e = err as { shortMessage?: string; message?: string };
   return (e.shortMessage ?? e.message ?? String(err)).split("\n")[0]!.slice(0, 500);
@@ -116,7 +104,7 @@ export async function relay(input: RelayInput, opts: { waitMs?: number } = {}): 
 
 async function submit(id: string, input: RelayInput, account: PrivateKeyAccount): Promise<RelayResult> {
   const client = publicClientFor(input.network)!;
-  const wallet = walletFor(input.network, account);
+  const wallet = walletClientFor(input.network, account)!;
   const fail = async (error: string) => {
     const row = await db().relayedTransaction.update({ where: { id }, data: { status: "failed", error } });
     return resultOf(row, false);
