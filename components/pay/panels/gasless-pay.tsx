@@ -118,7 +118,7 @@ export function GaslessPay({
 
   const free = Number(plan.amounts.relayerFee) === 0;
   const busy = phase === "signing" || phase === "relaying";
-  const until = new Date(plan.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  const until = new Date(plan.expiresAt).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", timeZoneName: "short" });
   return (
     <div className="space-y-4">
       <section aria-labelledby="gasless-heading" className="rounded-xl bg-indigo-50/60 p-4 ring-1 ring-indigo-100">
