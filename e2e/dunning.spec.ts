@@ -31,7 +31,7 @@ async function shootBoth(page: Page, shot: (n: string) => Promise<void>, name: s
 }
 
 /** An active schedule of the demo account: 6 monthly payments of 7 USDC from the devnet payer, payment 1 due in 2 days. */
-async function insertSchedule(state: Parameters<typeof withDb>[0], opts: { pastDue?: boolean } = {}) {
+async function insertSchedule(state: Parameters<typeof withDb>[0], opts: { pastDue?: boolean; deadlineInDays?: number } = {}) {
   const id = `01DUNNING${randomBytes(8).toString("hex").toUpperCase()}`.slice(0, 26);
   const token = randomBytes(24).toString("base64url");
   const now = Math.floor(Date.now() / 1000);
@@ -52,7 +52,7 @@ async function insertSchedule(state: Parameters<typeof withDb>[0], opts: { pastD
         state.devnet.payer.address,
         state.devnet.payee,
         Array.from({ length: 6 }, (_, i) => first + i * 2_592_000),
-        first + 200 * 86_400,
+        opts.deadlineInDays !== undefined ? now + opts.deadlineInDays * 86_400 : first + 200 * 86_400,
         `0x${randomBytes(32).toString("hex")}`,
         opts.pastDue ? now + 1_800 : first,
         token,
@@ -132,4 +132,27 @@ test("the merchant's dashboard shows a past-due schedule, its attempts, the next
   await expect(row.getByTestId("schedule-dunning")).toContainText("Past due: 1 attempt, last allowance short (7 USDC missing) · next try");
   await row.scrollIntoViewIfNeeded();
   await shootBoth(page, shot, "04-dashboard-past-due");
+});
+
+test("a payer renews a permit that ends before the schedule does, with one signature", async ({ page, state, wallet, shot }) => {
+  // The permit ends in 3 days, long before the sixth payment: the page says so and offers the renewal.
+  const { id, token } = await insertSchedule(state, { deadlineInDays: 3 });
+  await page.goto(`/subscriptions/${token}`);
+  await expect(page.getByTestId("permit-expiring")).toContainText("Your authorization for this subscription ends on");
+  await connectTestWallet(page, wallet.address);
+  const renew = page.getByRole("button", { name: "Renew authorization" });
+  await expect(renew).toBeEnabled();
+  await shootBoth(page, shot, "05-permit-expiring");
+  await renew.click();
+  // The wallet signs the same permit with a later deadline (typed data, no transaction); the server checks it is the payer's.
+  await expect(page.getByTestId("permit-expiring")).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByRole("button", { name: "Renew authorization" })).toHaveCount(0);
+  expect(wallet.calls.some((c) => c.method === "eth_signTypedData_v4")).toBe(true);
+  expect(wallet.calls.some((c) => c.method === "eth_sendTransaction")).toBe(false);
+  const stored = await withDb(
+    state,
+    async (db) => (await db.query(`SELECT deadline FROM "RecurringSchedule" WHERE id = $1`, [id])).rows[0],
+  );
+  expect(Number(stored.deadline)).toBeGreaterThan(Math.floor(Date.now() / 1000) + 150 * 86_400);
+  await shootBoth(page, shot, "06-permit-renewed");
 });

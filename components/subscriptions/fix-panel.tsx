@@ -3,7 +3,7 @@
 import { useConnectModal } from "@rainbow-me/rainbowkit";
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { useAccount, useConfig, useDisconnect, useSendTransaction, useSwitchChain } from "wagmi";
+import { useAccount, useConfig, useDisconnect, useSendTransaction, useSignTypedData, useSwitchChain } from "wagmi";
 import { waitForTransactionReceipt } from "wagmi/actions";
 import { groupAmount } from "@/components/shared/format";
 import { walletErrorMessage } from "@/components/shared/wallet-errors";
@@ -12,7 +12,10 @@ import { ConnectedWallet } from "@/components/ui/connected-wallet";
 import { EvmProviders } from "@/components/wallet/evm-providers";
 import type { PayerSchedulePage } from "@/lib/recurring/payer-page";
 
-type Busy = null | "approve" | "cancel";
+type Busy = null | "approve" | "cancel" | "renew";
+
+/** Permit fields the contract types as uint: JSON carries them as decimal strings. */
+const UINT_FIELDS = ["amount", "feeAmount", "relayerFee", "nonce", "deadline"];
 
 /** Connect the payer's wallet, then approve the allowance in one transaction, or cancel on chain. */
 function Actions({ data }: { data: PayerSchedulePage }) {
@@ -21,12 +24,47 @@ function Actions({ data }: { data: PayerSchedulePage }) {
   const { disconnect } = useDisconnect();
   const { switchChainAsync } = useSwitchChain();
   const { sendTransactionAsync } = useSendTransaction();
+  const { signTypedDataAsync } = useSignTypedData();
   const config = useConfig();
   const router = useRouter();
   const [busy, setBusy] = useState<Busy>(null);
   const [error, setError] = useState<string | null>(null);
   const [confirmCancel, setConfirmCancel] = useState(false);
   const isPayer = address?.toLowerCase() === data.payer.toLowerCase();
+
+  /** Re-sign the permit with a later deadline (one signature, no transaction) and hand it to the server. */
+  async function renew() {
+    setBusy("renew");
+    setError(null);
+    try {
+      const url = `/v2/subscriptions/${encodeURIComponent(data.token)}/permit`;
+      const plan = await fetch(url, { cache: "no-store" });
+      const body = (await plan.json()) as { deadline: string; typedData: Record<string, unknown>; message?: string };
+      if (!plan.ok) throw new Error(body.message ?? "The renewal could not be prepared.");
+      const typed = body.typedData as { domain: never; types: never; primaryType: never; message: Record<string, unknown> };
+      const message = Object.fromEntries(
+        Object.entries(typed.message).map(([k, v]) => [k, UINT_FIELDS.includes(k) ? BigInt(v as string) : v]),
+      );
+      if (chainId !== data.network.chainId) await switchChainAsync({ chainId: data.network.chainId });
+      const signature = await signTypedDataAsync({
+        domain: typed.domain,
+        types: typed.types,
+        primaryType: typed.primaryType,
+        message,
+      } as never);
+      const res = await fetch(url, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify({ deadline: body.deadline, signature }),
+      });
+      if (!res.ok) throw new Error(((await res.json()) as { message?: string }).message ?? "The renewal was refused.");
+      router.refresh();
+    } catch (err) {
+      setError(walletErrorMessage(err));
+    } finally {
+      setBusy(null);
+    }
+  }
 
   async function send(kind: Exclude<Busy, null>, tx: { to: string; data: string }) {
     setBusy(kind);
@@ -52,7 +90,7 @@ function Actions({ data }: { data: PayerSchedulePage }) {
   return (
     <section aria-labelledby="fix-heading" className="rounded-2xl bg-white p-5 shadow-sm ring-1 ring-slate-200 sm:p-6">
       <h2 id="fix-heading" className="text-lg font-semibold text-slate-900">
-        {data.approve ? "Fix it in one step" : "Manage your subscription"}
+        {data.approve || data.permit?.renew ? "Fix it in one step" : "Manage your subscription"}
       </h2>
       <div className="mt-4 space-y-3">
         {!isConnected || !address ? (
@@ -78,6 +116,17 @@ function Actions({ data }: { data: PayerSchedulePage }) {
               </p>
             ) : (
               <>
+                {data.permit?.renew ? (
+                  <>
+                    <p className="text-sm text-slate-600">
+                      Sign the same subscription again with a later end date. Nothing else changes: same amount, same dates, payments
+                      already made stay made.
+                    </p>
+                    <button type="button" className={buttonClass({ block: true })} disabled={busy !== null} onClick={renew}>
+                      {busy === "renew" ? "Renewing…" : "Renew authorization"}
+                    </button>
+                  </>
+                ) : null}
                 {data.approve ? (
                   <>
                     <p className="text-sm text-slate-600">

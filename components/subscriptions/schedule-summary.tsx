@@ -52,6 +52,16 @@ export function ScheduleSummary({ data }: { data: PayerSchedulePage }) {
         <dt className="text-slate-500">Network</dt>
         <dd className="text-slate-900">{data.network.name}</dd>
       </dl>
+      {data.permit?.renew ? (
+        <p
+          role="alert"
+          data-testid="permit-expiring"
+          className="mt-4 rounded-lg bg-amber-50 p-3 text-sm text-amber-900 ring-1 ring-inset ring-amber-200"
+        >
+          Your authorization for this subscription ends on {formatUtc(data.permit.until)}, before the schedule is done. Renew it with one
+          signature (no transaction, no gas) so the remaining payments can be taken.
+        </p>
+      ) : null}
       {data.missing.length > 0 ? (
         <div
           role="alert"

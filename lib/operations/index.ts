@@ -20,6 +20,7 @@ import * as requests from "./requests";
 import * as retired from "./retired";
 import * as securePaymentTools from "./secure-payment-tools";
 import * as securePayments from "./secure-payments";
+import * as subscriptions from "./subscriptions";
 import * as webhooks from "./webhooks";
 import * as x402 from "./x402";
 
@@ -40,6 +41,7 @@ const MODULES = [
   exportOps,
   recurring,
   dunning,
+  subscriptions,
   securePayments,
   securePaymentTools,
   gasless,

@@ -22,7 +22,8 @@ const NOT_FOUND = "Recurring payment not found";
 const refused = (message: string) => new AppError("validation_failed", message, { errors: [{ field: "action", message }] });
 /** Failures a payer or integrator cannot fix by unpausing: the permit itself is over. */
 const FINAL_FAILURES: Record<string, string> = {
-  deadline_passed: "the permit's deadline has passed; create a new schedule",
+  deadline_passed:
+    "the permit's deadline has passed; the payer can renew it on the subscription page (which resumes it), or create a new schedule",
   cancelled_on_chain: "the payer cancelled the schedule on chain; create a new schedule",
 };
 
@@ -49,7 +50,7 @@ function nextPaymentDate(s: Pick<RecurringSchedule, "status" | "processedPayment
  * ERC-1271 `isValidSignature` on the network (viem's verifyTypedData does both), exactly as the
  * contract's SignatureChecker will when a payment is triggered.
  */
-async function signatureValid(s: RecurringSchedule, signature: `0x${string}`): Promise<boolean> {
+export async function signatureValid(s: RecurringSchedule, signature: `0x${string}`): Promise<boolean> {
   const { message, ...rest } = schedulePermitTypedData(s.chainId, asHex(s.contract), permitOf(s, await scheduleReferences(s.id)));
   const typed = { ...rest, message: { ...message } };
   const client = publicClientFor(networkOf(s));

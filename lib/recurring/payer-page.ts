@@ -8,6 +8,7 @@ import { db } from "@/lib/db";
 import { formatAmount } from "@/lib/money";
 import { apiStatus } from "@/lib/recurring/dunning-view";
 import { scheduleKey } from "@/lib/recurring/permit";
+import { permitNeedsRenewal } from "@/lib/recurring/permit-renewal";
 import { permitOf, perPaymentCost, scheduleReferences } from "@/lib/recurring/stored";
 
 /** Shape of the payer's hosted schedule page (app/subscriptions/[token]): serialisable, amounts as decimal strings. */
@@ -31,6 +32,8 @@ export interface PayerSchedulePage {
   allowance: string | null;
   /** What an approval for the rest of the schedule sets the allowance to, and its transaction. */
   approve: { amount: string; tx: { to: string; data: string } } | null;
+  /** The signed permit's deadline, and whether it ends before the schedule is done (renew it: POST /v2/subscriptions/{token}/permit). */
+  permit: { until: string; renew: boolean } | null;
   /** The payer's on-chain cancel (the contract's cancelSchedule with the signed permit). */
   cancel: { to: string; data: string } | null;
 }
@@ -109,6 +112,7 @@ export async function getPayerSchedulePage(token: string): Promise<PayerSchedule
             },
           }
         : null,
+    permit: s.permitSignature ? { until: new Date(s.deadline * 1000).toISOString(), renew: canAct && permitNeedsRenewal(s) } : null,
     cancel:
       canAct && s.permitSignature
         ? {

@@ -36,7 +36,7 @@ export default async function SubscriptionPage({ params }: Props) {
       footer="Non-custodial: each payment moves from your wallet to the merchant through the recurring contract you signed for. Duebill never holds your funds."
     >
       <ScheduleSummary data={data} />
-      {data.approve || data.cancel ? <SubscriptionFixLoader data={data} /> : null}
+      {data.approve || data.cancel || data.permit?.renew ? <SubscriptionFixLoader data={data} /> : null}
     </PublicFrame>
   );
 }
