@@ -1,8 +1,8 @@
 import { z } from "zod";
+import { insertBenchRequest } from "@/lib/accounts/bench";
 import { env } from "@/lib/env";
 import { json, withApi } from "@/lib/http/handler";
 import { defineOperation, type Operation } from "@/lib/http/operation";
-import { insertBenchRequest } from "@/lib/accounts/bench";
 import { getRequestOrThrow } from "@/lib/requests/get-request";
 
 /**
