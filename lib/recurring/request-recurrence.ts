@@ -4,13 +4,14 @@ import { db } from "@/lib/db";
 import { AppError, invalidField } from "@/lib/errors";
 import type { RequestRecurrence } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
-import { invoiceViewForRequest } from "@/lib/invoices/view";
+import { toInvoiceView } from "@/lib/invoices/view";
 import { log } from "@/lib/log";
 import { createPeriodLink, periodLinkUrl } from "@/lib/recurring/period-link";
 import { networkClock } from "@/lib/recurring/request-periods";
 import { dueDateAt, FREQUENCIES, type Frequency, parseStartDate } from "@/lib/recurring/schedule";
 import { type CreateRequestInput, prepareRequest, type RequestRow } from "@/lib/requests/create-request";
-import { getRequestStatus } from "@/lib/requests/get-request";
+import { requestStatusOf } from "@/lib/requests/get-request";
+import { type RequestBundle, readRequestBundle } from "@/lib/requests/read-request";
 
 /**
  * Recurring requests' series (docs/guides/recurring.md "Recurring requests"): created with the
@@ -116,9 +117,9 @@ export async function setSeriesStoppedOf(request: { id: string; network: string;
 
 /** GET /v2/request/{requestId}: the request's status (404 when not the caller's) and, on a series' request, its recurrence. */
 export async function getRequestView(accountId: string, requestId: string) {
-  const [status, recurrence] = await Promise.all([getRequestStatus(accountId, requestId), recurrenceView(requestId)]);
-  // The status read 404s another account's request first; the invoice is read only for the caller's own.
-  return { ...status, ...recurrence, invoice: await invoiceViewForRequest(requestId) };
+  // One statement reads the request (scoped to the caller's account), its rows, series and invoice.
+  const b = await readRequestBundle(accountId, requestId);
+  return { ...(await requestStatusOf(b)), ...recurrenceView(b), invoice: b.invoice && toInvoiceView(b.invoice) };
 }
 
 /**
@@ -127,16 +128,7 @@ export async function getRequestView(accountId: string, requestId: string) {
  * period as in request.recurring, and the period's hosted link (securePaymentUrl). Empty for a request outside a series; the original (period 1)
  * has no originalRequestId.
  */
-async function recurrenceView(requestId: string) {
-  const row = await db().paymentRequest.findUnique({
-    where: { id: requestId },
-    select: {
-      recurrenceIndex: true,
-      securePayment: { select: { securePaymentToken: true } },
-      recurrence: { include: { original: { select: { id: true, paymentReference: true } } } },
-    },
-  });
-  const series = row?.recurrence;
+function recurrenceView({ row, recurrence: series, link }: RequestBundle) {
   if (!series || !row.recurrenceIndex) return {};
   return {
     recurrence: { startDate: series.startDate.toISOString(), frequency: series.frequency },
@@ -147,6 +139,6 @@ async function recurrenceView(requestId: string) {
     recurringPaymentId: series.id,
     paymentIndex: row.recurrenceIndex,
     nextPeriodDate: series.nextDueAt?.toISOString() ?? null,
-    ...periodLinkUrl(row.securePayment?.securePaymentToken),
+    ...periodLinkUrl(link?.token),
   };
 }

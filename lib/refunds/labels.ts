@@ -1,6 +1,6 @@
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
-import type { PaymentRequest, Prisma, RefundReason } from "@/lib/generated/prisma/client";
+import type { Payment, PaymentRequest, Prisma, Refund, RefundReason } from "@/lib/generated/prisma/client";
 import { formatAmount } from "@/lib/money";
 
 /**
@@ -131,27 +131,49 @@ export async function labelFactsOf(
       select: { requestId: true, amount: true, reason: true },
     }),
   ]);
-  const conversion = new Set(requests.filter((r) => r.isConversion).map((r) => r.id));
   const out = new Map<string, LabelFacts>();
   for (const r of requests) {
-    const link = links.find((l) => l.requestId === r.id)?.securePayment ?? null;
-    out.set(r.id, {
-      expected: units(r.expectedAmount),
-      paid: units(r.amountPaid),
-      payments: payments
-        .filter((p) => p.requestId === r.id)
-        .map((p) => ({
-          // What the payment credited: a conversion request counts its invoice amount.
-          amount: units(conversion.has(r.id) && p.invoiceAmount ? p.invoiceAmount : p.amount),
-          blockTime: p.blockTime,
-          depositAddress: p.depositAddress,
-        })),
-      link,
-      depositLate: units(deposits.find((d) => d.requestId === r.id)?.lateAmount ?? { toFixed: () => "0" }),
-      returns: returns.filter((x) => x.requestId === r.id).map((x) => ({ amount: units(x.amount), reason: x.reason })),
-    });
+    out.set(
+      r.id,
+      labelFactsFrom(r, {
+        payments: payments.filter((p) => p.requestId === r.id),
+        link: links.find((l) => l.requestId === r.id)?.securePayment ?? null,
+        depositLate: deposits.find((d) => d.requestId === r.id)?.lateAmount ?? null,
+        returns: returns.filter((x) => x.requestId === r.id),
+      }),
+    );
   }
   return out;
+}
+
+type FactPayment = Pick<Payment, "amount" | "invoiceAmount" | "blockTime" | "depositAddress">;
+
+/**
+ * One request's facts from its rows (labelFactsOf's queries, or GET /v2/request/{id}'s one read):
+ * `returns` are the relayer's returns only (sender relayer, not cancelled).
+ */
+export function labelFactsFrom(
+  r: LabelRequest,
+  rows: {
+    payments: readonly FactPayment[];
+    link: LabelFacts["link"];
+    depositLate: { toFixed(): string } | null;
+    returns: readonly Pick<Refund, "amount" | "reason">[];
+  },
+): LabelFacts {
+  return {
+    expected: units(r.expectedAmount),
+    paid: units(r.amountPaid),
+    payments: rows.payments.map((p) => ({
+      // What the payment credited: a conversion request counts its invoice amount.
+      amount: units(r.isConversion && p.invoiceAmount ? p.invoiceAmount : p.amount),
+      blockTime: p.blockTime,
+      depositAddress: p.depositAddress,
+    })),
+    link: rows.link,
+    depositLate: units(rows.depositLate ?? { toFixed: () => "0" }),
+    returns: rows.returns.map((x) => ({ amount: units(x.amount), reason: x.reason })),
+  };
 }
 
 /** The labels of some requests (GET /v2/request/{id}, the link views, webhooks). */

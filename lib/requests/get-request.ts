@@ -9,6 +9,7 @@ import {
   USD_HASH,
 } from "@/lib/chain/conversion";
 import { explorerUrl, networkOf, tokenOf } from "@/lib/chain/stored";
+import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { notFound } from "@/lib/errors";
 import type { Payment, PaymentRequest, Refund } from "@/lib/generated/prisma/client";
@@ -17,8 +18,9 @@ import { formatAmount } from "@/lib/money";
 import { feeLegsOf, feeProgress, missingFeesOf } from "@/lib/payments/fee-legs";
 import { isQuotedConversion, quotedMarketRate } from "@/lib/payments/quoted-conversion";
 import { REQUEST_ID_PATTERN } from "@/lib/payments/reference";
-import { NO_WRONG_AMOUNT, type WrongAmount, wrongAmountFields, wrongAmountsOf } from "@/lib/refunds/labels";
+import { labelFactsFrom, NO_WRONG_AMOUNT, type WrongAmount, wrongAmountFields, wrongAmountOf } from "@/lib/refunds/labels";
 import { refundFieldsOf } from "@/lib/refunds/view";
+import { type RequestBundle, readRequestBundle } from "@/lib/requests/read-request";
 
 /**
  * Requests are scoped to the caller's account inside the query, so another account's
@@ -178,14 +180,20 @@ export function toRequestStatus(
   };
 }
 
+/** GET /v2/request/{requestId}'s status fields from its one read (lib/requests/read-request.ts). */
+export async function requestStatusOf(b: RequestBundle) {
+  const { row, payments, refunds } = b;
+  const facts = labelFactsFrom(row, {
+    payments,
+    link: b.link && { status: b.link.status, expiresAt: b.link.expiresAt },
+    depositLate: b.depositLate,
+    // The deposit relayer's returns, as labelFactsOf selects them.
+    returns: refunds.filter((f) => f.sender === "relayer" && f.status !== "cancelled"),
+  });
+  return toRequestStatus(row, payments, await marketRateOf(row), wrongAmountOf(facts, now()), refunds);
+}
+
 /** GET /v2/request/{requestId}. */
 export async function getRequestStatus(accountId: string, requestId: string) {
-  const row = await getRequestOrThrow(accountId, requestId);
-  const [payments, market, wrong, refunds] = await Promise.all([
-    db().payment.findMany({ where: { requestId: row.id } }),
-    marketRateOf(row),
-    wrongAmountsOf([row]),
-    db().refund.findMany({ where: { requestId: row.id } }),
-  ]);
-  return toRequestStatus(row, payments, market, wrong.get(row.id), refunds);
+  return requestStatusOf(await readRequestBundle(accountId, requestId));
 }

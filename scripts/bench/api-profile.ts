@@ -3,13 +3,34 @@
  * with real Requests against a local database (BENCH_DATABASE_URL, migrated and seeded here).
  * Run with `node --cpu-prof --cpu-prof-dir=bench-results/profiles --import tsx scripts/bench/api-profile.ts`
  * and open the .cpuprofile in Chrome DevTools; it also prints µs per call (wall, one at a time).
+ * PROFILE_DIR=<dir> (with plain `npx tsx`) writes one profile per case instead, <dir>/<case>.cpuprofile,
+ * for scripts/bench/cpu-profile-summary.ts; PROFILE_CASES=a,b runs only the cases whose names contain one of them.
  */
 import { spawnSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import path from "node:path";
 
 const root = path.resolve(__dirname, "../..");
 const dbUrl = process.env.BENCH_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_bench_profile";
 const N = Number(process.env.PROFILE_CALLS ?? 3000);
+const PROFILE_DIR = process.env.PROFILE_DIR;
+const ONLY = process.env.PROFILE_CASES?.split(",").filter(Boolean);
+
+/** Runs `fn` under the inspector's CPU profiler and writes <PROFILE_DIR>/<name>.cpuprofile (or just runs it). */
+async function profiled(name: string, fn: () => Promise<void>): Promise<void> {
+  if (!PROFILE_DIR) return fn();
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: 100 });
+  await session.post("Profiler.start");
+  await fn();
+  const { profile } = await session.post("Profiler.stop");
+  mkdirSync(PROFILE_DIR, { recursive: true });
+  writeFileSync(path.join(PROFILE_DIR, `${name.replace(/[^A-Za-z0-9]+/g, "_")}.cpuprofile`), JSON.stringify(profile));
+  session.disconnect();
+}
 
 async function main() {
   process.env.DATABASE_URL = dbUrl;
@@ -48,7 +69,7 @@ async function main() {
   const id = first.requestId as string;
   const params = (v: Record<string, string>) => ({ params: Promise.resolve(v) });
   const cases: [string, () => Promise<Response>][] = [
-    ["INSERT baseline", () => insert()],
+    ["INSERT baseline", () => insert(post("/api/bench/insert"))],
     ["POST /v2/payouts", () => payouts(post("/v2/payouts"))],
     ["read baseline", () => readBenchRoute(get(`/api/bench/read/${id}`), params({ id }))],
     ["GET /v2/request/{id}", () => getRequest(get(`/v2/request/${id}`), params({ requestId: id }))],
@@ -56,13 +77,16 @@ async function main() {
     ["limited", () => limitedBenchRoute(get("/api/bench/limited"))],
   ];
   for (const [name, fn] of cases) {
+    if (ONLY && !ONLY.some((o) => name.includes(o))) continue;
     for (let i = 0; i < 200; i++) await (await fn()).text();
     const t0 = performance.now();
-    for (let i = 0; i < N; i++) {
-      const res = await fn();
-      if (res.status >= 400) throw new Error(`${name}: ${res.status} ${await res.text()}`);
-      await res.text();
-    }
+    await profiled(name, async () => {
+      for (let i = 0; i < N; i++) {
+        const res = await fn();
+        if (res.status >= 400) throw new Error(`${name}: ${res.status} ${await res.text()}`);
+        await res.text();
+      }
+    });
     console.log(`${name.padEnd(24)} ${Math.round(((performance.now() - t0) / N) * 1000)} µs/call`);
   }
   const { disconnectDb } = await import("@/lib/db");

@@ -283,7 +283,7 @@ async function main(apiOnly = false): Promise<void> {
   const cases: BenchCase[] = [
     { name: EMPTY, method: "GET", path: "/api/bench/empty" },
     { name: "GET /v2/currencies", method: "GET", path: "/v2/currencies", headers: key, baseline: EMPTY, target: 1.3 },
-    { name: INSERT, method: "POST", path: "/api/bench/insert", body: () => "{}" },
+    { name: INSERT, method: "POST", path: "/api/bench/insert", headers: key, body: () => payoutBody },
     { name: "POST /v2/payouts", method: "POST", path: "/v2/payouts", headers: key, body: () => payoutBody, baseline: INSERT, target: 1.25 },
     { name: READ, method: "GET", path: "", headers: key },
     { name: "GET /v2/request/{id}", method: "GET", path: "", headers: key, baseline: READ, target: 1.25 },

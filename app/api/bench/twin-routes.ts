@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { insertBenchRequest } from "@/lib/accounts/bench";
 import { env } from "@/lib/env";
 import { json, withApi } from "@/lib/http/handler";
 import { defineOperation, type Operation } from "@/lib/http/operation";
@@ -34,5 +35,26 @@ export const readBenchRoute = withApi(
     if (!env().BENCH_ROUTES) return new Response(null, { status: 404 });
     const row = await getRequestOrThrow(principal.accountId, params.id);
     return json({ requestId: row.id, amount: row.amount, createdAt: row.createdAt.toISOString() });
+  },
+);
+
+/**
+ * The floor of `POST /v2/payouts` for `npm run bench`: the same credential, limiter and JSON body
+ * read (any object: validating a payout is the route's own work), then only the INSERT of the row
+ * the route writes (lib/accounts/bench.ts).
+ */
+export const insertBenchRoute = withApi(
+  defineOperation({
+    ...base,
+    method: "POST",
+    path: "/api/bench/insert",
+    auth: ["apiKey", "clientId"],
+    body: z.record(z.string(), z.unknown()),
+    responses: { 201: { description: "ok" } },
+  }),
+  async ({ principal }) => {
+    if (!env().BENCH_ROUTES) return new Response(null, { status: 404 });
+    await insertBenchRequest(principal.accountId, principal.kind === "clientId" ? principal.clientId : null);
+    return json("{}", 201);
   },
 );
