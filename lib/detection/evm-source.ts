@@ -11,6 +11,8 @@ import { env } from "@/lib/env";
 import { log as logger } from "@/lib/log";
 
 const transferEvent = erc20FeeProxyAbi.find((x) => x.type === "event" && x.name === "TransferWithReferenceAndFee");
+/** Block and receipt reads of one range sent at once (per batch). */
+const PREFETCH_CONCURRENCY = 16;
 const conversionEvent = erc20ConversionProxyAbi.find((x) => x.type === "event" && x.name === "TransferWithConversionAndReference");
 
 /**
@@ -50,10 +52,34 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
       }
     },
     async transfers(fromBlock, toBlock) {
-      const logs = await client.getLogs({ address: addresses, event: transferEvent, fromBlock, toBlock });
-      const conversions = conversionProxy
-        ? await client.getLogs({ address: conversionProxy, event: conversionEvent, fromBlock, toBlock })
-        : [];
+      const prefetch = async (
+        ls: readonly { blockHash: `0x${string}` | null; transactionHash: `0x${string}` | null; removed: boolean }[],
+      ) => {
+        const live = ls.filter((l) => !l.removed);
+        const blocks = [...new Set(live.map((l) => l.blockHash).filter((h): h is `0x${string}` => !!h && !blockTimes.has(h)))];
+        const txs = [...new Set(live.map((l) => l.transactionHash).filter((h): h is `0x${string}` => !!h && !senders.has(h)))];
+        if (blockTimes.size + blocks.length > 1000) blockTimes.clear();
+        if (senders.size + txs.length > 1000) senders.clear();
+        const reads = [
+          ...blocks.map((blockHash) => async () => {
+            const block = await client.getBlock({ blockHash });
+            blockTimes.set(blockHash, new Date(Number(block.timestamp) * 1000));
+          }),
+          ...txs.map((hash) => async () => {
+            // The receipt: its sender, and its token Transfers (which account the tokens came from: a smart account's payer).
+            const tx = await client.getTransactionReceipt({ hash });
+            senders.set(hash, { from: getAddress(tx.from), to: tx.to ? getAddress(tx.to) : null, transfers: tokenTransfersOf(tx.logs) });
+          }),
+        ];
+        // At most PREFETCH_CONCURRENCY requests in flight: a busy range does not flood the RPC.
+        for (let i = 0; i < reads.length; i += PREFETCH_CONCURRENCY)
+          await Promise.all(reads.slice(i, i + PREFETCH_CONCURRENCY).map((read) => read()));
+      };
+      // Both event kinds at once, then every new block's time and transaction's receipt at once (one round trip each, not in turn).
+      const [logs, conversions] = await Promise.all([
+        client.getLogs({ address: addresses, event: transferEvent, fromBlock, toBlock }),
+        conversionProxy ? client.getLogs({ address: conversionProxy, event: conversionEvent, fromBlock, toBlock }) : [],
+      ]);
       /** The conversion event of a fee-proxy log: the next conversion log of the same transaction, emitter and reference. */
       const conversionOf = async (l: (typeof logs)[number]): Promise<ConversionDetail | undefined> => {
         if (!conversionProxy || l.address.toLowerCase() !== conversionProxy.toLowerCase()) return undefined;
@@ -92,6 +118,7 @@ export function evmEventSource(network: NetworkId, client: PublicClient | null =
           amountInUsd,
         };
       };
+      await prefetch(logs);
       const out: TransferEvent[] = [];
       for (const log of logs) {
         if (log.removed || log.blockNumber === null || log.transactionHash === null || log.logIndex === null || !log.blockHash) continue;

@@ -6,12 +6,12 @@ import { db } from "@/lib/db";
 import type { TransferEvent } from "@/lib/detection/types";
 import { type CrossChainRef, paymentConfirmedPayload, paymentPartialPayload } from "@/lib/events/catalog";
 import { writeOutboxEvent } from "@/lib/events/outbox";
-import type { PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
+import type { Payment, PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { ulid } from "@/lib/ids";
 import { formatAmount } from "@/lib/money";
 import { FEE_SHORT, type FeeLeg, feeLegsOf, feeProgressOf, missingFeesOf } from "@/lib/payments/fee-legs";
 import { bindQuote, claimQuotedCredit, isQuotedConversion } from "@/lib/payments/quoted-conversion";
-import { issuePaymentReceipt, receiptUrlOrNull } from "@/lib/receipts/issue";
+import { issueNewPaymentReceipt, receiptUrlOrNull } from "@/lib/receipts/issue";
 import { labelFactsOf, wrongAmountFields, wrongAmountOf } from "@/lib/refunds/labels";
 import { offerWrongAmounts } from "@/lib/refunds/offer";
 import { safePayerOf } from "@/lib/secure-payments/safe";
@@ -40,18 +40,27 @@ export async function insertPayment(
   request: Pick<PaymentRequest, "id" | "accountId" | "network" | "paymentCurrency" | "kind">,
   row: PaymentRow,
 ): Promise<boolean> {
-  const inserted = await tx.payment.createMany({
+  return (await insertPaymentRow(tx, request, row)) !== null;
+}
+
+/** insertPayment, returning the inserted row (null: already recorded). */
+async function insertPaymentRow(
+  tx: Prisma.TransactionClient,
+  request: Pick<PaymentRequest, "id" | "accountId" | "network" | "paymentCurrency" | "kind">,
+  row: PaymentRow,
+): Promise<Payment | null> {
+  const [inserted] = await tx.payment.createManyAndReturn({
     data: [{ ...row, requestId: request.id, accountId: request.accountId, network: request.network }],
     skipDuplicates: true,
   });
-  if (inserted.count === 0) return false;
+  if (!inserted) return null;
   const day = row.blockTime.toISOString().slice(0, 10);
   await tx.$executeRaw`
     INSERT INTO "PaymentDaily" ("accountId", "day", "network", "currency", "kind", "count", "amount")
     VALUES (${request.accountId}, ${day}::date, ${request.network}, ${request.paymentCurrency}, ${request.kind}::"RequestKind", 1, ${row.amount}::numeric)
     ON CONFLICT ("accountId", "day", "network", "currency", "kind")
     DO UPDATE SET "count" = "PaymentDaily"."count" + 1, "amount" = "PaymentDaily"."amount" + EXCLUDED."amount"`;
-  return true;
+  return inserted;
 }
 
 /**
@@ -92,7 +101,8 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     let payer = crossChain?.payer ?? ev.payerAccount?.address ?? ev.from;
     let payerEoa = crossChain?.payer ?? (ev.payerAccount ? ev.payerAccount.eoa : ev.from);
     let depositAddress: string | null = null;
-    if (ev.txTo) {
+    // (A transaction sent to the proxy itself came from no deposit address: nothing to read.)
+    if (ev.txTo && !sameAddress(ev.txTo, ev.proxyAddress)) {
       const deposit = await tx.depositAddress.findUnique({ where: { requestId: request.id }, select: { address: true, depositors: true } });
       if (deposit?.address && sameAddress(deposit.address, ev.txTo)) {
         payer = payerEoa = deposit.depositors[0] ?? ev.from;
@@ -111,7 +121,7 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     // A Safe pays in a transaction sent to it (an owner or relayer runs execTransaction): the payer is the Safe.
     payer = (await safePayerOf(tx, request.id, ev)) ?? payer;
     const paymentId = ulid();
-    const inserted = await insertPayment(tx, request, {
+    const payment = await insertPaymentRow(tx, request, {
       id: paymentId,
       txHash: ev.txHash,
       logIndex: ev.logIndex,
@@ -129,15 +139,16 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       blockTime: ev.blockTime,
       ...(quote?.columns ?? conversionColumns),
     });
-    if (!inserted) return "duplicate";
+    if (!payment) return "duplicate";
     if (quote) await bindQuote(tx, quote.quoteId, paymentId);
-    // Its signed receipt (lib/receipts), in this transaction: payment.confirmed links to it.
-    const receipt = await issuePaymentReceipt(tx, paymentId);
     // The increment happens in SQL under the row lock, so concurrent sweeps add correctly.
     const bumped = await tx.paymentRequest.update({
       where: { id: request.id },
       data: { amountPaid: { increment: (quote?.credited ?? credited).toString() } },
     });
+    // Its signed receipt (lib/receipts), in this transaction: payment.confirmed links to it. `bumped` is the
+    // request as this transaction sees it (the receipt reads none of amountPaid, status or paidAt).
+    const receipt = await issueNewPaymentReceipt(tx, payment, bumped);
     const expected = BigInt(bumped.expectedAmount.toFixed());
     const paidAmount = BigInt(bumped.amountPaid.toFixed());
     // A request with a fee is paid only when each fee leg got its amount too (lib/payments/fee-legs.ts).
@@ -153,10 +164,10 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
     });
     // Over, late or (on an expired link) under: offered to the payee under the link's policy (lib/refunds/offer.ts); labelled in the events.
     const facts = (await labelFactsOf([updated], tx)).get(request.id)!;
-    await offerWrongAmounts(tx, request.id, now(), facts);
+    // Payouts and conversion requests are labelled, never offered (offerWrongAmounts would read to say so).
+    if (updated.kind === "request" && !updated.isConversion) await offerWrongAmounts(tx, request.id, now(), facts);
     const label = wrongAmountFields(wrongAmountOf(facts), amountDecimalsOf(updated));
     if (paidNow && bumped.status !== "paid") {
-      const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
       await writeOutboxEvent(tx, {
         accountId: request.accountId,
         clientId: request.clientId,
@@ -172,7 +183,6 @@ export async function recordTransfer(request: PaymentRequest, ev: TransferEvent,
       });
     } else if (fees && subStatus === FEE_SHORT && bumped.status !== "paid") {
       // The fee is short of its share: the integrator hears why the request is not paid (payment.partial, subStatus fee_short).
-      const payment = await tx.payment.findUniqueOrThrow({ where: { id: paymentId } });
       await writeOutboxEvent(tx, {
         accountId: request.accountId,
         clientId: request.clientId,

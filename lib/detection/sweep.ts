@@ -42,14 +42,25 @@ export async function sweepDetectionNetwork(source: PaymentEventSource, maxSteps
     duplicates: 0,
     ignored: 0,
   };
-  const head = await source.finalizedHead();
-  const cursor = await db().chainCursor.findUnique({ where: { network: source.network } });
+  // The head and the cursor, then the cursor's check and the first range's reads, each pair at once: a
+  // woken sweep waits for the slower of two round trips, not their sum. Nothing is written before both
+  // answered, so a changed chain discards the reads it did not need.
+  const [head, cursor] = await Promise.all([source.finalizedHead(), db().chainCursor.findUnique({ where: { network: source.network } })]);
   let from = cursor ? cursor.lastBlock + 1n : await source.startBlock(head);
+  const range = BigInt(env().DETECTION_MAX_BLOCK_RANGE);
+  const rangeEnd = (start: bigint) => (start + range - 1n < head ? start + range - 1n : head);
+  const readRange = (start: bigint) => {
+    const to = rangeEnd(start);
+    return Promise.all([source.transfers(start, to), source.blockHash ? source.blockHash(to) : null]);
+  };
+  let first = from <= head ? readRange(from) : null;
+  first?.catch(() => {});
   if (cursor && (await chainChanged(source, cursor))) {
     // Another chain under the same cursor (a devnet restarted from block 0, a new genesis) or a
     // reorg deeper than the confirmations: scan again from the start window. Recording is
     // idempotent, so transfers already recorded are not counted twice.
     from = await source.startBlock(head);
+    first = null;
     log.warn("detection cursor is not on this chain any more: rescanning", {
       network: source.network,
       cursorBlock: cursor.lastBlock.toString(),
@@ -57,21 +68,23 @@ export async function sweepDetectionNetwork(source: PaymentEventSource, maxSteps
       from: from.toString(),
     });
   }
-  const range = BigInt(env().DETECTION_MAX_BLOCK_RANGE);
   const touched = new Set<string>();
   for (let step = 0; step < maxSteps && from <= head; step++) {
-    const to = from + range - 1n < head ? from + range - 1n : head;
-    const events = await source.transfers(from, to);
+    const to = rangeEnd(from);
+    const [events, lastBlockHash] = await (first ?? readRange(from));
+    first = null;
     result.fromBlock ??= from.toString();
     result.toBlock = to.toString();
     result.events += events.length;
     if (events.length > 0) {
       const hashes = [...new Set(events.map((e) => e.referenceHash.toLowerCase()))];
-      const requests = await db().paymentRequest.findMany({ where: { network: source.network, referenceHash: { in: hashes } } });
+      // Refunds are fee-proxy transfers under a request's refund reference (lib/refunds): recorded the same way.
+      const [requests, refunded] = await Promise.all([
+        db().paymentRequest.findMany({ where: { network: source.network, referenceHash: { in: hashes } } }),
+        refundRequestsByHash(source.network, hashes),
+      ]);
       const byHash = new Map(requests.map((r) => [r.referenceHash.toLowerCase(), r]));
       const crossChain = await crossChainSources(requests.map((r) => r.id));
-      // Refunds are fee-proxy transfers under a request's refund reference (lib/refunds): recorded the same way.
-      const refunded = await refundRequestsByHash(source.network, hashes);
       for (const ev of events) {
         const request = byHash.get(ev.referenceHash.toLowerCase());
         const refundOf = request ? undefined : refunded.get(ev.referenceHash.toLowerCase());
@@ -88,7 +101,6 @@ export async function sweepDetectionNetwork(source: PaymentEventSource, maxSteps
         if (outcome === "recorded") touched.add(request.id);
       }
     }
-    const lastBlockHash = source.blockHash ? await source.blockHash(to) : null;
     await db().chainCursor.upsert({
       where: { network: source.network },
       create: { network: source.network, lastBlock: to, lastBlockHash },

@@ -1,5 +1,5 @@
 import { db } from "@/lib/db";
-import type { Prisma } from "@/lib/generated/prisma/client";
+import type { Payment, PaymentRequest, Prisma } from "@/lib/generated/prisma/client";
 import { prefixedId } from "@/lib/ids";
 import { log } from "@/lib/log";
 import { buildPaymentReceipt, buildRefundReceipt, receiptJsonUrl } from "@/lib/receipts/build";
@@ -69,6 +69,29 @@ export async function issuePaymentReceipt(tx: Tx, paymentId: string): Promise<Is
   if (!payment) return null;
   const signed = signReceipt(await buildPaymentReceipt(tx, newReceiptId(), payment, payment.request), ring);
   return store(tx, payment.accountId, { paymentId }, signed);
+}
+
+/**
+ * The receipt of a payment inserted in this very transaction (detection): no receipt can exist for it
+ * yet and no other transaction can write one (the payment row is not committed), so it is signed and
+ * inserted without the reads issuePaymentReceipt makes; `request` as it stands in the transaction.
+ */
+export async function issueNewPaymentReceipt(tx: Tx, payment: Payment, request: PaymentRequest): Promise<IssuedReceipt | null> {
+  const ring = ringOrNull();
+  if (!ring) return null;
+  const signed = signReceipt(await buildPaymentReceipt(tx, newReceiptId(), payment, request), ring);
+  await tx.receipt.create({
+    data: {
+      id: signed.receipt.id,
+      accountId: payment.accountId,
+      paymentId: payment.id,
+      keyId: signed.signature.keyId,
+      payload: canonicalize(signed.receipt),
+      signature: signed.signature.value,
+    },
+    select: { id: true },
+  });
+  return { id: signed.receipt.id, signed };
 }
 
 /** Issues (or finds) a confirmed refund's receipt inside the caller's transaction; null when not confirmed or not signable. */

@@ -38,6 +38,8 @@ export async function offerWrongAmounts(
   at: Date = now(),
   known?: LabelFacts,
 ): Promise<Refund[]> {
+  // Detection passes the facts it read under the request's row lock: nothing wrong, nothing to offer (no reads).
+  if (known && !anyDue(dueOf(known, known.expected, at))) return [];
   // The request's row lock orders this against detection recording a payment of it (which holds it already).
   await tx.$queryRaw`SELECT id FROM "PaymentRequest" WHERE id = ${requestId} FOR UPDATE`;
   const request = await tx.paymentRequest.findUnique({
@@ -53,13 +55,8 @@ export async function offerWrongAmounts(
   // `known`: the facts the caller read in this transaction (detection, for the webhook's label); offers do not change them.
   const facts = known ?? (await labelFactsOf([request], tx)).get(request.id)!;
   const w = wrongAmountOf(facts, at);
-  const expected = units(request.expectedAmount);
-  const due: Record<Exclude<RefundReason, "requested">, bigint> = {
-    excess: w.onTimeReceived > expected ? w.onTimeReceived - expected : 0n,
-    late: w.lateReceived,
-    underpaid: w.closed && w.onTimeReceived > 0n && w.onTimeReceived < expected ? w.onTimeReceived : 0n,
-  };
-  if (due.excess === 0n && due.late === 0n && due.underpaid === 0n) return [];
+  const due = dueOf(facts, units(request.expectedAmount), at);
+  if (!anyDue(due)) return [];
   const payments = await tx.payment.findMany({
     where: { requestId },
     orderBy: [{ blockNumber: "desc" }, { logIndex: "desc" }],
@@ -92,6 +89,18 @@ export async function offerWrongAmounts(
   }
   return out;
 }
+
+/** What is due back per cause, from a request's facts and its expected amount. */
+function dueOf(facts: LabelFacts, expected: bigint, at: Date): Record<Exclude<RefundReason, "requested">, bigint> {
+  const w = wrongAmountOf(facts, at);
+  return {
+    excess: w.onTimeReceived > expected ? w.onTimeReceived - expected : 0n,
+    late: w.lateReceived,
+    underpaid: w.closed && w.onTimeReceived > 0n && w.onTimeReceived < expected ? w.onTimeReceived : 0n,
+  };
+}
+
+const anyDue = (due: Record<string, bigint>) => Object.values(due).some((v) => v > 0n);
 
 /**
  * Links that expired short: offers each of their partly paid requests' underpaid amount (offerWrongAmounts),

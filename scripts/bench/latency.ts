@@ -3,7 +3,10 @@
  * worker (woken by each new block over anvil's WebSocket, lib/detection/follow.ts; the 1 s
  * DETECTION_INTERVAL_MS only as the floor), payouts created over HTTP and paid from a viem
  * wallet; latency = from the payment's receipt to GET /v2/request/{id} showing it paid
- * (confirmation depth 0 on the devnet).
+ * (confirmation depth 0 on the devnet). With `depth` N > 0 the app waits N confirmations: after the
+ * payment's receipt the bench mines N more blocks, 150 ms apart, checks the request is still unpaid
+ * before the last one, and measures from the Nth confirmation (the block at payment + N, the first
+ * the sweep may record it at) to the API showing it paid.
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { createPublicClient, createWalletClient, http } from "viem";
@@ -17,6 +20,8 @@ interface LatencyOptions {
   port: number;
   apiKey: string;
   payments: number;
+  /** Confirmations the app waits for (0: the devnet's own). */
+  depth?: number;
 }
 
 async function api(port: number, path: string, apiKey: string, body?: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
@@ -37,9 +42,12 @@ export interface DetectionLatency {
 
 export async function measureDetectionLatency(o: LatencyOptions): Promise<DetectionLatency> {
   const devnet = await startDevnet({ port: 0 });
+  const depth = o.depth ?? 0;
   let server: ChildProcess | undefined;
   try {
-    const env = { ...o.env, CHAIN_CONFIG: JSON.stringify(devnet.chainConfig()), WORKER_INLINE: "true", DETECTION_INTERVAL_MS: "1000" };
+    const chainConfig = devnet.chainConfig() as Record<string, Record<string, unknown>>;
+    for (const network of Object.values(chainConfig)) if (depth > 0) network.confirmations = depth;
+    const env = { ...o.env, CHAIN_CONFIG: JSON.stringify(chainConfig), WORKER_INLINE: "true", DETECTION_INTERVAL_MS: "1000" };
     server = spawn(process.execPath, [o.next, "start", "--port", String(o.port), "--hostname", "127.0.0.1"], {
       cwd: o.root,
       env,
@@ -73,6 +81,13 @@ export async function measureDetectionLatency(o: LatencyOptions): Promise<Detect
       for (const tx of txs) {
         const hash = await wallet.sendTransaction({ to: tx.to, data: tx.data });
         await pub.waitForTransactionReceipt({ hash, pollingInterval: 20 });
+        minedAt = Date.now();
+      }
+      for (let k = 1; k <= depth; k++) {
+        await new Promise((r) => setTimeout(r, 150));
+        if (k === depth && (await api(o.port, `/v2/request/${created.json.requestId}`, o.apiKey)).json.hasBeenPaid === true)
+          throw new Error(`paid before its ${depth}th confirmation`);
+        await pub.request({ method: "evm_mine", params: [] } as never);
         minedAt = Date.now();
       }
       for (;;) {
