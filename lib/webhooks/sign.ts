@@ -49,7 +49,9 @@ export function signatureHeader(secret: string, body: Bytes): string {
 
 /** Standard Webhooks `webhook-signature` value for one message. */
 export function standardSignature(secret: string, id: string, timestampSec: number, body: Bytes): string {
-  const mac = createHmac("sha256", standardKey(secret)).update(`${id}.${Math.floor(timestampSec)}.`, "utf8").update(toBuffer(body));
+  const mac = createHmac("sha256", standardKey(secret))
+    .update(`${id}.${Math.floor(timestampSec)}.`, "utf8")
+    .update(toBuffer(body));
   return `v1,${mac.digest("base64")}`;
 }
 

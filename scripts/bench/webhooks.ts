@@ -26,11 +26,15 @@ export interface WebhookThroughput {
 
 function startReceiver(secret: string): Promise<{ child: ChildProcess; port: number }> {
   const root = path.resolve(import.meta.dirname, "../..");
-  const child = spawn(process.execPath, [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/bench/webhook-receiver.ts")], {
-    cwd: root,
-    env: { ...process.env, BENCH_WEBHOOK_SECRET: secret },
-    stdio: ["ignore", "pipe", "inherit", "ipc"],
-  });
+  const child = spawn(
+    process.execPath,
+    [path.join(root, "node_modules/tsx/dist/cli.mjs"), path.join(root, "scripts/bench/webhook-receiver.ts")],
+    {
+      cwd: root,
+      env: { ...process.env, BENCH_WEBHOOK_SECRET: secret },
+      stdio: ["ignore", "pipe", "inherit", "ipc"],
+    },
+  );
   return new Promise((resolve, reject) => {
     let out = "";
     child.stdout!.on("data", (c: Buffer) => {
