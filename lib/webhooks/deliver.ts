@@ -24,7 +24,8 @@ export const RETRY_DELAYS_MS = [1_000, 5_000, 15_000, 60_000, 300_000, 1_800_000
 export const MAX_ATTEMPTS = RETRY_DELAYS_MS.length + 1;
 /** A lease outlives the HTTP deadline by this much, so it never expires under a live attempt. */
 const LEASE_MARGIN_MS = 30_000;
-const CONCURRENCY = 10;
+/** Deliveries of one batch in flight at once (deliverDue's `concurrency`). */
+export const CONCURRENCY = 10;
 /** Outcome writes retried through a database outage stop this long before the lease ends. */
 const RECORD_MARGIN_MS = 5_000;
 
@@ -34,6 +35,8 @@ export interface DeliverOptions {
   resolve?: Resolver;
   allowPrivate?: boolean;
   timeoutMs?: number;
+  /** Deliveries of the batch in flight at once (default CONCURRENCY). */
+  concurrency?: number;
 }
 
 export interface DeliverResult {
@@ -159,10 +162,11 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
   const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
   const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
   const service = env().SERVICE_NAME;
-  // The batch is sent CONCURRENCY at a time, so the last delivery may start only after
-  // ceil(limit / CONCURRENCY) - 1 full timeouts: the lease covers every round, or a slow endpoint
+  // The batch is sent `concurrency` at a time, so the last delivery may start only after
+  // ceil(limit / concurrency) - 1 full timeouts: the lease covers every round, or a slow endpoint
   // would let another worker claim (and send again) deliveries this one has not reached yet.
-  const rounds = Math.max(1, Math.ceil(limit / CONCURRENCY));
+  const concurrency = Math.max(1, opts.concurrency ?? CONCURRENCY);
+  const rounds = Math.max(1, Math.ceil(limit / concurrency));
   const leaseUntil = new Date(now.getTime() + rounds * timeoutMs + LEASE_MARGIN_MS);
   const claimed = await db().$queryRaw<ClaimedRow[]>`
     WITH claimed AS (
@@ -178,7 +182,7 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
   const record = recorder(leaseUntil, result);
   const secrets = new Map<string, string>();
 
-  await pool(claimed, CONCURRENCY, async (d) => {
+  await pool(claimed, concurrency, async (d) => {
     if (!d.active) {
       try {
         const data = { status: "failed" as const, lastError: "endpoint inactive", leaseUntil: null };

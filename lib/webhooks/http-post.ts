@@ -55,7 +55,7 @@ const MAX_RESPONSE_BYTES = 64 * 1024;
 // Keep-alive pools: a burst of deliveries to one receiver reuses connections. Separate pools
 // per policy (strict, loopback, private) so a socket opened under a permissive policy is never
 // reused under a stricter one. A pooled socket is connected to an address that was checked when it opened.
-const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 16, scheduling: "lifo" as const };
+const agentOptions = { keepAlive: true, maxSockets: 64, maxFreeSockets: 64, scheduling: "lifo" as const };
 const agents = {
   http: [new http.Agent(agentOptions), new http.Agent(agentOptions), new http.Agent(agentOptions)],
   https: [new https.Agent(agentOptions), new https.Agent(agentOptions), new https.Agent(agentOptions)],

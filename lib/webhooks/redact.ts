@@ -59,6 +59,7 @@ export function redactKnownSecrets(text: string, secrets: readonly string[]): st
 
 /** The response body as the log keeps it: its first RESPONSE_BODY_LIMIT bytes, as UTF-8, redacted. */
 export function keptResponseBody(bytes: Buffer, secrets: readonly string[]): { body: string; truncated: boolean } {
+  if (bytes.length === 0) return { body: "", truncated: false }; // the usual 200: nothing to mask
   const truncated = bytes.length > RESPONSE_BODY_LIMIT;
   // A multi-byte character cut at the limit decodes as U+FFFD: fine for a log.
   return { body: redactText(bytes.subarray(0, RESPONSE_BODY_LIMIT).toString("utf8"), secrets), truncated };

@@ -9,6 +9,7 @@ import { type Curve, type CurveResult, printCurve } from "./curve";
 const CURVES: Array<() => Promise<{ default: Curve }>> = [
   // one line per curve module, e.g. () => import("./scale/detection"),
   () => import("./scale/detection"),
+  () => import("./scale/webhooks"),
 ];
 
 export async function measureScale(only?: string): Promise<CurveResult[]> {

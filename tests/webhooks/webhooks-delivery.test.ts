@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import net from "node:net";
+import { Webhook } from "standardwebhooks";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from "vitest";
 import { db } from "@/lib/db";
 import { reloadEnv } from "@/lib/env";
@@ -478,6 +480,25 @@ describe("SSRF policy", () => {
       expect(received.at(-1)?.headers.host).toBe(`hooks.example.test:${port}`);
     });
 
+    it("a kept-alive connection is never reused for a name that now resolves to a refused address", async () => {
+      const port = new URL(base).port;
+      const url = `http://hooks.localhost:${port}/keepalive`;
+      let answer = "127.0.0.1";
+      const resolve: Resolver = async () => [{ address: answer, family: 4 }];
+      const send = () => postWebhook({ url, body: "{}", headers: {}, timeoutMs: 2_000, allowLoopback: true, allowPrivate: false, resolve });
+      const before = received.length;
+      expect(await send()).toMatchObject({ statusCode: 200, error: null });
+      await new Promise((r) => setImmediate(r)); // the socket is back in the keep-alive pool
+      // The name now points into the LAN (refused even with loopback allowed): refused before the pool is asked.
+      answer = "10.0.0.7";
+      expect((await send()).error).toMatch(/^refused: hooks\.localhost resolves to forbidden address 10\.0\.0\.7/);
+      expect(received.length - before).toBe(1);
+      answer = "127.0.0.1";
+      expect(await send()).toMatchObject({ statusCode: 200, error: null });
+      expect(received.length - before).toBe(2);
+      expect(connects.every((c) => (c[0] as { host?: string }).host !== "10.0.0.7")).toBe(true);
+    });
+
     it("enforces the total timeout and caps the response body", async () => {
       reply = (r) => (r.path === "/hang" ? "hang" : { status: 200, body: Buffer.alloc(1_000_000, 97) });
       const noResolve: Resolver = async () => [];
@@ -549,5 +570,18 @@ describe("secrets and signatures", () => {
     expect(verifySignature(SECRET, "{}", hex)).toBe(true);
     expect(verifySignature(SECRET, "{} ", hex)).toBe(false);
     expect(verifySignature(SECRET, "{}", undefined)).toBe(false);
+  });
+
+  it("signs exactly as the Standard Webhooks library does (the second implementation), on random inputs", () => {
+    for (let i = 0; i < 200; i++) {
+      const secret = i % 10 === 9 ? `raw-${randomBytes(12).toString("hex")}` : generateWebhookSecret();
+      const body = JSON.stringify({ n: i, s: randomBytes(i % 40).toString("base64"), u: "é€😀".repeat(i % 3) });
+      const id = ulid();
+      const ts = 1_600_000_000 + i * 7919;
+      const lib = secret.startsWith("whsec_") ? new Webhook(secret) : new Webhook(Buffer.from(secret, "utf8"), { format: "raw" });
+      const expected = lib.sign(id, new Date(ts * 1000), body);
+      expect(standardSignature(secret, id, ts, body)).toBe(expected);
+      expect(standardSignature(secret, id, ts, Buffer.from(body, "utf8"))).toBe(expected);
+    }
   });
 });
