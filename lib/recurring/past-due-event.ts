@@ -27,13 +27,12 @@ export interface PastDueTransition {
  * Sent to the schedule's client ID's webhooks, else the account's, as payment.failed.
  */
 export async function writePastDue(tx: Prisma.TransactionClient, s: ClaimedSchedule, t: PastDueTransition): Promise<void> {
-  const [extra, request] = await Promise.all([
-    tx.recurringSchedule.findUnique({ where: { id: s.id }, select: { payerToken: true, relayerFee: true } }),
-    tx.paymentRequest.findUnique({
-      where: { recurringScheduleId_recurringIndex: { recurringScheduleId: s.id, recurringIndex: t.index } },
-      select: { id: true, paymentReference: true },
-    }),
-  ]);
+  // One after the other: a transaction is one connection.
+  const extra = await tx.recurringSchedule.findUnique({ where: { id: s.id }, select: { payerToken: true, relayerFee: true } });
+  const request = await tx.paymentRequest.findUnique({
+    where: { recurringScheduleId_recurringIndex: { recurringScheduleId: s.id, recurringIndex: t.index } },
+    select: { id: true, paymentReference: true },
+  });
   const decimals = tokenOf({ network: s.network, paymentCurrency: s.paymentCurrency }).decimals;
   const cost = BigInt(s.amount) + BigInt(s.feeAmount) + BigInt(extra?.relayerFee?.toFixed() ?? "0");
   const iso = (sec: number) => new Date(sec * 1000).toISOString();
