@@ -1,7 +1,7 @@
 import { tokenOf } from "@/lib/chain/stored";
 import { now } from "@/lib/clock";
-import { pastDueEvent } from "@/lib/events/past-due";
 import { writeOutboxEvent } from "@/lib/events/outbox";
+import { pastDueEvent } from "@/lib/events/past-due";
 import type { Prisma } from "@/lib/generated/prisma/client";
 import { formatAmount } from "@/lib/money";
 import type { FailureReason } from "@/lib/recurring/chain";

@@ -1,12 +1,12 @@
-import { publicClientFor } from "@/lib/chain/reader";
-import { log } from "@/lib/log";
 import { type Address, getAddress, type PublicClient, zeroAddress } from "viem";
 import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
+import { publicClientFor } from "@/lib/chain/reader";
 import { tokenOf } from "@/lib/chain/stored";
 import { now } from "@/lib/clock";
 import { db } from "@/lib/db";
 import { requestPastDueEvent, requestUpcomingEvent } from "@/lib/events/request-dunning";
 import { ulid } from "@/lib/ids";
+import { log } from "@/lib/log";
 import { formatAmount } from "@/lib/money";
 import { type DunningPolicy, MAX_LEAD_SECONDS, mergePolicy } from "@/lib/recurring/dunning-policy";
 import { plan } from "@/lib/recurring/lookahead";
@@ -117,7 +117,10 @@ async function upcoming(network: string, at: Date, client: PublicClient | null, 
     const chainTime = Math.floor(at.getTime() / 1000);
     const plans = await Promise.all(rows.map(async (r) => ({ r, ...plan(r, await policy(r.accountId), chainTime) })));
     const due = plans.filter((p) => p.lead !== null);
-    const balances = await payerBalances(client, due.map((p) => p.r));
+    const balances = await payerBalances(
+      client,
+      due.map((p) => p.r),
+    );
     const events = due.map(({ r, lead }) => {
       const decimals = tokenOf(r).decimals;
       const balance = r.payer ? balances.get(positionKey(r.tokenAddress, r.payer)) : undefined;
@@ -251,7 +254,15 @@ async function pastDue(network: string, at: Date, policy: (a: string) => Promise
   return written;
 }
 
-type EventRow = { id: string; accountId: string; clientId: string | null; type: string; dedupeKey: string; requestId: string | null; payload: string };
+type EventRow = {
+  id: string;
+  accountId: string;
+  clientId: string | null;
+  type: string;
+  dedupeKey: string;
+  requestId: string | null;
+  payload: string;
+};
 
 /** The events in one statement; one already written (same dedupe key) is left as it was. */
 async function insertEvents(events: EventRow[]): Promise<number> {

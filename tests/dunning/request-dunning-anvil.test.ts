@@ -25,8 +25,8 @@ import {
 } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PUT as putAccountPolicy } from "@/app/v2/payouts/recurring-policy/route";
 import { POST as createWebhook } from "@/app/v1/webhook/route";
+import { PUT as putAccountPolicy } from "@/app/v2/payouts/recurring-policy/route";
 import { GET as payRequest } from "@/app/v2/request/[requestId]/pay/route";
 import { POST as createRequest } from "@/app/v2/request/route";
 import { db } from "@/lib/db";
@@ -96,7 +96,8 @@ afterAll(async () => {
 
 const key = () => ({ "x-api-key": a.apiKey });
 const warpTo = (timestamp: number) => moveDevnetClock(devnet.rpcUrl, { kind: "at", timestamp });
-const walletOf = (k: Hex) => createWalletClient({ account: privateKeyToAccount(k), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
+const walletOf = (k: Hex) =>
+  createWalletClient({ account: privateKeyToAccount(k), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
 async function send(k: Hex, to: Address, data?: Hex, value?: bigint) {
   const hash = await walletOf(k).sendTransaction({ to, data, value });
   expect((await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
@@ -206,7 +207,10 @@ describe("recurring requests: reminders before a period, past due after its grac
     await warpTo(due(2));
     await tick();
     const second = await db().paymentRequest.findFirstOrThrow({ where: { recurrenceId: seriesId, recurrenceIndex: 2 } });
-    const plan = await call(payRequest, `/v2/request/${second.id}/pay?wallet=${payer}`, { headers: key(), params: { requestId: second.id } });
+    const plan = await call(payRequest, `/v2/request/${second.id}/pay?wallet=${payer}`, {
+      headers: key(),
+      params: { requestId: second.id },
+    });
     expect(plan.status, JSON.stringify(plan.body)).toBe(200);
     for (const tx of plan.body.transactions as { to: Address; data: Hex }[]) await send(payerKey, tx.to, tx.data);
     await tick();
