@@ -1,4 +1,4 @@
-import { type Address, getAddress, type PublicClient, zeroAddress } from "viem";
+import { type Address, getAddress, isAddress, type PublicClient, zeroAddress } from "viem";
 import { FIAT_PATH_DECIMALS } from "@/lib/chain/conversion";
 import { publicClientFor } from "@/lib/chain/reader";
 import { tokenOf } from "@/lib/chain/stored";
@@ -165,10 +165,18 @@ async function upcoming(network: string, at: Date, client: PublicClient | null, 
 
 /** The payers' token balances, batched (Multicall3 or deployless); empty where the network is not read here. */
 async function payerBalances(client: PublicClient | null, rows: SeriesRow[]) {
+  if (!client) return new Map<string, bigint>();
   const pairs = rows
-    .filter((r) => r.payer && !r.isConversion && r.tokenAddress && getAddress(r.tokenAddress) !== zeroAddress)
+    .filter(
+      (r) =>
+        r.payer &&
+        isAddress(r.payer, { strict: false }) &&
+        !r.isConversion &&
+        isAddress(r.tokenAddress, { strict: false }) &&
+        getAddress(r.tokenAddress) !== zeroAddress,
+    )
     .map((r) => ({ token: r.tokenAddress, owner: r.payer! }));
-  if (!client || pairs.length === 0) return new Map<string, bigint>();
+  if (pairs.length === 0) return new Map<string, bigint>();
   // The spender does not matter here (a request is paid by a transfer the payer signs): only balances are used.
   const read = await readPositions(client, zeroAddress as Address, pairs).catch(() => null);
   return new Map([...(read?.positions ?? new Map())].map(([k, v]) => [k, v.balance as bigint]));
