@@ -16,6 +16,9 @@ export const EVENT_TYPES = [
   "client_id.linked",
   "request.recurring",
   "payment.upcoming_failure",
+  "payment.past_due",
+  "request.upcoming",
+  "request.past_due",
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 /**
@@ -37,6 +40,9 @@ export const TEST_EVENT_TYPES = [
   "kyt.screening.completed",
   "secure_payment.user_event",
   "payment.upcoming_failure",
+  "payment.past_due",
+  "request.upcoming",
+  "request.past_due",
 ] as const;
 export type TestEventType = (typeof TEST_EVENT_TYPES)[number];
 

@@ -9,6 +9,7 @@ import {
   paymentPartialEvent,
   type TestEventType,
 } from "@/lib/events/catalog";
+import { dunningSample } from "@/lib/events/dunning-samples";
 import { paymentRefundedEvent } from "@/lib/events/refunded";
 import { upcomingFailureEvent } from "@/lib/events/upcoming-failure";
 import { ulid } from "@/lib/ids";
@@ -133,6 +134,10 @@ export function sampleEvent(type: TestEventType, at: Date = now()): Record<strin
         recurring: { recurringPaymentId: ulid(), paymentIndex: 2, failureCode: "insufficient_balance" },
       });
     }
+    case "payment.past_due":
+    case "request.upcoming":
+    case "request.past_due":
+      return dunningSample(type, { requestId, paymentReference, wallet, at });
     case "payment.upcoming_failure":
       return upcomingFailureEvent({
         recurringPaymentId: ulid(),

@@ -3,6 +3,7 @@ import { ulid } from "@/lib/ids";
 import { type FailureReason, readableFailure } from "@/lib/recurring/chain";
 import type { ClaimedSchedule } from "@/lib/recurring/claim";
 import { nextRetryAt, schedulePolicy } from "@/lib/recurring/dunning-policy";
+import { writePastDue } from "@/lib/recurring/past-due-event";
 
 /** Failures the payer can fix during the grace period (a top-up, a new allowance): retried, not paused at once. */
 export const RETRIED_FAILURES: readonly FailureReason[] = ["insufficient_balance", "insufficient_allowance"];
@@ -17,7 +18,8 @@ export type MissedOutcome = "past_due" | "grace_over" | "lost";
  * sweep claims it again then and re-reads the chain (a top-up or a new allowance meanwhile is
  * simply paid, no unpause needed). Strict order holds: the executor only ever works on the first
  * unpaid index, so a later period waits behind a past-due one. Once the grace is over:
- * "grace_over", and the executor pauses as before (payment.failed).
+ * "grace_over", and the executor pauses as before (payment.failed). Entering past_due (the first
+ * missed attempt of a payment that gets a retry) writes payment.past_due in the same transaction.
  * Every write is conditional on the sweep's lease (a sweep that lost it changes nothing).
  */
 export async function recordMissedPayment(
@@ -60,6 +62,16 @@ export async function recordMissedPayment(
         nextRetryAt: next === null ? null : new Date(next * 1000),
       },
     });
+    if (next !== null && s.pastDueIndex !== index)
+      await writePastDue(tx, s, {
+        index,
+        reason,
+        failureReason,
+        missing,
+        since,
+        nextRetry: next,
+        graceEnd: since + policy.graceSeconds,
+      });
     return next === null ? ("grace_over" as const) : ("past_due" as const);
   });
 }

@@ -6,6 +6,7 @@ import { evmRecurringChain } from "@/lib/recurring/evm-chain";
 import { type SweepOptions, type SweepResult, sweepRecurringChain } from "@/lib/recurring/executor";
 import { lookAhead } from "@/lib/recurring/lookahead";
 import { GAS_PER_TRIGGER, recurringNetworks, relayerStatus } from "@/lib/recurring/relayer";
+import { sweepRequestDunning } from "@/lib/recurring/request-dunning";
 import { sweepRecurringRequests } from "@/lib/recurring/request-periods";
 
 /**
@@ -75,5 +76,10 @@ export async function runRecurringJobs() {
     log.warn("recurring requests sweep failed", { err });
     return null;
   });
-  return { payouts, requests };
+  // Their dunning (request.upcoming, request.past_due): after the periods, so a period just issued is counted.
+  const requestDunning = await sweepRequestDunning().catch((err: unknown) => {
+    log.warn("recurring requests dunning failed", { err });
+    return null;
+  });
+  return { payouts, requests, requestDunning };
 }

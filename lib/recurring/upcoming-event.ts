@@ -37,17 +37,30 @@ export const payerPageUrl = (token: string) => `${env().APP_URL.replace(/\/$/, "
  */
 export async function writeUpcomingFailures(shortfalls: readonly Shortfall[]): Promise<number> {
   let written = 0;
-  // Short transactions (500 warnings each): a mass shortfall never holds one transaction for long.
-  for (let i = 0; i < shortfalls.length; i += 500) written += await writeChunk(shortfalls.slice(i, i + 500));
+  // Short transactions (2 000 warnings each): a mass shortfall never holds one transaction for long.
+  for (let i = 0; i < shortfalls.length; i += CHUNK) written += await writeChunk(shortfalls.slice(i, i + CHUNK));
   return written;
 }
 
+const CHUNK = 2_000;
+
+/**
+ * One chunk: the payer tokens and the requests read in one statement each, then one transaction of
+ * two statements (the reminder rows, then the outbox events of those really inserted), both
+ * `INSERT … SELECT FROM unnest(…)`: the cost per warning is building its JSON, not a round trip.
+ */
 async function writeChunk(shortfalls: readonly Shortfall[]): Promise<number> {
   if (shortfalls.length === 0) return 0;
   const tokens = await ensurePayerTokens(shortfalls.map((f) => f.schedule));
   const requests = await requestsOf(shortfalls);
   const key = (id: string, index: number) => `${id}#${index}`;
   const rows = shortfalls.map((f) => ({ id: ulid(), f }));
+  const decimalsOf = new Map<string, number>();
+  const decimals = (s: LookaheadRow) => {
+    const k = `${s.network}:${s.paymentCurrency}`;
+    if (!decimalsOf.has(k)) decimalsOf.set(k, tokenOf(s).decimals);
+    return decimalsOf.get(k)!;
+  };
   return db().$transaction(
     async (tx) => {
       const inserted = await tx.$queryRaw<{ id: string }[]>`
@@ -65,13 +78,11 @@ async function writeChunk(shortfalls: readonly Shortfall[]): Promise<number> {
         .map(({ f }) => {
           const s = f.schedule;
           const request = requests.get(key(s.id, f.index));
-          const decimals = tokenOf(s).decimals;
           const gas = f.reason === "relayer_unfunded";
           return {
             id: ulid(),
             accountId: s.accountId,
             clientId: s.clientId,
-            type: "payment.upcoming_failure",
             dedupeKey: `recurring:${s.id}:upcoming:${f.index}:${f.lead}:${f.reason}`,
             requestId: request?.id ?? null,
             payload: JSON.stringify(
@@ -81,9 +92,9 @@ async function writeChunk(shortfalls: readonly Shortfall[]): Promise<number> {
                 requestId: request?.id ?? null,
                 paymentReference: request?.paymentReference ?? null,
                 reason: f.reason,
-                amountMissing: gas ? formatEther(f.missing) : formatAmount(f.missing, decimals),
+                amountMissing: gas ? formatEther(f.missing) : formatAmount(f.missing, decimals(s)),
                 missingCurrency: gas ? `native-${s.network}` : s.paymentCurrency,
-                amount: formatAmount(BigInt(s.cost), decimals),
+                amount: formatAmount(BigInt(s.cost), decimals(s)),
                 paymentCurrency: s.paymentCurrency,
                 network: s.network,
                 payer: s.payer,
@@ -95,7 +106,14 @@ async function writeChunk(shortfalls: readonly Shortfall[]): Promise<number> {
             ),
           };
         });
-      if (events.length > 0) await tx.outboxEvent.createMany({ data: events, skipDuplicates: true });
+      if (events.length > 0)
+        await tx.$executeRaw`
+        INSERT INTO "OutboxEvent" ("id", "accountId", "clientId", "type", "dedupeKey", "payload", "requestId")
+        SELECT v.id, v.account_id, v.client_id, 'payment.upcoming_failure', v.dedupe_key, v.payload, v.request_id
+        FROM unnest(${events.map((e) => e.id)}::text[], ${events.map((e) => e.accountId)}::text[], ${events.map((e) => e.clientId)}::text[],
+          ${events.map((e) => e.dedupeKey)}::text[], ${events.map((e) => e.payload)}::text[], ${events.map((e) => e.requestId)}::text[])
+          AS v(id, account_id, client_id, dedupe_key, payload, request_id)
+        ON CONFLICT ("dedupeKey") DO NOTHING`;
       return events.length;
     },
     { timeout: 30_000 },
@@ -118,12 +136,13 @@ async function ensurePayerTokens(schedules: readonly LookaheadRow[]): Promise<Ma
   const missing = [...new Set(schedules.filter((s) => !s.payerToken).map((s) => s.id))];
   if (missing.length > 0) {
     const fresh = missing.map(() => randomBytes(24).toString("base64url"));
-    await db().$executeRaw`
-      UPDATE "RecurringSchedule" AS s SET "payerToken" = v.token
+    // One statement: a token another sweep set meanwhile is kept (COALESCE) and read back.
+    const rows = await db().$queryRaw<{ id: string; payerToken: string }[]>`
+      UPDATE "RecurringSchedule" AS s SET "payerToken" = COALESCE(s."payerToken", v.token)
       FROM unnest(${missing}::text[], ${fresh}::text[]) AS v(id, token)
-      WHERE s."id" = v.id AND s."payerToken" IS NULL`;
-    const rows = await db().recurringSchedule.findMany({ where: { id: { in: missing } }, select: { id: true, payerToken: true } });
-    for (const r of rows) out.set(r.id, r.payerToken!);
+      WHERE s."id" = v.id
+      RETURNING s."id", s."payerToken"`;
+    for (const r of rows) out.set(r.id, r.payerToken);
   }
   return out;
 }

@@ -6,6 +6,7 @@
  * worst case (200 000 warnings written: insufficient_balance and insufficient_allowance each).
  * Reads are batched with viem's multicall through Multicall3, put on the devnet at its canonical
  * address first (scripts/devnet/multicall3.ts). Then a second pass, with nothing newly crossed.
+ * Each has its payer-page token, as a schedule created through the API has (set at creation).
  * Runs against the bench DB (DATABASE_URL set by bench.ts) and deletes what it created.
  */
 import os from "node:os";
@@ -62,12 +63,12 @@ export async function measureLookahead(opts: { schedules?: number } = {}): Promi
     await db().$executeRawUnsafe(`
       INSERT INTO "RecurringSchedule" ("id", "accountId", "network", "chainId", "contract", "token", "invoiceCurrency",
         "paymentCurrency", "frequency", "startDate", "payer", "payee", "amount", "totalPayments", "dueTimes", "deadline",
-        "nonce", "scheduleId", "status", "processedPayments", "nextDueAt", "permitSignature", "updatedAt")
+        "nonce", "scheduleId", "status", "processedPayments", "nextDueAt", "permitSignature", "payerToken", "updatedAt")
       SELECT '${tag}' || lpad(g::text, 7, '0'), '${account.id}', 'sepolia', 11155111, '${contract}', '${devnet.tokens.USDC}',
         'USDC-sepolia', 'USDC-sepolia', 'MONTHLY', to_timestamp(f) AT TIME ZONE 'UTC',
         '0x' || lpad(to_hex(g), 40, '0'), '0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC', 25000000, 12,
         ARRAY(SELECT (f + k * 30 * ${DAY})::int FROM generate_series(0, 11) k), (f + 400 * ${DAY})::int,
-        g::text, '0x' || lpad(to_hex(g), 64, '0'), 'active', 0, to_timestamp(f) AT TIME ZONE 'UTC', '0x00', now()
+        g::text, '0x' || lpad(to_hex(g), 64, '0'), 'active', 0, to_timestamp(f) AT TIME ZONE 'UTC', '0x00', '${tag}' || md5(g::text), now()
       FROM (SELECT g, ${now} + 3600 + (g % 79000) AS f FROM generate_series(1, ${N}) g) s`);
     await db().$executeRawUnsafe(`ANALYZE "RecurringSchedule"`);
     const chain = {

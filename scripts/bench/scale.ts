@@ -10,6 +10,7 @@ const CURVES: Array<() => Promise<{ default: Curve }>> = [
   // one line per curve module, e.g. () => import("./scale/detection"),
   () => import("./scale/detection"),
   () => import("./scale/webhooks"),
+  () => import("./scale/lookahead"),
 ];
 
 export async function measureScale(only?: string): Promise<CurveResult[]> {
