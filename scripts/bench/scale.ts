@@ -8,6 +8,7 @@ import { type Curve, type CurveResult, printCurve } from "./curve";
 /** The curves, in the order they run. Each module's default export is a Curve. */
 const CURVES: Array<() => Promise<{ default: Curve }>> = [
   // one line per curve module, e.g. () => import("./scale/detection"),
+  () => import("./scale/search"),
 ];
 
 export async function measureScale(only?: string): Promise<CurveResult[]> {
