@@ -71,12 +71,12 @@ export interface DashboardBenchResult {
   ok: boolean;
 }
 
-interface Seeded {
+export interface Seeded {
   accountId: string;
   token: string;
 }
 
-async function seedAccount(c: pg.Client, name: string, payments: number, withUser: boolean): Promise<Seeded> {
+export async function seedAccount(c: pg.Client, name: string, payments: number, withUser: boolean): Promise<Seeded> {
   const accountId = `acc_${randomBytes(8).toString("hex")}`;
   await c.query(`INSERT INTO "Account" ("id", "name", "updatedAt") VALUES ($1, $2, now())`, [accountId, name]);
   const cur = CURRENCIES.map((_, k) => `(${k}, $${k * 4 + 1}, $${k * 4 + 2}, $${k * 4 + 3}, $${k * 4 + 4}::int)`).join(", ");
@@ -92,8 +92,8 @@ async function seedAccount(c: pg.Client, name: string, payments: number, withUse
        "amount", "expectedAmount", "payee", "salt", "paymentReference", "referenceHash", "reference", "customerInfo",
        "status", "createdAt", "updatedAt")
      SELECT '01' || md5($${p + 1} || g) || md5($${p + 1} || 'b' || g), $${p + 1}, 'request', cur.network, cur.currency, cur.currency, cur.token,
-       trim_scale((10 + (g * 7919) % 4990) / 10.0)::text,
-       ((10 + (g * 7919) % 4990) * 10::numeric ^ (cur.decimals - 1))::numeric(78, 0),
+       trim_scale((10 + (g::bigint * 7919) % 4990) / 10.0)::text,
+       ((10 + (g::bigint * 7919) % 4990) * 10::numeric ^ (cur.decimals - 1))::numeric(78, 0),
        CASE WHEN cur.network = 'tron' THEN 'TLa2f6VPqDgRE67v1736s7bJ8Ray5wYjU7' ELSE '${EVM_PAYEE}' END,
        substr(md5('salt' || g), 1, 16), '0x' || substr(md5($${p + 1} || 'ref' || g), 1, 16), '0x' || md5($${p + 1} || 'h' || g) || md5($${p + 1} || 'i' || g),
        'INV-' || lpad(g::text, 6, '0'), CASE WHEN g % 3 = 0 THEN jsonb_build_object('email', 'buyer' || g || '@example.com') END,

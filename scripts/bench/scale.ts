@@ -11,6 +11,7 @@ const CURVES: Array<() => Promise<{ default: Curve }>> = [
   () => import("./scale/detection"),
   () => import("./scale/webhooks"),
   () => import("./scale/lookahead"),
+  () => import("./scale/search"),
 ];
 
 export async function measureScale(only?: string): Promise<CurveResult[]> {
