@@ -103,6 +103,8 @@ const RECURRENCE: Columns<RequestRecurrence> = {
   nextIndex: "i",
   nextDueAt: "t",
   stoppedAt: "t",
+  reminderDue: "t",
+  reminderNextAt: "t",
   createdAt: "t",
   updatedAt: "t",
 };
