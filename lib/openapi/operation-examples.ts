@@ -6,6 +6,7 @@ import { recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/example-context
 import { RECEIPT_EXAMPLES } from "@/lib/openapi/receipt-examples";
 import { REFUND_EXAMPLES } from "@/lib/openapi/refund-examples";
 import { SIGNATURE_PAYMENT_EXAMPLES } from "@/lib/openapi/signature-payment-examples";
+import { SUBSCRIPTION_EXAMPLES } from "@/lib/openapi/subscription-examples";
 
 export {
   type ExampleContext,
@@ -74,6 +75,7 @@ export const OPERATION_EXAMPLES: Record<string, Builder> = {
   payRequest: () => ({ params: { requestId: "<requestId>" }, placeholders: REQUEST_ID }),
   ...REFUND_EXAMPLES,
   ...SIGNATURE_PAYMENT_EXAMPLES,
+  ...SUBSCRIPTION_EXAMPLES,
   ...DOCUMENT_EXAMPLES,
   ...RECEIPT_EXAMPLES,
   ...DUNNING_EXAMPLES,

@@ -61,12 +61,12 @@ export const renewSubscriptionPermitOp = defineOperation({
   auth: [],
   params,
   body: z.strictObject({
-    deadline: unix.meta({ description: "The signed deadline, unix seconds (from GET …/permit)" }),
+    deadline: z.string().min(1).max(20).meta({ description: "The signed deadline, unix seconds (the `deadline` of GET …/permit)" }),
     signature: z
       .string()
-      .regex(/^0x[0-9a-fA-F]+$/)
+      .min(1)
       .max(2000)
-      .meta({ description: "The payer's EIP-712 signature of the permit" }),
+      .meta({ description: "The payer's eth_signTypedData_v4 signature of its `typedData` (0x + hex)" }),
   }),
   responses: {
     200: {

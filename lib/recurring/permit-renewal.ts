@@ -106,6 +106,8 @@ export async function permitRenewalView(token: string) {
 export async function renewPermit(token: string, body: { deadline: string; signature: string }) {
   const s = await scheduleByToken(token);
   refuseUnlessRenewable(s);
+  if (!/^\d{1,12}$/.test(body.deadline)) throw invalidField("deadline", "must be unix seconds (digits)");
+  if (!/^0x(?:[0-9a-fA-F]{2})+$/.test(body.signature)) throw invalidField("signature", "must be 0x-prefixed hex");
   const deadline = Number(body.deadline);
   const lastDue = s.dueTimes[s.totalPayments - 1] ?? 0;
   if (!Number.isSafeInteger(deadline) || deadline <= s.deadline)

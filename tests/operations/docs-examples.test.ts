@@ -178,6 +178,7 @@ function recurringPayout(activate: boolean): Promise<string> {
 const REFUND_OPS = new Set(["createRefund", "listRefunds", "getRefund", "markRefundSent", "cancelRefund", "getRefundReceipt"]);
 let lastPaidRequest = "";
 let lastLinkToken = "";
+let lastSubscriptionToken = "";
 
 /** The gasless plan (GET …/gasless) of a link for the example payer, and that wallet's signature of its typed data. */
 async function gaslessSigned(token: string): Promise<Record<string, string>> {
@@ -434,6 +435,32 @@ async function resolve(name: string, operationId: string): Promise<string> {
         );
       const s = JSON.parse(await cache.get(key)!) as Record<string, string>;
       return s[name]!;
+    }
+    case "<subscriptionToken>": {
+      // An active recurring payout's payer page token (its `payerUrl`), as the placeholder's note says.
+      const id = await recurringPayout(true);
+      lastSubscriptionToken = (await db().recurringSchedule.findUniqueOrThrow({ where: { id } })).payerToken!;
+      return lastSubscriptionToken;
+    }
+    case "<renewalDeadline>":
+    case "<renewalSignature>": {
+      // The renewal of the subscription this example's `<subscriptionToken>` named, signed by the example payer.
+      const token = lastSubscriptionToken;
+      const op = OPERATIONS.find((o) => o.operationId === "getSubscriptionPermitRenewal")!;
+      const res = await handlers.get(op)!(new Request(`http://localhost:3000/v2/subscriptions/${token}/permit`), {
+        params: Promise.resolve({ token }),
+      });
+      const plan = await res.json();
+      expect(res.status, JSON.stringify(plan)).toBe(200);
+      if (name === "<renewalDeadline>") return plan.deadline;
+      const uints = ["amount", "feeAmount", "relayerFee", "nonce", "deadline"];
+      const message = Object.fromEntries(
+        Object.entries(plan.typedData.message).map(([k, v]) => [k, uints.includes(k) ? BigInt(v as string) : v]),
+      );
+      return privateKeyToAccount(WALLETS.get(ctx.payer.toLowerCase())!.privateKey).signTypedData({
+        ...plan.typedData,
+        message,
+      } as TypedDataDefinition);
     }
     case "<payerSignature>":
       return payerSignature;
