@@ -44,6 +44,8 @@ export interface DeliverResult {
   succeeded: number;
   retried: number;
   failed: number;
+  /** Slowest HTTP exchange of the batch, ms (0 when nothing was sent): how the receivers are keeping up. */
+  slowestMs?: number;
 }
 
 interface ClaimedRow {
@@ -220,6 +222,7 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
         error: err instanceof Error ? err.message : String(err),
       };
     }
+    result.slowestMs = Math.max(result.slowestMs ?? 0, outcome.latencyMs);
     const delay = RETRY_DELAYS_MS[d.attempts];
     const status = outcome.error === null ? "succeeded" : delay === undefined ? "failed" : "pending";
     const nextAttemptAt = status === "pending" && delay !== undefined ? new Date(now.getTime() + delay) : now;

@@ -1,4 +1,5 @@
 import { now as clockNow } from "@/lib/clock";
+import { env } from "@/lib/env";
 import { type DeliverOptions, type DeliverResult, deliverDue } from "@/lib/webhooks/deliver";
 import { fanOutEvents } from "@/lib/webhooks/fan-out";
 
@@ -10,12 +11,20 @@ export interface SweepResult extends DeliverResult {
 /**
  * Delivery loops one sweep runs side by side. Each claims its own batches (FOR UPDATE SKIP LOCKED,
  * as separate workers do), so while one waits on the database (its claim, its outcome writes) another
- * is sending: a single loop idles at every batch boundary. In flight per sweep: LANES × BATCH_CONCURRENCY
- * (20). Kept low on purpose: a slow receiver answers requests one after another, and every request
- * beyond what it can answer within WEBHOOK_TIMEOUT_MS times out and is sent again (measured: 60 in
- * flight against e2e/scale-out's receiver, which takes tens of ms per request, sent 40 of 104 twice).
+ * is sending: a single loop idles at every batch boundary. A sweep starts with DELIVERY_LANES (20 in
+ * flight) and adds a lane after every full batch whose slowest exchange took under FAST_BATCH_MS, up
+ * to MAX_DELIVERY_LANES (60 in flight); a batch with a failed or retried delivery, or an exchange
+ * slower than a quarter of WEBHOOK_TIMEOUT_MS, halves the lanes (the extra ones stop after their
+ * batch). So receivers that answer at once get the throughput, and a slow receiver — which answers
+ * one request after another, so that everything beyond what it can answer within the timeout times out
+ * and is sent again (measured: a fixed 60 in flight against e2e/scale-out's receiver, which takes tens
+ * of ms per request, sent 40 of 104 twice) — never sees more than the starting 20. Every batch's lease
+ * still covers its own rounds of the timeout (deliver.ts), whatever the number of lanes.
  */
 export const DELIVERY_LANES = 2;
+export const MAX_DELIVERY_LANES = 6;
+/** A full batch whose slowest HTTP exchange took less than this lets the sweep add a lane. */
+export const FAST_BATCH_MS = 250;
 /** A batch: 50 deliveries claimed in one statement, 10 in flight (the lease covers 5 rounds of the timeout). */
 export const BATCH_LIMIT = 50;
 export const BATCH_CONCURRENCY = 10;
@@ -38,19 +47,43 @@ export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number; 
   }
   const limit = opts.limit ?? BATCH_LIMIT;
   const concurrency = opts.concurrency ?? BATCH_CONCURRENCY;
-  const batch = async () => {
-    const r = await deliverDue({ ...opts, limit, concurrency, now: opts.now ?? clockNow() });
+  const tally = (r: DeliverResult) => {
     total.claimed += r.claimed;
     total.succeeded += r.succeeded;
     total.retried += r.retried;
     total.failed += r.failed;
+  };
+  const batch = async () => {
+    const r = await deliverDue({ ...opts, limit, concurrency, now: opts.now ?? clockNow() });
+    tally(r);
     return r.claimed === limit; // a full batch: there may be more
   };
   // One batch first: the usual sweep finds less than a batch and ends there, with one claim.
   if (!(await batch())) return total;
+  const slowMs = (opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS) / 4;
+  const maxLanes = Math.max(1, opts.lanes ?? MAX_DELIVERY_LANES);
+  let target = Math.min(maxLanes, DELIVERY_LANES);
+  let running = 0;
+  let dry = false;
+  const lanes: Promise<void>[] = [];
   const lane = async () => {
-    while (performance.now() < deadline && (await batch()));
+    running += 1;
+    try {
+      while (!dry && running <= target && performance.now() < deadline) {
+        const r = await deliverDue({ ...opts, limit, concurrency, now: opts.now ?? clockNow() });
+        tally(r);
+        if (r.claimed < limit) dry = true;
+        else if (r.retried + r.failed > 0 || (r.slowestMs ?? 0) >= slowMs) target = Math.max(1, Math.floor(target / 2));
+        else if ((r.slowestMs ?? 0) < FAST_BATCH_MS && target < maxLanes) {
+          target += 1;
+          lanes.push(lane());
+        }
+      }
+    } finally {
+      running -= 1;
+    }
   };
-  await Promise.all(Array.from({ length: Math.max(1, opts.lanes ?? DELIVERY_LANES) }, lane));
+  for (let i = 0; i < target; i++) lanes.push(lane());
+  for (let i = 0; i < lanes.length; i++) await lanes[i];
   return total;
 }
