@@ -112,6 +112,7 @@ export const API_ROUTES: Readonly<Record<string, readonly RouteMethod[]>> = {
   "/v2/secure-payments/{token}/pay": ["GET"],
   "/v2/secure-payments/{token}/refresh-step-transaction": ["POST"],
   "/v2/secure-payments/{token}/tron/broadcast": ["POST"],
+  "/v2/subscriptions/{token}/permit": ["GET", "POST"],
   "/v2/x402/facilitator/settle": ["POST"],
   "/v2/x402/facilitator/supported": ["GET"],
   "/v2/x402/facilitator/verify": ["POST"],
