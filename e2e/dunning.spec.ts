@@ -135,10 +135,21 @@ test("the merchant's dashboard shows a past-due schedule, its attempts, the next
 });
 
 test("a payer renews a permit that ends before the schedule does, with one signature", async ({ page, state, wallet, shot }) => {
+  // An allowance that covers the schedule (whatever other journeys left), so only the permit is short.
+  const pub = createPublicClient({ transport: http(state.devnet.rpcUrl) });
+  const payer = privateKeyToAccount(state.devnet.payer.privateKey);
+  const hash = await createWalletClient({ account: payer, transport: http(state.devnet.rpcUrl) }).sendTransaction({
+    chain: null,
+    to: state.devnet.tokens.USDC as `0x${string}`,
+    data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [RECURRING, 42_000_000n] }),
+  });
+  await pub.waitForTransactionReceipt({ hash, pollingInterval: 100 });
   // The permit ends in 3 days, long before the sixth payment: the page says so and offers the renewal.
   const { id, token } = await insertSchedule(state, { deadlineInDays: 3 });
   await page.goto(`/subscriptions/${token}`);
   await expect(page.getByTestId("permit-expiring")).toContainText("Your authorization for this subscription ends on");
+  // Balance and allowance are fine; the page does not call it "all set" while the permit is ending.
+  await expect(page.getByTestId("all-set")).toHaveText("Your balance and allowance cover the next payment.");
   await connectTestWallet(page, wallet.address);
   const renew = page.getByRole("button", { name: "Renew authorization" });
   await expect(renew).toBeEnabled();
@@ -146,6 +157,7 @@ test("a payer renews a permit that ends before the schedule does, with one signa
   await renew.click();
   // The wallet signs the same permit with a later deadline (typed data, no transaction); the server checks it is the payer's.
   await expect(page.getByTestId("permit-expiring")).toHaveCount(0, { timeout: 30_000 });
+  await expect(page.getByTestId("all-set")).toHaveText("All set: your balance and allowance cover the next payment.");
   await expect(page.getByRole("button", { name: "Renew authorization" })).toHaveCount(0);
   expect(wallet.calls.some((c) => c.method === "eth_signTypedData_v4")).toBe(true);
   expect(wallet.calls.some((c) => c.method === "eth_sendTransaction")).toBe(false);

@@ -49,6 +49,14 @@ export function ScheduleSummary({ data }: { data: PayerSchedulePage }) {
         </dd>
         <dt className="text-slate-500">From</dt>
         <dd className="break-all font-mono text-xs text-slate-900">{data.payer}</dd>
+        {data.permit ? (
+          <>
+            <dt className="text-slate-500">Authorized until</dt>
+            <dd data-testid="permit-until" className="text-slate-900">
+              {formatUtc(data.permit.until)}
+            </dd>
+          </>
+        ) : null}
         <dt className="text-slate-500">Network</dt>
         <dd className="text-slate-900">{data.network.name}</dd>
       </dl>
@@ -80,7 +88,9 @@ export function ScheduleSummary({ data }: { data: PayerSchedulePage }) {
         </div>
       ) : data.nextDueDate ? (
         <p data-testid="all-set" className="mt-4 rounded-lg bg-emerald-50 p-3 text-sm text-emerald-900 ring-1 ring-inset ring-emerald-200">
-          All set: your balance and allowance cover the next payment.
+          {data.permit?.renew
+            ? "Your balance and allowance cover the next payment."
+            : "All set: your balance and allowance cover the next payment."}
         </p>
       ) : null}
     </section>

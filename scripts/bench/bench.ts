@@ -26,6 +26,7 @@
  * BENCH_REQUESTS (per round, default 2000), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (8).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -256,6 +257,8 @@ async function main(apiOnly = false): Promise<void> {
     LOG_LEVEL: "warn",
     // The production server refuses to start without one (scripts/runtime/server.mjs); a fixed value for a local bench.
     APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
+    // Production signs each payment's receipt inside detection's transaction: a bench key, so that cost is measured too.
+    RECEIPT_SIGNING_KEYS: process.env.RECEIPT_SIGNING_KEYS ?? BENCH_RECEIPT_KEYS,
     // The limiter stays on (its cost is part of every route) but must not refuse the load itself.
     RATE_LIMIT_MULTIPLIER: "1000",
   };
@@ -455,6 +458,11 @@ function printWebhooks(w: { deliveries: number; seconds: number; perSecond: numb
   return ok;
 }
 
+/** An Ed25519 key made for this run (receipts signed during the bench are thrown away with its database). */
+const BENCH_RECEIPT_KEYS = JSON.stringify([
+  { keyId: "rk_bench", privateKey: generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString() },
+]);
+
 const LATENCY_PAYMENTS = Number(process.env.BENCH_LATENCY_PAYMENTS ?? 20);
 
 function printLatency(l: DetectionLatency): boolean {
@@ -488,6 +496,8 @@ async function detectionOnly(): Promise<void> {
     BENCH_ROUTES: "true",
     LOG_LEVEL: "warn",
     APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
+    // Production signs each payment's receipt inside detection's transaction: a bench key, so that cost is measured too.
+    RECEIPT_SIGNING_KEYS: process.env.RECEIPT_SIGNING_KEYS ?? BENCH_RECEIPT_KEYS,
     RATE_LIMIT_MULTIPLIER: "1000",
   };
   await prepareDatabase();
@@ -559,6 +569,8 @@ async function dashboardOnly(): Promise<void> {
     LOG_LEVEL: "warn",
     // The production server refuses to start without one (scripts/runtime/server.mjs); a fixed value for a local bench.
     APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
+    // Production signs each payment's receipt inside detection's transaction: a bench key, so that cost is measured too.
+    RECEIPT_SIGNING_KEYS: process.env.RECEIPT_SIGNING_KEYS ?? BENCH_RECEIPT_KEYS,
     RATE_LIMIT_MULTIPLIER: "1000",
   };
   const next = path.join(root, "node_modules/next/dist/bin/next");
