@@ -9,6 +9,7 @@ import { createHash, randomBytes } from "node:crypto";
 import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { activateDestination, createLink, type E2eState, offerRefund, withDb } from "./support/api";
+import { settledAxe } from "./support/axe";
 import { expect, test } from "./support/fixtures";
 
 const DEMO = { email: "demo@duebill.local", password: "duebill-demo" };
@@ -29,7 +30,7 @@ function collectErrors(page: Page): string[] {
 }
 
 async function expectAccessible(page: Page, name: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  const { violations } = await settledAxe(page, TAGS);
   const report = violations.flatMap((v) =>
     v.nodes.map(
       (n) => `- [${v.impact}] ${v.id}: ${v.help}\n    at ${n.target.join(" ")}\n    ${n.failureSummary?.replaceAll("\n", "\n    ")}`,

@@ -9,9 +9,9 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { activateDestination, createLink, type E2eState, expireLink, withDb } from "./support/api";
+import { settledAxe } from "./support/axe";
 import { expect, test } from "./support/fixtures";
 
 const DEMO = { email: "demo@duebill.local", password: "duebill-demo" };
@@ -42,7 +42,7 @@ async function shootBoth(page: Page, shot: (n: string) => Promise<void>, name: s
 
 /** axe-core's WCAG 2 A/AA rules on the page as it is now (issue 27 item 7 asks it of every page). */
 async function expectAccessible(page: Page, what: string): Promise<void> {
-  const { violations } = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]).analyze();
+  const { violations } = await settledAxe(page, ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"]);
   expect(
     violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
     what,

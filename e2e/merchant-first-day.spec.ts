@@ -7,10 +7,10 @@
  * wallet) is money out: in "Paid out", never in "Received"; the payments list and the API's
  * search tell the two apart.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { createWalletClient, http } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { settledAxe } from "./support/axe";
 import { anvil, connectTestWallet, expect, test } from "./support/fixtures";
 import { startReceiver } from "./support/receiver";
 import { TestWallet } from "./support/test-wallet";
@@ -27,7 +27,7 @@ async function shootBoth(page: Page, shot: (n: string) => Promise<void>, name: s
     await page.setViewportSize({ width: vp.width, height: vp.height });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${vp.width} px`).toBeLessThanOrEqual(0);
-    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+    const axe = await settledAxe(page, ["wcag2a", "wcag2aa"]);
     expect(
       axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
       `${name} at ${vp.width} px`,

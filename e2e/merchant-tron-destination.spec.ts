@@ -5,11 +5,11 @@
  * active. The stub's signatures come from tronweb (Trx.signMessageV2 with the test key), an
  * independent signer, so the server's verification is checked against an outside oracle.
  */
-import AxeBuilder from "@axe-core/playwright";
 import type { Page } from "@playwright/test";
 import { TronWeb, Trx } from "tronweb";
 import { generatePrivateKey } from "viem/accounts";
 import { withDb } from "./support/api";
+import { settledAxe } from "./support/axe";
 import { expect, test } from "./support/fixtures";
 import { installTronStub, tronStubCalls } from "./support/tron-stub";
 
@@ -23,7 +23,7 @@ async function shootBoth(page: Page, shot: (n: string) => Promise<void>, name: s
     await page.setViewportSize({ width: vp.width, height: vp.height });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     expect(overflow, `${name} at ${vp.width} px`).toBeLessThanOrEqual(0);
-    const axe = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa"]).analyze();
+    const axe = await settledAxe(page, ["wcag2a", "wcag2aa"]);
     expect(
       axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`),
       `${name} at ${vp.width} px`,
