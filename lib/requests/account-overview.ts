@@ -7,13 +7,15 @@ import type { RequestKind } from "@/lib/generated/prisma/enums";
 import { formatAmount } from "@/lib/money";
 import { type Direction, directionOf } from "@/lib/payments/direction";
 import { PAID_LINK_SQL } from "@/lib/payments/link-status";
+import { requestStatusCounts } from "@/lib/requests/status-counts";
 
 /**
  * The dashboard overview of one account: money in and money out apart (lib/payments/direction.ts),
  * each per currency and network (never one sum across tokens), and per day for the last `days`
  * days. Every query is scoped to the account in its WHERE. The amounts come from the per-day rollup
  * (PaymentDaily, written with each payment, per request kind), so the overview reads a few rows per
- * day and currency however many payments there are.
+ * day and currency however many payments there are; the request counts come from the per-status counts
+ * Postgres keeps (lib/requests/status-counts.ts), a few rows however many requests there are.
  *
  * Refunds (issue 28) are money out of the "Received" total: each incoming total is net of the
  * payee's confirmed refunds of that currency and network (`refunded`, shown beside it), subtracted
@@ -121,7 +123,8 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
       SELECT to_char("day", 'YYYY-MM-DD') AS day, "kind", "network", "currency", "count", "amount"::text AS amount
       FROM "PaymentDaily"
       WHERE "accountId" = ${accountId} AND "day" >= ${firstDay}::date`,
-    db().paymentRequest.groupBy({ by: ["kind", "status"], where: { accountId }, _count: { _all: true } }),
+    // Per kind and status from the counts Postgres keeps (lib/requests/status-counts.ts), not by counting the requests.
+    requestStatusCounts(accountId),
     // Counted at read time (linkStatus in SQL): a pending link past its expiry is no longer pending, unless paid.
     db().$queryRaw<{ pending: bigint; completed: bigint }[]>`
       SELECT count(*) FILTER (WHERE sp.status = 'pending' AND (sp."expiresAt" > ${new Date(nowMs())} OR ${PAID_LINK_SQL})) AS pending,
@@ -140,7 +143,7 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
     flow.amounts[row.currency] = formatAmount(BigInt(row.amount), decimalsOf(row.network, row.currency));
   }
   const all = totalsOf(totals, refunds);
-  const count = (kind: RequestKind, status: string) => requests.find((r) => r.kind === kind && r.status === status)?._count._all ?? 0;
+  const count = (kind: RequestKind, status: string) => requests.find((r) => r.kind === kind && r.status === status)?.count ?? 0;
   return {
     incoming: all.filter((t) => t.direction === "incoming"),
     outgoing: all.filter((t) => t.direction === "outgoing"),
