@@ -8,7 +8,7 @@ import { log } from "@/lib/log";
 import { sweepMail } from "@/lib/mail/sweep";
 import { runRecurringJobs } from "@/lib/recurring/run";
 import { recoverRelayed } from "@/lib/relayer/relay";
-import { foldRequestStatusCounts } from "@/lib/requests/status-counts";
+import { foldStatusCounts } from "@/lib/requests/status-counts";
 import { sweepWebhooks } from "@/lib/webhooks/sweep";
 
 /**
@@ -120,7 +120,7 @@ export function defaultJobs(): Job[] {
     { name: "relayer-recovery", intervalMs: 30_000, run: () => recoverRelayed() },
     // Commerce escrows (lib/commerce): what payers and operator wallets did on chain becomes states and webhooks.
     { name: "commerce-escrow", intervalMs: env().DETECTION_INTERVAL_MS, run: () => syncOpenCommercePayments() },
-    // The dashboard's request counts (lib/requests/status-counts.ts): fold what the PaymentRequest triggers appended.
-    { name: "status-counts", intervalMs: 15_000, run: () => foldRequestStatusCounts() },
+    // The dashboard's counts (lib/requests/status-counts.ts): fold what the PaymentRequest and SecurePayment triggers appended.
+    { name: "status-counts", intervalMs: 15_000, run: () => foldStatusCounts() },
   ];
 }

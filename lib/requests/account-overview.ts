@@ -7,7 +7,7 @@ import type { RequestKind } from "@/lib/generated/prisma/enums";
 import { formatAmount } from "@/lib/money";
 import { type Direction, directionOf } from "@/lib/payments/direction";
 import { PAID_LINK_SQL } from "@/lib/payments/link-status";
-import { requestStatusCounts } from "@/lib/requests/status-counts";
+import { statusCounts } from "@/lib/requests/status-counts";
 
 /**
  * The dashboard overview of one account: money in and money out apart (lib/payments/direction.ts),
@@ -106,7 +106,7 @@ function totalsOf(rows: RollupRow[], refunds: RefundRow[] = []): OverviewTotals[
 export async function accountOverview(accountId: string, days = 30): Promise<AccountOverview> {
   // The chart's UTC days, oldest first: today and the `days - 1` before it.
   const firstDay = new Date(nowMs() - (days - 1) * 86_400_000).toISOString().slice(0, 10);
-  const [totals, refunds, daily, requests, links] = await Promise.all([
+  const [totals, refunds, daily, counts, links] = await Promise.all([
     db().$queryRaw<RollupRow[]>`
       SELECT "kind", "network", "currency", sum("count") AS count, sum("amount")::text AS amount
       FROM "PaymentDaily"
@@ -123,13 +123,13 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
       SELECT to_char("day", 'YYYY-MM-DD') AS day, "kind", "network", "currency", "count", "amount"::text AS amount
       FROM "PaymentDaily"
       WHERE "accountId" = ${accountId} AND "day" >= ${firstDay}::date`,
-    // Per kind and status from the counts Postgres keeps (lib/requests/status-counts.ts), not by counting the requests.
-    requestStatusCounts(accountId),
-    // Counted at read time (linkStatus in SQL): a pending link past its expiry is no longer pending, unless paid.
-    db().$queryRaw<{ pending: bigint; completed: bigint }[]>`
-      SELECT count(*) FILTER (WHERE sp.status = 'pending' AND (sp."expiresAt" > ${new Date(nowMs())} OR ${PAID_LINK_SQL})) AS pending,
-             count(*) FILTER (WHERE sp.status = 'completed') AS completed
-      FROM "SecurePayment" sp WHERE sp."accountId" = ${accountId}`,
+    // Per status from the counts Postgres keeps (lib/requests/status-counts.ts), not by counting the rows.
+    statusCounts(accountId),
+    // Pending is decided at read time (linkStatus in SQL): a pending link past its expiry is no longer
+    // pending, unless paid. Only the account's pending links are read (the expiry job moves the others on).
+    db().$queryRaw<{ pending: bigint }[]>`
+      SELECT count(*) FILTER (WHERE sp."expiresAt" > ${new Date(nowMs())} OR ${PAID_LINK_SQL}) AS pending
+      FROM "SecurePayment" sp WHERE sp."accountId" = ${accountId} AND sp.status = 'pending'`,
   ]);
   const byDay = new Map<string, OverviewDay>();
   for (let i = days - 1; i >= 0; i--) {
@@ -143,18 +143,17 @@ export async function accountOverview(accountId: string, days = 30): Promise<Acc
     flow.amounts[row.currency] = formatAmount(BigInt(row.amount), decimalsOf(row.network, row.currency));
   }
   const all = totalsOf(totals, refunds);
-  const count = (kind: RequestKind, status: string) => requests.find((r) => r.kind === kind && r.status === status)?.count ?? 0;
   return {
     incoming: all.filter((t) => t.direction === "incoming"),
     outgoing: all.filter((t) => t.direction === "outgoing"),
     days: [...byDay.values()],
     requests: {
-      pending: count("request", "pending"),
-      partiallyPaid: count("request", "partially_paid"),
-      paid: count("request", "paid"),
+      pending: counts.count("request", "pending"),
+      partiallyPaid: counts.count("request", "partially_paid"),
+      paid: counts.count("request", "paid"),
     },
-    payouts: { paid: count("payout", "paid") },
-    links: { pending: Number(links[0]?.pending ?? 0), completed: Number(links[0]?.completed ?? 0) },
+    payouts: { paid: counts.count("payout", "paid") },
+    links: { pending: Number(links[0]?.pending ?? 0), completed: counts.count("link", "completed") },
   };
 }
 

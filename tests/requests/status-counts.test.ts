@@ -1,7 +1,7 @@
 /**
- * The request counts Postgres keeps (lib/requests/status-counts.ts, migration
- * 20261202070000_request_status_counts) against the oracle they replace: `count(*)` of PaymentRequest
- * grouped by account, kind and status, read from the table itself. Random writes of every shape the
+ * The counts Postgres keeps (lib/requests/status-counts.ts, migration 20261202070000_status_counts)
+ * against the oracle they replace: `count(*)` of PaymentRequest per kind and status and of SecurePayment
+ * per status, read from the tables themselves. Random writes of every shape the
  * code uses (Prisma create/createMany/update/updateMany/delete/deleteMany, raw multi-row SQL, an
  * account's cascade delete, writes that change nothing) with folds at random points; then the same
  * under concurrency, where a shared counter row would make writers wait or deadlock.
@@ -9,14 +9,28 @@
 import { randomBytes } from "node:crypto";
 import { beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import type { RequestKind, RequestStatus } from "@/lib/generated/prisma/enums";
+import type { RequestKind, RequestStatus, SecurePaymentStatus } from "@/lib/generated/prisma/enums";
 import { accountOverview } from "@/lib/requests/account-overview";
-import { foldRequestStatusCounts, requestStatusCounts } from "@/lib/requests/status-counts";
+import { type CountSubject, foldStatusCounts, statusCounts } from "@/lib/requests/status-counts";
 import { resetDb } from "@/tests/helpers/db";
 import { makeAccount } from "@/tests/helpers/factories";
 
 const KINDS: RequestKind[] = ["request", "payout"];
 const STATUSES: RequestStatus[] = ["pending", "partially_paid", "paid"];
+const LINK_STATUSES: SecurePaymentStatus[] = ["pending", "completed", "expired", "invalidated", "compliance_failed"];
+
+function link(accountId: string, status: SecurePaymentStatus) {
+  return {
+    token: randomBytes(16).toString("hex"),
+    accountId,
+    status,
+    direction: "incoming" as const,
+    paymentType: "single" as const,
+    network: "base",
+    identityMode: "manual_dashboard" as const,
+    expiresAt: new Date(Date.now() + 86_400_000),
+  };
+}
 
 function row(accountId: string, kind: RequestKind, status: RequestStatus) {
   const id = `01${randomBytes(32).toString("hex")}`;
@@ -38,15 +52,23 @@ function row(accountId: string, kind: RequestKind, status: RequestStatus) {
   };
 }
 
-/** The oracle: the table counted directly, as the overview used to. */
+/** The oracle: the tables counted directly, as the overview used to. */
 async function counted(accountId: string): Promise<Record<string, number>> {
-  const rows = await db().$queryRaw<{ kind: string; status: string; n: bigint }[]>`
-    SELECT "kind", "status", count(*) AS n FROM "PaymentRequest" WHERE "accountId" = ${accountId} GROUP BY 1, 2`;
-  return Object.fromEntries(rows.map((r) => [`${r.kind}/${r.status}`, Number(r.n)]));
+  const rows = await db().$queryRaw<{ subject: string; status: string; n: bigint }[]>`
+    SELECT "kind"::text AS subject, "status"::text AS status, count(*) AS n FROM "PaymentRequest" WHERE "accountId" = ${accountId} GROUP BY 1, 2
+    UNION ALL
+    SELECT 'link', "status"::text, count(*) FROM "SecurePayment" WHERE "accountId" = ${accountId} GROUP BY 1, 2`;
+  return Object.fromEntries(rows.map((r) => [`${r.subject}/${r.status}`, Number(r.n)]));
 }
 
+/** What statusCounts says for every subject and status there is, zeros left out as the oracle leaves them out. */
 async function kept(accountId: string): Promise<Record<string, number>> {
-  return Object.fromEntries((await requestStatusCounts(accountId)).map((r) => [`${r.kind}/${r.status}`, r.count]));
+  const c = await statusCounts(accountId);
+  const keys: [CountSubject, string][] = [
+    ...KINDS.flatMap((k) => STATUSES.map((s) => [k, s] as [CountSubject, string])),
+    ...LINK_STATUSES.map((s) => ["link", s] as [CountSubject, string]),
+  ];
+  return Object.fromEntries(keys.map(([k, s]) => [`${k}/${s}`, c.count(k, s)]).filter(([, n]) => n !== 0));
 }
 
 /** mulberry32: a seeded generator, so a failing sequence can be replayed from its printed seed. */
@@ -117,19 +139,38 @@ describe("request counts kept by Postgres", () => {
         await db().account.delete({ where: { id: accountId } });
         accounts = [...accounts.filter((a) => a !== accountId), (await makeAccount()).id];
         ops.push("delete account");
+      } else if (r < 0.93) {
+        // Payment links: created in bulk, moved between statuses one and many at a time, deleted.
+        const links = await db().securePayment.findMany({ where: { accountId }, select: { token: true } });
+        const q = rnd();
+        if (q < 0.35 || links.length === 0) {
+          const n = 1 + Math.floor(rnd() * 10);
+          await db().securePayment.createMany({ data: Array.from({ length: n }, () => link(accountId, pick(LINK_STATUSES))) });
+          ops.push(`links createMany ${n}`);
+        } else if (q < 0.6) {
+          await db().securePayment.update({ where: { token: pick(links).token }, data: { status: pick(LINK_STATUSES) } });
+          ops.push("link update");
+        } else if (q < 0.85) {
+          const tokens = links.filter(() => rnd() < 0.4).map((l) => l.token);
+          await db().securePayment.updateMany({ where: { token: { in: tokens }, status: "pending" }, data: { status: "expired" } });
+          ops.push(`links expire ${tokens.length}`);
+        } else {
+          await db().securePayment.delete({ where: { token: pick(links).token } });
+          ops.push("link delete");
+        }
       } else {
-        ops.push(`fold ${await foldRequestStatusCounts()}`);
+        ops.push(`fold ${await foldStatusCounts()}`);
       }
       for (const a of accounts) {
         expect(await kept(a), `seed ${seed}, step ${step}: ${ops.slice(-5).join(", ")}`).toEqual(await counted(a));
       }
     }
-    await foldRequestStatusCounts();
+    await foldStatusCounts();
     for (const a of accounts) expect(await kept(a)).toEqual(await counted(a));
     // Folded: no appended row is left, and no count is kept for an account that is gone.
-    expect(await db().requestStatusDelta.count()).toBe(0);
+    expect(await db().statusCountDelta.count()).toBe(0);
     const orphans = await db().$queryRaw<{ n: bigint }[]>`
-      SELECT count(*) AS n FROM "RequestStatusCount" c WHERE NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."id" = c."accountId")`;
+      SELECT count(*) AS n FROM "StatusCount" c WHERE NOT EXISTS (SELECT 1 FROM "Account" a WHERE a."id" = c."accountId")`;
     expect(Number(orphans[0]!.n)).toBe(0);
   }, 120_000);
 
@@ -149,17 +190,17 @@ describe("request counts kept by Postgres", () => {
         await tx.paymentRequest.createMany({ data: [row(accountId, "payout", "pending"), row(accountId, "request", "paid")] });
       }),
     );
-    const folds = Array.from({ length: 4 }, () => foldRequestStatusCounts());
+    const folds = Array.from({ length: 4 }, () => foldStatusCounts());
     // Settled, not Promise.all: a failing writer must not leave the others writing into the next test.
     const outcomes = await Promise.allSettled([...writers, ...folds]);
     expect(outcomes.filter((o) => o.status === "rejected")).toEqual([]);
     expect(await kept(accountId)).toEqual(await counted(accountId));
-    await Promise.all([foldRequestStatusCounts(), foldRequestStatusCounts()]);
+    await Promise.all([foldStatusCounts(), foldStatusCounts()]);
     expect(await kept(accountId)).toEqual(await counted(accountId));
-    expect(await db().requestStatusDelta.count()).toBe(0);
+    expect(await db().statusCountDelta.count()).toBe(0);
   }, 60_000);
 
-  it("the overview's request counts are these: before and after a fold", async () => {
+  it("the overview's request, payout and link counts are these: before and after a fold", async () => {
     const accountId = (await makeAccount()).id;
     await db().paymentRequest.createMany({
       data: [
@@ -170,12 +211,17 @@ describe("request counts kept by Postgres", () => {
         row(accountId, "payout", "pending"),
       ],
     });
+    await db().securePayment.createMany({
+      data: [link(accountId, "completed"), link(accountId, "completed"), link(accountId, "pending"), link(accountId, "expired")],
+    });
     const before = await accountOverview(accountId);
     expect(before.requests).toEqual({ pending: 3, partiallyPaid: 2, paid: 4 });
     expect(before.payouts).toEqual({ paid: 5 });
-    await foldRequestStatusCounts();
+    expect(before.links).toEqual({ pending: 1, completed: 2 });
+    await foldStatusCounts();
     const after = await accountOverview(accountId);
     expect(after.requests).toEqual(before.requests);
     expect(after.payouts).toEqual(before.payouts);
+    expect(after.links).toEqual(before.links);
   });
 });
