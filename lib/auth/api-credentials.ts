@@ -41,6 +41,8 @@ interface CredentialCaches {
   orchestrator: Map<string, CacheEntry<Omit<OrchestratorPrincipal, "kind">>>;
   client: Map<string, CacheEntry<ClientRow>>;
   browserOrigin: Map<string, CacheEntry<true>>;
+  /** Bumped by every invalidation: a load that started before one must not store what it read. */
+  generation: number;
 }
 /**
  * On globalThis, not in this module: a Next build holds several copies of this module (the route
@@ -48,13 +50,17 @@ interface CredentialCaches {
  * must clear the cache the API's route handlers read (lib/db.ts keeps its client there too).
  */
 const globalCaches = globalThis as unknown as { duebillCredentialCaches?: CredentialCaches };
-globalCaches.duebillCredentialCaches ??= { apiKey: new Map(), orchestrator: new Map(), client: new Map(), browserOrigin: new Map() };
-const {
-  apiKey: apiKeyCache,
-  orchestrator: orchestratorCache,
-  client: clientCache,
-  browserOrigin: browserOriginCache,
-} = globalCaches.duebillCredentialCaches;
+globalCaches.duebillCredentialCaches ??= {
+  apiKey: new Map(),
+  orchestrator: new Map(),
+  client: new Map(),
+  browserOrigin: new Map(),
+  generation: 0,
+};
+const caches = globalCaches.duebillCredentialCaches;
+// A copy made before `generation` existed (a dev server's hot reload) starts it here.
+caches.generation ??= 0;
+const { apiKey: apiKeyCache, orchestrator: orchestratorCache, client: clientCache, browserOrigin: browserOriginCache } = caches;
 const MAX_CACHE_ENTRIES = 10_000;
 
 async function cached<T>(cache: Map<string, CacheEntry<T>>, key: string, load: () => Promise<T | null>): Promise<T | null> {
@@ -62,8 +68,11 @@ async function cached<T>(cache: Map<string, CacheEntry<T>>, key: string, load: (
   const now = Date.now();
   const hit = cache.get(key);
   if (hit && hit.expires > now) return hit.value;
+  // A revoke that lands while this read is in flight clears the cache first and then this read would
+  // store the row as it was before the revoke, for a whole TTL: only store if no invalidation came between.
+  const generation = caches.generation;
   const value = await load();
-  if (ttl > 0) {
+  if (ttl > 0 && generation === caches.generation) {
     if (cache.size >= MAX_CACHE_ENTRIES) cache.clear();
     cache.set(key, { value, expires: now + ttl });
   }
@@ -72,6 +81,7 @@ async function cached<T>(cache: Map<string, CacheEntry<T>>, key: string, load: (
 
 /** Drop cached credentials (after a revoke or tier change in this process). */
 export function invalidateCredentialCache(): void {
+  caches.generation++;
   apiKeyCache.clear();
   orchestratorCache.clear();
   clientCache.clear();

@@ -42,4 +42,23 @@ describe("credential cache across module copies", () => {
     dashboard.invalidateCredentialCache();
     await expect(api.verifyApiKey(a.apiKey)).rejects.toMatchObject({ code: "unauthorized" });
   });
+
+  it("a revoke that lands while a key's read is in flight is not undone by that read's cache write", async () => {
+    const a = await makeIntegrator();
+    const api = await freshCopy();
+    const { db } = await import("@/lib/db");
+    const read = db().apiKey.findUnique.bind(db().apiKey);
+    // The read sees the key active; the dashboard revokes it (and clears the cache) before the read returns.
+    const spy = vi.spyOn(db().apiKey, "findUnique").mockImplementationOnce((async (args: Parameters<typeof read>[0]) => {
+      const row = await read(args);
+      await db().apiKey.updateMany({ where: { accountId: a.account.id }, data: { revokedAt: new Date() } });
+      api.invalidateCredentialCache();
+      return row;
+    }) as unknown as typeof read);
+    // That request itself was checked before the revoke: it passes.
+    await expect(api.verifyApiKey(a.apiKey)).resolves.toMatchObject({ accountId: a.account.id });
+    spy.mockRestore();
+    // Every request after the revoke is refused: the in-flight read did not cache the key as active.
+    await expect(api.verifyApiKey(a.apiKey)).rejects.toMatchObject({ code: "unauthorized" });
+  });
 });
