@@ -12,6 +12,7 @@ import { PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { GET as getRenewal, POST as postRenewal } from "@/app/v2/subscriptions/[token]/permit/route";
 import { db } from "@/lib/db";
 import { getPayerSchedulePage } from "@/lib/recurring/payer-page";
+import { type JsonTypedData, typedDataToSign } from "@/lib/recurring/permit-signing";
 import { sweepRecurring } from "@/lib/recurring/run";
 import type { Devnet } from "@/scripts/devnet";
 import { chainTime, moveDevnetClock } from "@/scripts/devnet/time";
@@ -22,7 +23,6 @@ import { call } from "@/tests/helpers/http";
 import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 
 const USDC = 1_000_000n;
-const UINTS = ["amount", "feeAmount", "relayerFee", "nonce", "deadline"];
 
 let devnet: Devnet;
 let pub: PublicClient;
@@ -33,16 +33,8 @@ let startBlock: bigint;
 const auth = () => ({ "x-api-key": a.apiKey });
 const triggeredIndexes = () => onAnvil.triggeredIndexes(startBlock);
 
-/** Signs the typed data the API returned (uint values come as decimal strings). */
-function signRenewal(key: Hex, typed: { domain: never; types: never; primaryType: never; message: Record<string, unknown> }) {
-  const message = Object.fromEntries(Object.entries(typed.message).map(([k, v]) => [k, UINTS.includes(k) ? BigInt(v as string) : v]));
-  return privateKeyToAccount(key).signTypedData({
-    domain: typed.domain,
-    types: typed.types,
-    primaryType: typed.primaryType,
-    message,
-  } as never);
-}
+/** Signs the typed data the API returned, as the payer page does (uint values come as decimal strings). */
+const signRenewal = (key: Hex, typed: JsonTypedData) => privateKeyToAccount(key).signTypedData(typedDataToSign(typed));
 
 beforeAll(async () => {
   devnet = await useDevnet();
