@@ -11,11 +11,9 @@ import { buttonClass } from "@/components/ui/button";
 import { ConnectedWallet } from "@/components/ui/connected-wallet";
 import { EvmProviders } from "@/components/wallet/evm-providers";
 import type { PayerSchedulePage } from "@/lib/recurring/payer-page";
+import { type JsonTypedData, typedDataToSign } from "@/lib/recurring/permit-signing";
 
 type Busy = null | "approve" | "cancel" | "renew";
-
-/** Permit fields the contract types as uint: JSON carries them as decimal strings. */
-const UINT_FIELDS = ["amount", "feeAmount", "relayerFee", "nonce", "deadline"];
 
 /** Connect the payer's wallet, then approve the allowance in one transaction, or cancel on chain. */
 function Actions({ data }: { data: PayerSchedulePage }) {
@@ -39,19 +37,10 @@ function Actions({ data }: { data: PayerSchedulePage }) {
     try {
       const url = `/v2/subscriptions/${encodeURIComponent(data.token)}/permit`;
       const plan = await fetch(url, { cache: "no-store" });
-      const body = (await plan.json()) as { deadline: string; typedData: Record<string, unknown>; message?: string };
+      const body = (await plan.json()) as { deadline: string; typedData: JsonTypedData; message?: string };
       if (!plan.ok) throw new Error(body.message ?? "The renewal could not be prepared.");
-      const typed = body.typedData as { domain: never; types: never; primaryType: never; message: Record<string, unknown> };
-      const message = Object.fromEntries(
-        Object.entries(typed.message).map(([k, v]) => [k, UINT_FIELDS.includes(k) ? BigInt(v as string) : v]),
-      );
       if (chainId !== data.network.chainId) await switchChainAsync({ chainId: data.network.chainId });
-      const signature = await signTypedDataAsync({
-        domain: typed.domain,
-        types: typed.types,
-        primaryType: typed.primaryType,
-        message,
-      } as never);
+      const signature = await signTypedDataAsync(typedDataToSign(body.typedData));
       const res = await fetch(url, {
         method: "POST",
         headers: { "content-type": "application/json" },

@@ -229,12 +229,16 @@ async function setNextDue(s: ClaimedSchedule, due: number): Promise<boolean> {
 /**
  * Pauses the schedule with the reason and writes its one payment.failed, in one transaction; the
  * index is not consumed (processedPayments stays), so unpausing retries the same payment.
+ * deadline_passed was judged on the deadline this sweep read, and the payer may have renewed the
+ * permit since (permit-renewal.ts replaces deadline and signature in one update and leaves the
+ * lease alone): that pause also holds only for the deadline it read. When a renewal got in first
+ * it changes nothing ("lost"), the lease is released, and the next sweep reads the renewed permit.
  */
 async function pause(s: ClaimedSchedule, index: number, code: FailureReason, message?: string, txHash?: string | null): Promise<Outcome> {
   const failureReason = readableFailure(code, message);
   return db().$transaction(async (tx) => {
     const r = await tx.recurringSchedule.updateMany({
-      where: held(s),
+      where: code === "deadline_passed" ? { ...held(s), deadline: s.deadline } : held(s),
       data: { status: "paused", failureCode: code, failureReason, failureCount: { increment: 1 } },
     });
     if (r.count !== 1) return "lost" as const;

@@ -26,7 +26,6 @@
  * BENCH_REQUESTS (per round, default 2000), BENCH_ROUNDS (default 5), BENCH_CONCURRENCY (8).
  */
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { generateKeyPairSync } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import path from "node:path";
@@ -37,6 +36,7 @@ import { type DetectionLatency, measureDetectionLatency } from "./latency";
 import { measurePayPageLighthouse, printLighthouse } from "./lighthouse";
 import { measureLookahead, printLookahead } from "./lookahead";
 import { measureRecurring, printRecurring } from "./recurring";
+import { benchServerEnv } from "./server-env";
 import { measureWebhookThroughput } from "./webhooks";
 
 const root = path.resolve(__dirname, "../..");
@@ -247,21 +247,7 @@ function writeReportEntry(key: string, value: unknown): void {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
 
 async function main(apiOnly = false): Promise<void> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: dbUrl,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    CHECKPOINT_DISABLE: "1",
-    BENCH_ROUTES: "true",
-    LOG_LEVEL: "warn",
-    // The production server refuses to start without one (scripts/runtime/server.mjs); a fixed value for a local bench.
-    APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
-    // Production signs each payment's receipt inside detection's transaction: a bench key, so that cost is measured too.
-    RECEIPT_SIGNING_KEYS: process.env.RECEIPT_SIGNING_KEYS ?? BENCH_RECEIPT_KEYS,
-    // The limiter stays on (its cost is part of every route) but must not refuse the load itself.
-    RATE_LIMIT_MULTIPLIER: "1000",
-  };
+  const env = benchServerEnv(dbUrl, { signReceipts: true });
   await prepareDatabase();
   const prisma = path.join(root, "node_modules/prisma/build/index.js");
   run(process.execPath, [prisma, "migrate", "deploy"], env);
@@ -458,11 +444,6 @@ function printWebhooks(w: { deliveries: number; seconds: number; perSecond: numb
   return ok;
 }
 
-/** An Ed25519 key made for this run (receipts signed during the bench are thrown away with its database). */
-const BENCH_RECEIPT_KEYS = JSON.stringify([
-  { keyId: "rk_bench", privateKey: generateKeyPairSync("ed25519").privateKey.export({ format: "pem", type: "pkcs8" }).toString() },
-]);
-
 const LATENCY_PAYMENTS = Number(process.env.BENCH_LATENCY_PAYMENTS ?? 20);
 
 function printLatency(l: DetectionLatency): boolean {
@@ -487,19 +468,7 @@ function printLatencyAtDepth(l: DetectionLatency): boolean {
 
 /** `npm run bench -- detection`: detection latency only, on the existing build (built when missing). */
 async function detectionOnly(): Promise<void> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: dbUrl,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    CHECKPOINT_DISABLE: "1",
-    BENCH_ROUTES: "true",
-    LOG_LEVEL: "warn",
-    APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
-    // Production signs each payment's receipt inside detection's transaction: a bench key, so that cost is measured too.
-    RECEIPT_SIGNING_KEYS: process.env.RECEIPT_SIGNING_KEYS ?? BENCH_RECEIPT_KEYS,
-    RATE_LIMIT_MULTIPLIER: "1000",
-  };
+  const env = benchServerEnv(dbUrl, { signReceipts: true });
   await prepareDatabase();
   run(process.execPath, [path.join(root, "node_modules/prisma/build/index.js"), "migrate", "deploy"], env);
   const next = path.join(root, "node_modules/next/dist/bin/next");
@@ -559,20 +528,7 @@ async function freshDashboardDatabase(env: NodeJS.ProcessEnv): Promise<void> {
 
 /** `npm run bench -- dashboard`: the dashboard pages at scale only, on the existing build (built when missing). */
 async function dashboardOnly(): Promise<void> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: dashboardDbUrl,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    CHECKPOINT_DISABLE: "1",
-    BENCH_ROUTES: "true",
-    LOG_LEVEL: "warn",
-    // The production server refuses to start without one (scripts/runtime/server.mjs); a fixed value for a local bench.
-    APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
-    // Production signs each payment's receipt inside detection's transaction: a bench key, so that cost is measured too.
-    RECEIPT_SIGNING_KEYS: process.env.RECEIPT_SIGNING_KEYS ?? BENCH_RECEIPT_KEYS,
-    RATE_LIMIT_MULTIPLIER: "1000",
-  };
+  const env = benchServerEnv(dashboardDbUrl, { signReceipts: true });
   const next = path.join(root, "node_modules/next/dist/bin/next");
   if (!existsSync(path.join(root, ".next/BUILD_ID")) || process.env.BENCH_REBUILD === "true") run(process.execPath, [next, "build"], env);
   const dashboard = await measureDashboard({ root, env, port: PORT + 2, prepare: () => freshDashboardDatabase(env) });

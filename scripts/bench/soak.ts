@@ -17,6 +17,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { benchServerEnv } from "./server-env";
 
 const dbUrl = process.env.BENCH_SOAK_DATABASE_URL ?? "postgresql://postgres@127.0.0.1:5432/duebill_bench_soak";
 const PORT = Number(process.env.BENCH_SOAK_PORT ?? Number(process.env.BENCH_PORT ?? 3917) + 5);
@@ -186,19 +187,10 @@ export async function measureSoak(opts: {
   migrate: (env: NodeJS.ProcessEnv) => void;
 }): Promise<SoakResult> {
   const os = await import("node:os");
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    DATABASE_URL: dbUrl,
-    NODE_ENV: "production",
-    NEXT_TELEMETRY_DISABLED: "1",
-    CHECKPOINT_DISABLE: "1",
-    BENCH_ROUTES: "true",
-    LOG_LEVEL: "warn",
-    APP_SECRET: process.env.APP_SECRET ?? "duebill-bench-app-secret-not-for-production-use",
-    RATE_LIMIT_MULTIPLIER: "1000",
+  const env = benchServerEnv(dbUrl, {
     // The registrations point at this machine (nothing listens there; nothing is delivered in the soak).
-    WEBHOOK_ALLOW_PRIVATE: "true",
-  };
+    extra: { WEBHOOK_ALLOW_PRIVATE: "true" },
+  });
   await opts.prepareDatabase(dbUrl);
   opts.migrate(env);
   const next = path.join(opts.root, "node_modules/next/dist/bin/next");

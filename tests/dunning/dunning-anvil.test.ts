@@ -7,23 +7,10 @@
  * top-up the schedule pauses after the grace period with payment.failed. The chain (the contract's
  * PaymentTriggered events, the token balances) is the oracle, read with viem directly.
  */
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  type PublicClient,
-  parseEventLogs,
-  http as viemHttp,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, createPublicClient, erc20Abi, type PublicClient, http as viemHttp } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PUT as putPolicy } from "@/app/v2/payouts/recurring/[id]/policy/route";
-import { POST as activate, GET as getRecurring } from "@/app/v2/payouts/recurring/[id]/route";
-import { POST as createPayout } from "@/app/v2/payouts/route";
-import { recurringPaymentsAbi } from "@/contracts/generated/abis.generated";
+import { GET as getRecurring } from "@/app/v2/payouts/recurring/[id]/route";
 import { db } from "@/lib/db";
 import { sweepRecurring } from "@/lib/recurring/run";
 import type { Devnet } from "@/scripts/devnet";
@@ -32,6 +19,7 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 
 const DAY = 86_400;
 const USDC = 1_000_000n;
@@ -39,17 +27,10 @@ const USDC = 1_000_000n;
 let devnet: Devnet;
 let pub: PublicClient;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let onAnvil: ReturnType<typeof recurringAnvil>;
 let usdc: Address;
-let contract: Address;
 let startBlock: bigint;
 
-const walletOf = (key: Hex) =>
-  createWalletClient({ account: privateKeyToAccount(key), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
-async function sendFrom(key: Hex, to: Address, data: Hex) {
-  const hash = await walletOf(key).sendTransaction({ to, data });
-  expect((await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
-}
-const transfer = (to: Address, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, amount] });
 const balanceOf = (who: Address) => pub.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [who] });
 const relayerNonce = () => pub.getTransactionCount({ address: devnet.accounts.relayer.address, blockTag: "pending" });
 const warpTo = (t: number) => moveDevnetClock(devnet.rpcUrl, { kind: "at", timestamp: t });
@@ -57,55 +38,16 @@ const auth = () => ({ "x-api-key": a.apiKey });
 const get = async (id: string) => (await call(getRecurring, `/v2/payouts/recurring/${id}`, { headers: auth(), params: { id } })).body;
 const events = async (type: string) =>
   (await db().outboxEvent.findMany({ where: { type }, orderBy: { createdAt: "asc" } })).map((e) => JSON.parse(e.payload));
-/** The contract's PaymentTriggered events since the test began: (scheduleKey, index, block time). */
-async function triggered() {
-  const logs = await pub.getLogs({ address: contract, fromBlock: startBlock, toBlock: "latest" });
-  const parsed = parseEventLogs({ abi: recurringPaymentsAbi, logs, eventName: "PaymentTriggered" as never }) as unknown as {
-    args: { index: number | bigint };
-    blockNumber: bigint;
-  }[];
-  return parsed.map((l) => ({ index: Number(l.args.index), block: l.blockNumber }));
-}
-
-/** A payer with gas and `funded` USDC, and a schedule of 3 weekly 25 USDC payments from `start`, approved and signed. */
-async function subscribe(start: number, funded: bigint) {
-  const key = generatePrivateKey();
-  const payer = privateKeyToAccount(key).address;
-  const h = await walletOf(devnet.accounts.deployer.privateKey).sendTransaction({ to: payer, value: 10n ** 18n });
-  await pub.waitForTransactionReceipt({ hash: h, pollingInterval: 50 });
-  await sendFrom(devnet.accounts.payer.privateKey, usdc, transfer(payer, funded));
-  const res = await call(createPayout, "/v2/payouts", {
-    method: "POST",
-    headers: auth(),
-    json: {
-      payee: devnet.accounts.payee.address,
-      amount: "25",
-      invoiceCurrency: "USDC-sepolia",
-      paymentCurrency: "USDC-sepolia",
-      recurrence: { payer, startDate: new Date(start * 1000).toISOString(), frequency: "WEEKLY", totalPayments: 3 },
-    },
-  });
-  expect(res.status, JSON.stringify(res.body)).toBe(201);
-  for (const tx of res.body.transactions) await sendFrom(key, tx.to, tx.data);
-  const p = res.body.recurringPaymentPermit;
-  const signature = await privateKeyToAccount(key).signTypedData({ ...p, message: p.values });
-  const act = await call(activate, `/v2/payouts/recurring/${res.body.id}`, {
-    method: "POST",
-    headers: auth(),
-    params: { id: res.body.id },
-    json: { permitSignature: signature },
-  });
-  expect(act.status, JSON.stringify(act.body)).toBe(201);
-  return { id: res.body.id as string, key, payer, dueTimes: (res.body.metadata.dueDates as string[]).map((d) => Date.parse(d) / 1000) };
-}
+/** The contract's PaymentTriggered indexes since the test began. */
+const triggered = () => onAnvil.triggeredIndexes(startBlock);
 
 beforeAll(async () => {
   devnet = await useDevnet();
   pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl), pollingInterval: 50 }) as PublicClient;
   usdc = devnet.tokens.USDC;
-  contract = devnet.contracts.recurringPayments;
   await resetDb();
   a = await makeIntegrator();
+  onAnvil = recurringAnvil(devnet, pub, auth);
   startBlock = await pub.getBlockNumber();
 }, 60_000);
 
@@ -116,7 +58,7 @@ afterAll(async () => {
 describe("dunning on anvil: warn before, retry in grace, then pause", () => {
   it("warns at the 1-day lead time, sends nothing when short, pays a top-up on the next retry once and in order, pauses after grace", async () => {
     const now = await chainTime(devnet.rpcUrl);
-    const s = await subscribe(now + 5 * DAY, 100n * USDC);
+    const s = await onAnvil.subscribe(now + 5 * DAY, 100n * USDC);
     const [due1, due2] = s.dueTimes as [number, number];
 
     // 3 days before: the payer can pay, no warning.
@@ -126,7 +68,7 @@ describe("dunning on anvil: warn before, retry in grace, then pause", () => {
 
     // 2 days before, the balance drops to 10 USDC (15 short of the 25 due).
     await warpTo(due1 - 2 * DAY);
-    await sendFrom(s.key, usdc, transfer(devnet.accounts.payee.address, 90n * USDC));
+    await onAnvil.sendFrom(s.key, usdc, onAnvil.transfer(devnet.accounts.payee.address, 90n * USDC));
     await sweepRecurring();
     expect(await events("payment.upcoming_failure")).toEqual([]);
 
@@ -170,7 +112,7 @@ describe("dunning on anvil: warn before, retry in grace, then pause", () => {
     expect(view.status).toBe("past_due");
 
     // A top-up during grace: the next retry pays payment 1, once; no unpause needed.
-    await sendFrom(devnet.accounts.payer.privateKey, usdc, transfer(s.payer, 15n * USDC));
+    await onAnvil.fundUsdc(s.payer, 15n * USDC);
     await warpTo(Date.parse(view.nextRetryDate) / 1000 + 1);
     await sweepRecurring();
     await sweepRecurring();
@@ -180,7 +122,7 @@ describe("dunning on anvil: warn before, retry in grace, then pause", () => {
     expect(view.processedPayments).toBe(1);
     expect(view.pastDue).toBeNull();
     expect(await balanceOf(s.payer)).toBe(0n);
-    expect((await triggered()).map((t) => t.index)).toEqual([1]);
+    expect(await triggered()).toEqual([1]);
 
     // Payment 2 with no top-up and a 2-day grace for this schedule: past_due, then paused with payment.failed.
     const policy = await call(putPolicy, `/v2/payouts/recurring/${s.id}/policy`, {
@@ -208,6 +150,6 @@ describe("dunning on anvil: warn before, retry in grace, then pause", () => {
     expect(second.length).toBeGreaterThanOrEqual(4);
     expect(second[second.length - 1].nextRetryDate).toBeNull();
     expect(await relayerNonce()).toBe(nonce + 1);
-    expect((await triggered()).map((t) => t.index)).toEqual([1]);
+    expect(await triggered()).toEqual([1]);
   }, 180_000);
 });

@@ -5,25 +5,14 @@
  * payer's re-signed permit, which continues the same schedule — payments 1..3 each triggered once,
  * in order (its PaymentTriggered events, read with viem). Bad renewals are 400s naming the field.
  */
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  type PublicClient,
-  parseEventLogs,
-  http as viemHttp,
-} from "viem";
+import { createPublicClient, type Hex, type PublicClient, http as viemHttp } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { POST as activate, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
-import { POST as createPayout } from "@/app/v2/payouts/route";
+import { PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { GET as getRenewal, POST as postRenewal } from "@/app/v2/subscriptions/[token]/permit/route";
-import { recurringPaymentsAbi } from "@/contracts/generated/abis.generated";
 import { db } from "@/lib/db";
 import { getPayerSchedulePage } from "@/lib/recurring/payer-page";
+import { type JsonTypedData, typedDataToSign } from "@/lib/recurring/permit-signing";
 import { sweepRecurring } from "@/lib/recurring/run";
 import type { Devnet } from "@/scripts/devnet";
 import { chainTime, moveDevnetClock } from "@/scripts/devnet/time";
@@ -31,50 +20,28 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 
-const DAY = 86_400;
 const USDC = 1_000_000n;
-const UINTS = ["amount", "feeAmount", "relayerFee", "nonce", "deadline"];
 
 let devnet: Devnet;
 let pub: PublicClient;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
-let contract: Address;
+let onAnvil: ReturnType<typeof recurringAnvil>;
 let startBlock: bigint;
 
-const walletOf = (key: Hex) =>
-  createWalletClient({ account: privateKeyToAccount(key), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
-async function sendFrom(key: Hex, to: Address, data: Hex) {
-  const hash = await walletOf(key).sendTransaction({ to, data });
-  expect((await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
-}
 const auth = () => ({ "x-api-key": a.apiKey });
+const triggeredIndexes = () => onAnvil.triggeredIndexes(startBlock);
 
-async function triggeredIndexes(): Promise<number[]> {
-  const logs = await pub.getLogs({ address: contract, fromBlock: startBlock, toBlock: "latest" });
-  const parsed = parseEventLogs({ abi: recurringPaymentsAbi, logs, eventName: "PaymentTriggered" as never }) as unknown as {
-    args: { index: number | bigint };
-  }[];
-  return parsed.map((l) => Number(l.args.index));
-}
-
-/** Signs the typed data the API returned (uint values come as decimal strings). */
-function signRenewal(key: Hex, typed: { domain: never; types: never; primaryType: never; message: Record<string, unknown> }) {
-  const message = Object.fromEntries(Object.entries(typed.message).map(([k, v]) => [k, UINTS.includes(k) ? BigInt(v as string) : v]));
-  return privateKeyToAccount(key).signTypedData({
-    domain: typed.domain,
-    types: typed.types,
-    primaryType: typed.primaryType,
-    message,
-  } as never);
-}
+/** Signs the typed data the API returned, as the payer page does (uint values come as decimal strings). */
+const signRenewal = (key: Hex, typed: JsonTypedData) => privateKeyToAccount(key).signTypedData(typedDataToSign(typed));
 
 beforeAll(async () => {
   devnet = await useDevnet();
   pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl), pollingInterval: 50 }) as PublicClient;
-  contract = devnet.contracts.recurringPayments;
   await resetDb();
   a = await makeIntegrator();
+  onAnvil = recurringAnvil(devnet, pub, auth);
   startBlock = await pub.getBlockNumber();
 }, 60_000);
 
@@ -85,39 +52,7 @@ afterAll(async () => {
 describe("renewing a subscription's permit", () => {
   it("a schedule stopped by its permit's deadline is renewed by the payer's signature and continues in order, once", async () => {
     // A payer with gas and 100 USDC; 3 weekly payments of 25 USDC from 1 hour ahead, approved and signed.
-    const key = generatePrivateKey();
-    const payer = privateKeyToAccount(key).address;
-    const gas = await walletOf(devnet.accounts.deployer.privateKey).sendTransaction({ to: payer, value: 10n ** 18n });
-    await pub.waitForTransactionReceipt({ hash: gas, pollingInterval: 50 });
-    await sendFrom(
-      devnet.accounts.payer.privateKey,
-      devnet.tokens.USDC,
-      encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [payer, 100n * USDC] }),
-    );
-    const start = (await chainTime(devnet.rpcUrl)) + 3600;
-    const res = await call(createPayout, "/v2/payouts", {
-      method: "POST",
-      headers: auth(),
-      json: {
-        payee: devnet.accounts.payee.address,
-        amount: "25",
-        invoiceCurrency: "USDC-sepolia",
-        paymentCurrency: "USDC-sepolia",
-        recurrence: { payer, startDate: new Date(start * 1000).toISOString(), frequency: "WEEKLY", totalPayments: 3 },
-      },
-    });
-    expect(res.status, JSON.stringify(res.body)).toBe(201);
-    for (const tx of res.body.transactions) await sendFrom(key, tx.to, tx.data);
-    const p = res.body.recurringPaymentPermit;
-    const first = await privateKeyToAccount(key).signTypedData({ ...p, message: p.values });
-    const id = res.body.id as string;
-    const act = await call(activate, `/v2/payouts/recurring/${id}`, {
-      method: "POST",
-      headers: auth(),
-      params: { id },
-      json: { permitSignature: first },
-    });
-    expect(act.status, JSON.stringify(act.body)).toBe(201);
+    const { id, key, payer } = await onAnvil.subscribe((await chainTime(devnet.rpcUrl)) + 3600, 100n * USDC);
     const row = await db().recurringSchedule.findUniqueOrThrow({ where: { id } });
     const token = row.payerToken!;
     const url = `/v2/subscriptions/${token}/permit`;

@@ -13,17 +13,7 @@
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  encodeFunctionData,
-  erc20Abi,
-  type Hex,
-  type PublicClient,
-  http as viemHttp,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, createPublicClient, type Hex, type PublicClient, http as viemHttp } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as createWebhook } from "@/app/v1/webhook/route";
 import { PUT as putAccountPolicy } from "@/app/v2/payouts/recurring-policy/route";
@@ -45,12 +35,14 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 
 const DAY = 86_400;
 const USDC = 1_000_000n;
 let devnet: Devnet;
 let pub: PublicClient;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let onAnvil: ReturnType<typeof recurringAnvil>;
 const received: Record<string, unknown>[] = [];
 let rejected = 0;
 let closeReceiver: () => Promise<void> = async () => {};
@@ -80,6 +72,7 @@ beforeAll(async () => {
   pub = createPublicClient({ chain: devnet.chain, transport: viemHttp(devnet.rpcUrl), pollingInterval: 50 }) as PublicClient;
   await resetDb();
   a = await makeIntegrator();
+  onAnvil = recurringAnvil(devnet, pub, key);
   const secretRef = { secret: "" };
   const url = await startReceiver(secretRef);
   const hook = await call(createWebhook, "/v1/webhook", { method: "POST", headers: { "x-client-id": a.clientId }, json: { url } });
@@ -96,14 +89,6 @@ afterAll(async () => {
 
 const key = () => ({ "x-api-key": a.apiKey });
 const warpTo = (timestamp: number) => moveDevnetClock(devnet.rpcUrl, { kind: "at", timestamp });
-const walletOf = (k: Hex) =>
-  createWalletClient({ account: privateKeyToAccount(k), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
-async function send(k: Hex, to: Address, data?: Hex, value?: bigint) {
-  const hash = await walletOf(k).sendTransaction({ to, data, value });
-  expect((await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 })).status).toBe("success");
-}
-const usdcTo = (k: Hex, to: Address, amount: bigint) =>
-  send(k, devnet.tokens.USDC, encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, amount] }));
 async function tick() {
   await runRecurringJobs();
   await sweepDetectionNetwork(evmEventSource("sepolia")!);
@@ -119,10 +104,7 @@ describe("recurring requests: reminders before a period, past due after its grac
       json: { graceSeconds: 2 * DAY, reminderLeadTimes: [3 * DAY, DAY] },
     });
     expect(policy.status, JSON.stringify(policy.body)).toBe(200);
-    const payerKey = generatePrivateKey();
-    const payer = privateKeyToAccount(payerKey).address;
-    await send(devnet.accounts.deployer.privateKey, payer, undefined, 10n ** 18n);
-    await usdcTo(devnet.accounts.payer.privateKey, payer, 4n * USDC);
+    const { key: payerKey, address: payer } = await onAnvil.newPayer(4n * USDC);
 
     const start = (await chainTime(devnet.rpcUrl)) + 120;
     const created = await call(createRequest, "/v2/request", {
@@ -192,7 +174,7 @@ describe("recurring requests: reminders before a period, past due after its grac
     });
 
     // Topped up; the 1-day reminder says the period is coming, nothing missing.
-    await usdcTo(devnet.accounts.payer.privateKey, payer, 6n * USDC);
+    await onAnvil.fundUsdc(payer, 6n * USDC);
     await warpTo(due(2) - DAY + 60);
     await tick();
     await sweepRequestDunning({ force: true });
@@ -212,7 +194,7 @@ describe("recurring requests: reminders before a period, past due after its grac
       params: { requestId: second.id },
     });
     expect(plan.status, JSON.stringify(plan.body)).toBe(200);
-    for (const tx of plan.body.transactions as { to: Address; data: Hex }[]) await send(payerKey, tx.to, tx.data);
+    for (const tx of plan.body.transactions as { to: Address; data: Hex }[]) await onAnvil.sendFrom(payerKey, tx.to, tx.data);
     await tick();
     expect((await db().paymentRequest.findUniqueOrThrow({ where: { id: second.id } })).status).toBe("paid");
     await warpTo(due(2) + 2 * DAY + 60);

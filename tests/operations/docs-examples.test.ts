@@ -15,6 +15,7 @@ import type { ApiRoute } from "@/lib/http/handler";
 import type { Operation } from "@/lib/http/operation";
 import { type ExampleContext, exampleContext, recurrenceOf, requestRecurrenceOf } from "@/lib/openapi/operation-examples";
 import { OPERATIONS } from "@/lib/operations/index";
+import { typedDataToSign } from "@/lib/recurring/permit-signing";
 import { type Devnet, devAccount } from "@/scripts/devnet";
 import { parseCurl } from "@/tests/helpers/curl";
 import { resetDb } from "@/tests/helpers/db";
@@ -453,14 +454,7 @@ async function resolve(name: string, operationId: string): Promise<string> {
       const plan = await res.json();
       expect(res.status, JSON.stringify(plan)).toBe(200);
       if (name === "<renewalDeadline>") return plan.deadline;
-      const uints = ["amount", "feeAmount", "relayerFee", "nonce", "deadline"];
-      const message = Object.fromEntries(
-        Object.entries(plan.typedData.message).map(([k, v]) => [k, uints.includes(k) ? BigInt(v as string) : v]),
-      );
-      return privateKeyToAccount(WALLETS.get(ctx.payer.toLowerCase())!.privateKey).signTypedData({
-        ...plan.typedData,
-        message,
-      } as TypedDataDefinition);
+      return privateKeyToAccount(WALLETS.get(ctx.payer.toLowerCase())!.privateKey).signTypedData(typedDataToSign(plan.typedData));
     }
     case "<payerSignature>":
       return payerSignature;

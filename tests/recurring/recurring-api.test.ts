@@ -14,7 +14,6 @@ import {
   type Address,
   createPublicClient,
   createTestClient,
-  createWalletClient,
   encodeFunctionData,
   erc20Abi,
   type Hex,
@@ -48,11 +47,13 @@ import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
 import { expectInterfacePaymentEvent } from "@/tests/helpers/payment-event-fields";
+import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 
 const DAY = 86_400;
 let devnet: Devnet;
 let pub: PublicClient;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let onAnvil: ReturnType<typeof recurringAnvil>;
 let usdc: Address;
 const events: Record<string, unknown>[] = [];
 let closeReceiver: () => Promise<void> = async () => {};
@@ -81,6 +82,7 @@ beforeAll(async () => {
   usdc = devnet.tokens.USDC;
   await resetDb();
   a = await makeIntegrator();
+  onAnvil = recurringAnvil(devnet, pub, auth);
   // No grace period (issue 32's dunning off): a short payment pauses at once, as these tests check;
   // retries within a grace period are tests/dunning/*.
   await db().dunningSettings.create({ data: { accountId: a.account.id, retryIntervals: [300], graceSeconds: 0, reminderLeadTimes: [] } });
@@ -99,28 +101,9 @@ afterAll(async () => {
 });
 
 const auth = () => ({ "x-client-id": a.clientId });
-const walletOf = (key: Hex) =>
-  createWalletClient({ account: privateKeyToAccount(key), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
-
-async function send(key: Hex, tx: { to: string; data: string }) {
-  const hash = await walletOf(key).sendTransaction({ to: tx.to as Address, data: tx.data as Hex });
-  const r = await pub.waitForTransactionReceipt({ hash });
-  expect(r.status).toBe("success");
-}
+const send = (key: Hex, tx: { to: string; data: string }) => onAnvil.sendFrom(key, tx.to as Address, tx.data as Hex);
 
 const balance = (who: Address) => pub.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [who] });
-
-/** A fresh payer with ETH for gas and `amount` USDC (from the devnet's funded payer). */
-async function newPayer(usdcUnits: bigint) {
-  const key = generatePrivateKey();
-  const account = privateKeyToAccount(key);
-  await walletOf(devnet.accounts.deployer.privateKey).sendTransaction({ to: account.address, value: 10n ** 18n });
-  await send(devnet.accounts.payer.privateKey, {
-    to: usdc,
-    data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [account.address, usdcUnits] }),
-  });
-  return { key, address: account.address };
-}
 
 async function createSchedule(payer: Address, recurrence: Record<string, unknown>, amount = "10") {
   return call(createPayout, "/v2/payouts", {
@@ -134,12 +117,6 @@ async function createSchedule(payer: Address, recurrence: Record<string, unknown
       recurrence: { payer, ...recurrence },
     },
   });
-}
-
-/** Signs the permit exactly as returned (decimal strings and all), as a client would. */
-async function signEnvelope(key: Hex, permit: { domain: unknown; types: unknown; primaryType: unknown; values: unknown }) {
-  const typed = { domain: permit.domain, types: permit.types, primaryType: permit.primaryType, message: permit.values };
-  return privateKeyToAccount(key).signTypedData(typed as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
 }
 
 const activateWith = (id: string, permitSignature: string) =>
@@ -221,7 +198,7 @@ async function relayerTrigger(envelope: Envelope, signature: Hex, index: number)
     })
     .then(() => "ok")
     .catch((err: Error) => err.message);
-  const hash = await walletOf(devnet.accounts.relayer.privateKey).writeContract({
+  const hash = await onAnvil.walletOf(devnet.accounts.relayer.privateKey).writeContract({
     address: devnet.contracts.recurringPayments,
     abi: recurringPaymentsAbi,
     functionName: "triggerPayment",
@@ -234,7 +211,7 @@ async function relayerTrigger(envelope: Envelope, signature: Hex, index: number)
 
 describe("recurring payouts on anvil", () => {
   it("create → sign → activate → payments 1, 2, 3 in order, each detected and delivered; drain → paused; unpause catches up", async () => {
-    const payer = await newPayer(100_000_000n); // 100 USDC
+    const payer = await onAnvil.newPayer(100_000_000n); // 100 USDC
     const start = (await chainTime(devnet.rpcUrl)) + 600;
     const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 6 });
     expect(created.status, JSON.stringify(created.body)).toBe(201);
@@ -253,13 +230,13 @@ describe("recurring payouts on anvil", () => {
 
     // A signature by another key is refused; the payer's activates; a second activation is a conflict.
     const stranger = generatePrivateKey();
-    const bad = await activateWith(id, await signEnvelope(stranger, body.recurringPaymentPermit));
+    const bad = await activateWith(id, await onAnvil.signPermit(stranger, body.recurringPaymentPermit));
     expect(bad.status).toBe(400);
     expect(bad.body.errors[0].field).toBe("permitSignature");
     const malformed = await activateWith(id, "0xzz");
     expect(malformed.status).toBe(400);
     expect(malformed.body.errors[0].field).toBe("permitSignature");
-    const signature = await signEnvelope(payer.key, body.recurringPaymentPermit);
+    const signature = await onAnvil.signPermit(payer.key, body.recurringPaymentPermit);
     const ok = await activateWith(id, signature);
     expect(ok.status, JSON.stringify(ok.body)).toBe(201);
     expect(ok.body).toEqual({ message: "Recurring payment activated successfully", id, status: "active" });
@@ -369,13 +346,13 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("cancel stops every later payment and returns approve(contract, 0); isRecurrenceStopped pauses and resumes", async () => {
-    const payer = await newPayer(50_000_000n);
+    const payer = await onAnvil.newPayer(50_000_000n);
     const start = (await chainTime(devnet.rpcUrl)) + 600;
     const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "WEEKLY", totalPayments: 4 }, "5");
     expect(created.status).toBe(201);
     const id = created.body.id as string;
     for (const tx of created.body.transactions) await send(payer.key, tx);
-    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    expect((await activateWith(id, await onAnvil.signPermit(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
     await warpTo(start);
     await tick();
     expect((await read(id)).body.processedPayments).toBe(1);
@@ -436,8 +413,8 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("a smart-account payer (ERC-1271) subscribes and is paid", async () => {
-    const owner = await newPayer(0n);
-    const deploy = await walletOf(owner.key).deployContract({
+    const owner = await onAnvil.newPayer(0n);
+    const deploy = await onAnvil.walletOf(owner.key).deployContract({
       abi: compiledContracts.TestSmartWallet.abi,
       bytecode: compiledContracts.TestSmartWallet.bytecode as Hex,
       args: [owner.address],
@@ -458,8 +435,8 @@ describe("recurring payouts on anvil", () => {
         data: encodeFunctionData({ abi: compiledContracts.TestSmartWallet.abi, functionName: "execute", args: [tx.to, tx.data] }),
       });
     // The owner's EIP-712 signature is the wallet's (isValidSignature); a stranger's is not.
-    expect((await activateWith(id, await signEnvelope(generatePrivateKey(), created.body.recurringPaymentPermit))).status).toBe(400);
-    expect((await activateWith(id, await signEnvelope(owner.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    expect((await activateWith(id, await onAnvil.signPermit(generatePrivateKey(), created.body.recurringPaymentPermit))).status).toBe(400);
+    expect((await activateWith(id, await onAnvil.signPermit(owner.key, created.body.recurringPaymentPermit))).status).toBe(201);
     await warpTo(start + DAY);
     await tick(4);
     expect((await read(id)).body).toMatchObject({ status: "completed", processedPayments: 2 });
@@ -467,7 +444,7 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("a MONTHLY schedule from Jan 31 pays on Feb 28 and Mar 31, not a day early", async () => {
-    const payer = await newPayer(30_000_000n);
+    const payer = await onAnvil.newPayer(30_000_000n);
     const now = await chainTime(devnet.rpcUrl);
     const year = new Date(now * 1000).getUTCFullYear() + 1; // a Jan 31 ahead of both clocks
     const jan31 = Date.UTC(year, 0, 31, 9) / 1000;
@@ -479,7 +456,7 @@ describe("recurring payouts on anvil", () => {
     expect(created.body.metadata.dueDates).toEqual([iso(jan31), iso(feb), iso(mar31)]);
     const id = created.body.id as string;
     for (const tx of created.body.transactions) await send(payer.key, tx);
-    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    expect((await activateWith(id, await onAnvil.signPermit(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
     await warpTo(jan31);
     await tick();
     await warpTo(feb - 60);
@@ -498,12 +475,12 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("a relayer out of gas pauses with relayer_out_of_gas (an operator alert in /api/health), and resumes by itself once funded", async () => {
-    const payer = await newPayer(20_000_000n);
+    const payer = await onAnvil.newPayer(20_000_000n);
     const start = (await chainTime(devnet.rpcUrl)) + 600;
     const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 });
     const id = created.body.id as string;
     for (const tx of created.body.transactions) await send(payer.key, tx);
-    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    expect((await activateWith(id, await onAnvil.signPermit(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
     const relayer = devnet.accounts.relayer.address;
     const funded = await pub.getBalance({ address: relayer });
     const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
@@ -527,12 +504,12 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("a transaction stuck in the mempool is replaced with the same nonce, never duplicated", async () => {
-    const payer = await newPayer(10_000_000n);
+    const payer = await onAnvil.newPayer(10_000_000n);
     const start = (await chainTime(devnet.rpcUrl)) + 600;
     const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 });
     const id = created.body.id as string;
     for (const tx of created.body.transactions) await send(payer.key, tx);
-    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    expect((await activateWith(id, await onAnvil.signPermit(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
     await warpTo(start);
     const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
     const relayer = devnet.accounts.relayer.address;
@@ -564,12 +541,12 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("a payment mined and reverted: the schedule pauses and payment.failed names that transaction", async () => {
-    const payer = await newPayer(10_000_000n);
+    const payer = await onAnvil.newPayer(10_000_000n);
     const start = (await chainTime(devnet.rpcUrl)) + 600;
     const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 }, "5");
     const id = created.body.id as string;
     for (const tx of created.body.transactions) await send(payer.key, tx);
-    expect((await activateWith(id, await signEnvelope(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
+    expect((await activateWith(id, await onAnvil.signPermit(payer.key, created.body.recurringPaymentPermit))).status).toBe(201);
     await warpTo(start);
     const anvil = createTestClient({ mode: "anvil", chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
     await anvil.setAutomine(false);
@@ -580,7 +557,7 @@ describe("recurring payouts on anvil", () => {
       expect(row.status).toBe("sent");
       txHash = row.txHash as Hex;
       // The payer takes the allowance back with a higher tip: mined first, the trigger then reverts.
-      await walletOf(payer.key).sendTransaction({
+      await onAnvil.walletOf(payer.key).sendTransaction({
         to: usdc,
         data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [devnet.contracts.recurringPayments, 0n] }),
         maxPriorityFeePerGas: 10n ** 11n,
@@ -607,12 +584,12 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("an on-chain cancel that fails leaves the cancel standing and is retried by the sweep until confirmed", async () => {
-    const payer = await newPayer(20_000_000n);
+    const payer = await onAnvil.newPayer(20_000_000n);
     const start = (await chainTime(devnet.rpcUrl)) + 600;
     const created = await createSchedule(payer.address, { startDate: iso(start), frequency: "DAILY", totalPayments: 2 });
     const id = created.body.id as string;
     for (const tx of created.body.transactions) await send(payer.key, tx);
-    const signature = await signEnvelope(payer.key, created.body.recurringPaymentPermit);
+    const signature = await onAnvil.signPermit(payer.key, created.body.recurringPaymentPermit);
     expect((await activateWith(id, signature)).status).toBe(201);
     const relayer = devnet.accounts.relayer.address;
     const funded = await pub.getBalance({ address: relayer });
@@ -651,7 +628,7 @@ describe("recurring payouts on anvil", () => {
   }, 120_000);
 
   it("a pending (never signed) schedule's cancel needs nothing on chain", async () => {
-    const payer = await newPayer(0n);
+    const payer = await onAnvil.newPayer(0n);
     const created = await createSchedule(payer.address, { startDate: "2030-01-01", frequency: "DAILY", totalPayments: 2 });
     const res = await act(created.body.id, "cancel");
     expect(res.body).toMatchObject({ status: "cancelled", onChainCancel: { status: "not_needed", attempts: 0, txHash: null } });

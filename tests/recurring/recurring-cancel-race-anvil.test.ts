@@ -22,17 +22,8 @@
  */
 import fc from "fast-check";
 import pg from "pg";
-import {
-  type Address,
-  createPublicClient,
-  createWalletClient,
-  erc20Abi,
-  type Hex,
-  type PublicClient,
-  parseEventLogs,
-  http as viemHttp,
-} from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { type Address, createPublicClient, erc20Abi, type Hex, type PublicClient, parseEventLogs, http as viemHttp } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as activate, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { POST as createPayout } from "@/app/v2/payouts/route";
@@ -50,6 +41,7 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 import { testDatabaseUrl } from "@/tests/helpers/test-db-url";
 
 const SEED = process.env.RECURRING_RACE_SEED ? Number(process.env.RECURRING_RACE_SEED) : undefined;
@@ -58,14 +50,13 @@ const RUNS = 40;
 let devnet: Devnet;
 let pub: PublicClient;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let onAnvil: ReturnType<typeof recurringAnvil>;
 let payer: { key: Hex; address: Address };
 /** A connection of its own, outside the sweep's transaction: what the API sees committed. */
 let outside: pg.Client;
 const totals = { runs: 0, broadcasts: 0, replacedByCancel: 0, paidBeforeCancel: 0, stoppedBeforeBroadcast: 0, crashes: 0 };
 
 const rpc = <T>(method: string, params: unknown[] = []) => pub.request({ method, params } as never) as Promise<T>;
-const walletOf = (key: Hex) =>
-  createWalletClient({ account: privateKeyToAccount(key), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
 const auth = () => ({ "x-client-id": a.clientId });
 const iso = (t: number) => new Date(t * 1000).toISOString();
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -132,12 +123,6 @@ const chainOrThrow = () => {
   return c;
 };
 
-/** Signs the permit exactly as returned, as a client would. */
-async function signEnvelope(key: Hex, permit: { domain: unknown; types: unknown; primaryType: unknown; values: unknown }) {
-  const typed = { domain: permit.domain, types: permit.types, primaryType: permit.primaryType, message: permit.values };
-  return privateKeyToAccount(key).signTypedData(typed as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
-}
-
 function permitOf(values: Record<string, unknown>): SchedulePermit {
   const v = values as unknown as SchedulePermit & Record<string, string>;
   return {
@@ -174,7 +159,7 @@ async function dueSchedule() {
   });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   expect(res.body.transactions).toEqual([]); // the payer approved plenty up front
-  const signature = await signEnvelope(payer.key, res.body.recurringPaymentPermit);
+  const signature = await onAnvil.signPermit(payer.key, res.body.recurringPaymentPermit);
   const activated = await call(activate, `/v2/payouts/recurring/${res.body.id}`, {
     method: "POST",
     headers: auth(),
@@ -204,18 +189,9 @@ beforeAll(async () => {
   outside = new pg.Client({ connectionString: testDatabaseUrl() });
   await outside.connect();
   a = await makeIntegrator();
-  const key = generatePrivateKey();
-  payer = { key, address: privateKeyToAccount(key).address };
-  const fund = await walletOf(devnet.accounts.deployer.privateKey).sendTransaction({ to: payer.address, value: 10n ** 18n });
-  await pub.waitForTransactionReceipt({ hash: fund });
-  const usdc = await walletOf(devnet.accounts.payer.privateKey).writeContract({
-    address: devnet.tokens.USDC,
-    abi: erc20Abi,
-    functionName: "transfer",
-    args: [payer.address, 1_000_000_000n],
-  });
-  await pub.waitForTransactionReceipt({ hash: usdc });
-  const approve = await walletOf(payer.key).writeContract({
+  onAnvil = recurringAnvil(devnet, pub, auth);
+  payer = await onAnvil.newPayer(1_000_000_000n);
+  const approve = await onAnvil.walletOf(payer.key).writeContract({
     address: devnet.tokens.USDC,
     abi: erc20Abi,
     functionName: "approve",

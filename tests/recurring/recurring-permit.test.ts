@@ -1,7 +1,8 @@
-import { recoverTypedDataAddress } from "viem";
+import { hashTypedData, recoverTypedDataAddress } from "viem";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { describe, expect, it } from "vitest";
 import { permitDigest, permitEnvelope, type SchedulePermit, scheduleIdOf, schedulePermitTypedData } from "@/lib/recurring/permit";
+import { typedDataToSign } from "@/lib/recurring/permit-signing";
 import { dueTimes } from "@/lib/recurring/schedule";
 
 const CONTRACT = "0x5FbDB2315678afecb367f032d93F642f64180aa3";
@@ -41,6 +42,20 @@ describe("recurring permit", () => {
     expect(permitDigest(8453, CONTRACT, { ...fromEnvelope, deadline: BigInt(envelope.values.deadline) })).toBe(
       permitDigest(8453, CONTRACT, permit),
     );
+  });
+
+  it("typedDataToSign turns the renewal's decimal strings back into the permit's bigints, past 2^53 too", async () => {
+    const wallet = privateKeyToAccount(generatePrivateKey());
+    const permit = { ...permitFor(wallet.address), amount: 2n ** 120n + 1n, feeAmount: 9_007_199_254_740_993n, nonce: 2n ** 200n + 7n };
+    const typed = schedulePermitTypedData(8453, CONTRACT, permit);
+    // GET /v2/subscriptions/{token}/permit's wire format: the typed data with every bigint as a decimal string.
+    const json = JSON.parse(JSON.stringify(typed, (_, v) => (typeof v === "bigint" ? v.toString() : v)));
+    expect(json.message.amount).toBe("1329227995784915872903807060280344577");
+    const toSign = typedDataToSign(json);
+    expect(toSign.message).toEqual(permit);
+    expect(hashTypedData(toSign)).toBe(permitDigest(8453, CONTRACT, permit));
+    const signature = await wallet.signTypedData(toSign);
+    expect(await recoverTypedDataAddress({ ...typed, signature })).toBe(wallet.address);
   });
 
   it("changes the digest with any due time or reference", () => {

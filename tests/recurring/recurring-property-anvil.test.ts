@@ -29,7 +29,6 @@
 import {
   type Address,
   createPublicClient,
-  createWalletClient,
   decodeErrorResult,
   encodeFunctionData,
   erc20Abi,
@@ -38,7 +37,6 @@ import {
   parseEventLogs,
   http as viemHttp,
 } from "viem";
-import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as activate, PATCH as manage } from "@/app/v2/payouts/recurring/[id]/route";
 import { POST as createPayout } from "@/app/v2/payouts/route";
@@ -55,6 +53,7 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 
 const DAY = 86_400;
 const SCHEDULES = 16;
@@ -114,6 +113,7 @@ interface Sent {
 let devnet: Devnet;
 let pub: PublicClient;
 let a: Awaited<ReturnType<typeof makeIntegrator>>;
+let onAnvil: ReturnType<typeof recurringAnvil>;
 let usdc: Address;
 let contract: Address;
 let relayer: Address;
@@ -163,48 +163,22 @@ async function rpc<T>(method: string, params: unknown[] = []): Promise<T> {
   return pub.request({ method, params } as never) as Promise<T>;
 }
 
-const walletOf = (key: Hex) =>
-  createWalletClient({ account: privateKeyToAccount(key), chain: devnet.chain, transport: viemHttp(devnet.rpcUrl) });
-
-async function sendFrom(key: Hex, to: Address, data: Hex) {
-  const hash = await walletOf(key).sendTransaction({ to, data });
-  const r = await pub.waitForTransactionReceipt({ hash, pollingInterval: 50 });
-  expect(r.status).toBe("success");
-  return r;
-}
-
 const usdcBalance = (who: Address) => pub.readContract({ address: usdc, abi: erc20Abi, functionName: "balanceOf", args: [who] });
 const usdcAllowance = (who: Address) =>
   pub.readContract({ address: usdc, abi: erc20Abi, functionName: "allowance", args: [who, contract] });
-const transferData = (to: Address, amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, amount] });
 const approveData = (amount: bigint) => encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [contract, amount] });
-
-async function newPayer(): Promise<Payer> {
-  const key = generatePrivateKey();
-  const address = privateKeyToAccount(key).address;
-  const h = await walletOf(devnet.accounts.deployer.privateKey).sendTransaction({ to: address, value: 10n ** 18n });
-  await pub.waitForTransactionReceipt({ hash: h, pollingInterval: 50 });
-  await sendFrom(devnet.accounts.payer.privateKey, usdc, transferData(address, FUNDED));
-  return { key, address };
-}
 
 /** Back to FUNDED and a large allowance. */
 async function refund(p: Payer) {
   const bal = await usdcBalance(p.address);
-  if (bal < FUNDED) await sendFrom(devnet.accounts.payer.privateKey, usdc, transferData(p.address, FUNDED - bal));
-  if ((await usdcAllowance(p.address)) < FUNDED) await sendFrom(p.key, usdc, approveData(10n ** 15n));
+  if (bal < FUNDED) await onAnvil.sendFrom(devnet.accounts.payer.privateKey, usdc, onAnvil.transfer(p.address, FUNDED - bal));
+  if ((await usdcAllowance(p.address)) < FUNDED) await onAnvil.sendFrom(p.key, usdc, approveData(10n ** 15n));
 }
 
 const auth = () => ({ "x-client-id": a.clientId });
 const iso = (t: number) => new Date(t * 1000).toISOString();
 const act = (id: string, action: string) =>
   call(manage, `/v2/payouts/recurring/${id}`, { method: "PATCH", headers: auth(), params: { id }, json: { action } });
-
-/** Signs the permit exactly as returned, as a client would. */
-async function signEnvelope(key: Hex, permit: { domain: unknown; types: unknown; primaryType: unknown; values: unknown }) {
-  const typed = { domain: permit.domain, types: permit.types, primaryType: permit.primaryType, message: permit.values };
-  return privateKeyToAccount(key).signTypedData(typed as unknown as Parameters<ReturnType<typeof privateKeyToAccount>["signTypedData"]>[0]);
-}
 
 /** A start: soon (minutes to 10 days), a month's end ahead, or Jan 31 of next year. */
 function startOf(now: number): number {
@@ -243,12 +217,12 @@ async function createSchedules(payers: Payer[]) {
     });
     expect(res.status, JSON.stringify(res.body)).toBe(201);
     const body = res.body;
-    for (const tx of body.transactions) await sendFrom(payer.key, tx.to, tx.data);
+    for (const tx of body.transactions) await onAnvil.sendFrom(payer.key, tx.to, tx.data);
     const activated = await call(activate, `/v2/payouts/recurring/${body.id}`, {
       method: "POST",
       headers: auth(),
       params: { id: body.id },
-      json: { permitSignature: await signEnvelope(payer.key, body.recurringPaymentPermit) },
+      json: { permitSignature: await onAnvil.signPermit(payer.key, body.recurringPaymentPermit) },
     });
     expect(activated.status, JSON.stringify(activated.body)).toBe(201);
     const v = body.recurringPaymentPermit.values;
@@ -408,10 +382,10 @@ async function mutate(round: number) {
     if (r < 0.06 || (round === 2 && p === scheds[1]!.payer)) {
       const bal = await usdcBalance(p.address);
       const keep = BigInt(int(0, 500_000)); // a few cents: below any one payment
-      if (bal > keep) await sendFrom(p.key, usdc, transferData(devnet.accounts.payer.address, bal - keep));
+      if (bal > keep) await onAnvil.sendFrom(p.key, usdc, onAnvil.transfer(devnet.accounts.payer.address, bal - keep));
       totals.drains++;
     } else if (r < 0.1) {
-      await sendFrom(p.key, usdc, approveData(0n));
+      await onAnvil.sendFrom(p.key, usdc, approveData(0n));
       totals.allowanceZero++;
     } else if (r < 0.5) {
       await refund(p);
@@ -444,12 +418,12 @@ async function mutate(round: number) {
     const candidates = scheds.filter((s) => !s.chainCancel && !s.apiCancel);
     if (candidates.length > 0) {
       const s = pick(candidates);
-      const r = await sendFrom(
+      const receipt = await onAnvil.sendFrom(
         s.payer.key,
         contract,
         encodeFunctionData({ abi: recurringPaymentsAbi, functionName: "cancelSchedule", args: [s.permit] }),
       );
-      s.chainCancel = { block: r.blockNumber };
+      s.chainCancel = { block: receipt.blockNumber };
       totals.chainCancels++;
     }
   }
@@ -598,6 +572,7 @@ beforeAll(async () => {
   relayer = devnet.accounts.relayer.address;
   await resetDb();
   a = await makeIntegrator();
+  onAnvil = recurringAnvil(devnet, pub, auth);
   // No grace period (issue 32's dunning off): a short payment pauses at once, as these tests check;
   // retries within a grace period are tests/dunning/*.
   await db().dunningSettings.create({ data: { accountId: a.account.id, retryIntervals: [300], graceSeconds: 0, reminderLeadTimes: [] } });
@@ -614,7 +589,7 @@ describe("recurring executor on anvil (property: real contract and relayer, 4 co
     const fail = (what: string) => `${what} (seed ${SEED}; RECURRING_PROPERTY_SEED=${SEED} replays it)`;
     startBlock = await pub.getBlockNumber();
     const payers: Payer[] = [];
-    for (let i = 0; i < PAYERS; i++) payers.push(await newPayer());
+    for (let i = 0; i < PAYERS; i++) payers.push(await onAnvil.newPayer(FUNDED));
     await createSchedules(payers);
     totals.schedules = scheds.length;
     setClock(() => (running ? serverMs + (performance.now() - running.since) : serverMs));
