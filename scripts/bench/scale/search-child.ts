@@ -74,6 +74,9 @@ async function main(): Promise<void> {
   const foldStart = process.hrtime.bigint();
   const folded = await foldStatusCounts();
   console.error(`search curve: folded ${folded} status-count rows in ${(Number(process.hrtime.bigint() - foldStart) / 1e6).toFixed(0)} ms`);
+  // Then as autovacuum leaves it (the table's settings: after 1 000 changes), like the seeded tables' VACUUM ANALYZE.
+  const { db } = await import("@/lib/db");
+  await db().$executeRawUnsafe(`VACUUM ANALYZE "StatusCountDelta"`);
   const explainer = new pg.Client({ connectionString: process.env.DATABASE_URL });
   await explainer.connect();
   const out: ChildCase[] = [];
