@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { db } from "@/lib/db";
 import { reloadEnv } from "@/lib/env";
 import { ulid } from "@/lib/ids";
-import { deliverDue, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
+import { deliverDue, MAX_ATTEMPTS, outcomeRecorder, RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
 import { fanOutEvents } from "@/lib/webhooks/fan-out";
 import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
 import { createTestDelivery, redeliver } from "@/lib/webhooks/manage-deliveries";
@@ -208,6 +208,40 @@ describe("fan-out and delivery", () => {
     expect(await deliverDue({ ...local, now })).toMatchObject({ claimed: 0 });
     expect(await deliverDue({ ...local, now: new Date(now.getTime() + 40_001) })).toMatchObject({ claimed: 1, succeeded: 1 });
     expect(hooks().map((r) => [r.headers["x-duebill-delivery"], r.headers["x-duebill-retry-count"]])).toEqual([[d.id, "0"]]);
+  });
+
+  it("a recorder shared by concurrent batches writes each outcome under its own batch's lease", async () => {
+    await makeEndpoint();
+    for (let i = 0; i < 4; i++) await addEvent();
+    await fanOutEvents();
+    const now = new Date();
+    const takenOver = new Date(now.getTime() + 3_600_000);
+    // All four are answered together, so their outcomes reach the one writer at once and (after the
+    // first) share a statement; before that, the last one's lease "ran out and another worker took it".
+    let all: () => void = () => {};
+    const together = new Promise<void>((r) => {
+      all = r;
+    });
+    let stolen: string | undefined;
+    reply = async (r) => {
+      if (hooks().length === 4) {
+        stolen = r.headers["x-duebill-delivery"] as string;
+        await db().webhookDelivery.update({ where: { id: stolen }, data: { leaseUntil: takenOver } });
+        all();
+      }
+      await together;
+      return { status: 200 };
+    };
+    const recorder = outcomeRecorder();
+    // Four batches of one, claimed at different instants: four leases, one writer.
+    await Promise.all([0, 7, 14, 21].map((ms) => deliverDue({ ...local, limit: 1, now: new Date(now.getTime() + ms), recorder })));
+    expect(hooks()).toHaveLength(4);
+    const rows = await db().webhookDelivery.findMany({ include: { attemptLog: true } });
+    expect(rows.find((d) => d.id === stolen)).toMatchObject({ status: "pending", attempts: 0, leaseUntil: takenOver });
+    const kept = rows.filter((d) => d.id !== stolen);
+    expect(kept).toHaveLength(3);
+    for (const d of kept)
+      expect(d).toMatchObject({ status: "succeeded", attempts: 1, leaseUntil: null, attemptLog: [{ attempt: 1, statusCode: 200 }] });
   });
 
   it("never sends a delivery twice when sweeps run concurrently", async () => {
@@ -497,6 +531,44 @@ describe("SSRF policy", () => {
       expect(await send()).toMatchObject({ statusCode: 200, error: null });
       expect(received.length - before).toBe(2);
       expect(connects.every((c) => (c[0] as { host?: string }).host !== "10.0.0.7")).toBe(true);
+    });
+
+    it("a kept-alive connection serves only the addresses the name resolves to now", async () => {
+      // The same port on two loopback addresses: which one a request reaches shows which socket carried it.
+      const reached: string[] = [];
+      const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
+        reached.push(req.socket.localAddress ?? "");
+        req.resume().on("end", () => res.end("ok"));
+      };
+      const first = http.createServer(answer);
+      const second = http.createServer(answer);
+      await new Promise<void>((r) => first.listen(0, "127.0.0.1", r));
+      const port = (first.address() as AddressInfo).port;
+      await new Promise<void>((r) => second.listen(port, "127.0.0.2", r));
+      try {
+        let address = "127.0.0.1";
+        const send = () =>
+          postWebhook({
+            url: `http://hooks.localhost:${port}/moved`,
+            body: "{}",
+            headers: {},
+            timeoutMs: 2_000,
+            allowLoopback: true,
+            allowPrivate: false,
+            resolve: async () => [{ address, family: 4 }],
+          });
+        expect(await send()).toMatchObject({ statusCode: 200, error: null });
+        await new Promise((r) => setImmediate(r)); // the socket to 127.0.0.1 is back in the keep-alive pool
+        address = "127.0.0.2";
+        expect(await send()).toMatchObject({ statusCode: 200, error: null });
+        expect(await send()).toMatchObject({ statusCode: 200, error: null });
+        expect(reached).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.2"]);
+      } finally {
+        for (const s of [first, second]) {
+          s.closeAllConnections();
+          await new Promise((r) => s.close(r));
+        }
+      }
     });
 
     it("enforces the total timeout and caps the response body", async () => {
