@@ -54,7 +54,7 @@ export interface PostResult {
 const MAX_RESPONSE_BYTES = 64 * 1024;
 
 /**
- * Keep-alive pools (undici: about half node:http's CPU per request, measured in the webhook bench),
+ * Keep-alive pools (undici: 36–57 µs of CPU per request against the bench's receiver, node:http 76–82),
  * one per policy, origin and checked address set, so a socket opened under a permissive policy is
  * never reused under a stricter one, and one opened to an address the host name no longer resolves
  * to is never reused at all. Least recently used pools beyond POOL_LIMIT are closed (after their
