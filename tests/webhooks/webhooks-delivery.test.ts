@@ -571,6 +571,43 @@ describe("SSRF policy", () => {
       }
     });
 
+    it("closes the least recently used keep-alive pool once there are more than 256", async () => {
+      // The receiver keeps idle sockets for 10 minutes and says so: only closing its pool closes the first one.
+      const opened: net.Socket[] = [];
+      const server = http.createServer((req, res) => {
+        req.resume().on("end", () => res.writeHead(200, { "keep-alive": "timeout=600" }).end("ok"));
+      });
+      server.keepAliveTimeout = 600_000;
+      server.on("connection", (s: net.Socket) => opened.push(s));
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        const send = (k: number) =>
+          postWebhook({
+            url: `http://hooks.localhost:${port}/lru`,
+            body: "{}",
+            headers: {},
+            timeoutMs: 2_000,
+            allowLoopback: true,
+            allowPrivate: false,
+            // Another second address on every call: a pool of its own each time (the first address answers).
+            resolve: async () => [
+              { address: "127.0.0.1", family: 4 },
+              { address: `127.0.${(k >> 8) + 1}.${k & 255}`, family: 4 },
+            ],
+          });
+        expect(await send(0)).toMatchObject({ statusCode: 200, error: null });
+        const first = opened[0]!;
+        const firstClosed = new Promise((r) => first.once("close", r));
+        for (let k = 1; k <= 320; k++) expect((await send(k)).error).toBeNull();
+        await firstClosed; // never happens if pools are kept without bound
+        expect(opened).toHaveLength(321);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+
     it("enforces the total timeout and caps the response body", async () => {
       reply = (r) => (r.path === "/hang" ? "hang" : { status: 200, body: Buffer.alloc(1_000_000, 97) });
       const noResolve: Resolver = async () => [];
