@@ -68,7 +68,9 @@ const CONNECT_TIMEOUT_MS = 60_000;
 
 function poolFor(url: URL, addresses: ResolvedAddress[] | null, allowPrivate: boolean, allowLoopback: boolean): Pool {
   const level = allowPrivate ? 2 : allowLoopback ? 1 : 0;
-  const key = `${level} ${url.origin}${addresses ? ` ${addresses.map((a) => a.address).join(",")}` : ""}`;
+  // The set, not its order: a round-robin name that rotates its answers keeps one pool (any order of a checked set is as safe).
+  const set = addresses?.map((a) => a.address).sort() ?? [];
+  const key = `${level} ${url.origin} ${set.join(",")}`;
   let pool = pools.get(key);
   if (pool) {
     pools.delete(key); // re-inserted below: the Map's order is least recently used first

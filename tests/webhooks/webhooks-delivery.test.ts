@@ -571,6 +571,34 @@ describe("SSRF policy", () => {
       }
     });
 
+    it("a name whose answers come in rotating order keeps its kept-alive connection", async () => {
+      const opened: net.Socket[] = [];
+      const server = http.createServer((req, res) => req.resume().on("end", () => res.end("ok")));
+      server.on("connection", (s: net.Socket) => opened.push(s));
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        // Round-robin DNS: the same two addresses, in turn first (nothing listens on 127.0.0.3).
+        const send = (order: string[]) =>
+          postWebhook({
+            url: `http://hooks.localhost:${port}/rotating`,
+            body: "{}",
+            headers: {},
+            timeoutMs: 2_000,
+            allowLoopback: true,
+            allowPrivate: false,
+            resolve: async () => order.map((address) => ({ address, family: 4 as const })),
+          });
+        expect(await send(["127.0.0.1", "127.0.0.3"])).toMatchObject({ statusCode: 200, error: null });
+        await new Promise((r) => setImmediate(r)); // the socket is back in the keep-alive pool
+        expect(await send(["127.0.0.3", "127.0.0.1"])).toMatchObject({ statusCode: 200, error: null });
+        expect(opened).toHaveLength(1);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+
     it("closes the least recently used keep-alive pool once there are more than 256", async () => {
       // The receiver keeps idle sockets for 10 minutes and says so: only closing its pool closes the first one.
       const opened: net.Socket[] = [];
