@@ -56,7 +56,8 @@ const nextConfig: NextConfig = {
   // pg and the Prisma adapter are server-only Node modules: keep them out of the bundler. pdfkit (and
   // fontkit, which it loads) read their own data files relative to __dirname (the sRGB ICC profile,
   // fontkit's tables): bundled, those paths would point into .next/ (lib/documents, #30); nodemailer is
-  // the inline worker's mail transport (lib/mail).
+  // the inline worker's mail transport (lib/mail); undici is the webhook HTTP client (lib/webhooks/http-post.ts),
+  // Node-only, with optional modules (node:sqlite for its cache store) that Node 20 does not have.
   serverExternalPackages: [
     "pg",
     "@prisma/adapter-pg",
@@ -65,6 +66,7 @@ const nextConfig: NextConfig = {
     "pdfkit",
     "fontkit",
     "nodemailer",
+    "undici",
   ],
   typedRoutes: false,
   turbopack: {

@@ -37,6 +37,8 @@ export interface DeliverOptions {
   timeoutMs?: number;
   /** Deliveries of the batch in flight at once (default CONCURRENCY). */
   concurrency?: number;
+  /** Where the outcomes are written (default: a recorder of this batch's own); sweepWebhooks shares one among its lanes. */
+  recorder?: OutcomeRecorder;
 }
 
 export interface DeliverResult {
@@ -72,6 +74,7 @@ interface Outcome extends AttemptExchange {
   id: string;
   /** Attempts before this one: with the lease value, proves this worker still owns the row. */
   prev: number;
+  leaseUntil: Date;
   status: "succeeded" | "pending" | "failed";
   nextAttemptAt: Date;
   startedAt: Date;
@@ -81,81 +84,106 @@ interface Outcome extends AttemptExchange {
 }
 
 /**
- * Writes attempts and the deliveries' new state in ONE statement per batch: the attempt rows
- * and the state change are atomic, and a write guarded by the lease (value and attempt count)
- * is a no-op for a worker whose lease ran out and was taken over.
+ * Writes attempts and the deliveries' new state in ONE statement: the attempt rows and the state
+ * change are atomic, and the state change is guarded by each row's own lease (value and attempt
+ * count), so it changes nothing for a worker whose lease ran out and was taken over (its attempt
+ * row is still inserted: the join below does not check the lease). The rows travel as one JSON
+ * parameter (json_to_recordset): one native JSON.stringify instead of a dozen array parameters
+ * that pg escapes element by element, the attempt's headers included as an object, not a string.
  */
-async function writeOutcomes(batch: Outcome[], leaseUntil: Date): Promise<number> {
-  const col = <K extends keyof Outcome>(k: K) => batch.map((o) => o[k]);
-  const iso = (dates: Date[]) => dates.map((d) => d.toISOString());
-  const headers = batch.map((o) => (o.requestHeaders ? JSON.stringify(o.requestHeaders) : null));
+async function writeOutcomes(batch: Outcome[]): Promise<number> {
+  const rows = batch.map((o) => ({
+    id: o.id,
+    attempt_id: ulid(),
+    prev: o.prev,
+    lease_until: o.leaseUntil.toISOString(),
+    status: o.status,
+    next_at: o.nextAttemptAt.toISOString(),
+    started_at: o.startedAt.toISOString(),
+    latency: o.latencyMs,
+    code: o.statusCode,
+    error: o.error,
+    req_headers: o.requestHeaders,
+    res_body: o.responseBody,
+    res_truncated: o.responseTruncated,
+  }));
   return db().$executeRaw`
     WITH r AS (
-      SELECT * FROM unnest(${col("id")}::text[], ${batch.map(() => ulid())}::text[], ${col("prev")}::int[], ${col("status")}::text[],
-        ${iso(col("nextAttemptAt"))}::timestamp[], ${iso(col("startedAt"))}::timestamp[], ${col("latencyMs")}::int[],
-        ${col("statusCode")}::int[], ${col("error")}::text[], ${headers}::text[], ${col("responseBody")}::text[],
-        ${col("responseTruncated")}::boolean[])
-        AS r(id, attempt_id, prev, status, next_at, started_at, latency, code, error, req_headers, res_body, res_truncated)
+      SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json)
+        AS r(id text, attempt_id text, prev int, lease_until timestamp, status text, next_at timestamp, started_at timestamp, latency int,
+             code int, error text, req_headers jsonb, res_body text, res_truncated boolean)
     ), ins AS (
       INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "latencyMs", "statusCode", error,
         "requestHeaders", "responseBody", "responseTruncated")
-      SELECT r.attempt_id, r.id, r.prev + 1, r.started_at, r.latency, r.code, r.error, r.req_headers::jsonb, r.res_body, r.res_truncated
+      SELECT r.attempt_id, r.id, r.prev + 1, r.started_at, r.latency, r.code, r.error, r.req_headers, r.res_body, r.res_truncated
       FROM r JOIN "WebhookDelivery" d ON d.id = r.id)
     UPDATE "WebhookDelivery" d
     SET status = r.status::"DeliveryStatus", attempts = r.prev + 1, "nextAttemptAt" = r.next_at, "leaseUntil" = NULL,
         "lastStatus" = r.code, "lastError" = r.error, "updatedAt" = ${clockNow()}
-    FROM r WHERE d.id = r.id AND d."leaseUntil" = ${leaseUntil} AND d.attempts = r.prev`;
+    FROM r WHERE d.id = r.id AND d."leaseUntil" = r.lease_until AND d.attempts = r.prev`;
 }
 
 /**
  * Group commit: outcomes that finish while a write is in flight go out together in the next
  * write, so a sweep costs a handful of statements instead of one per delivery, and an outcome
- * waits at most one write before it is durable.
+ * waits at most one write before it is durable. One recorder serves all the lanes of a sweep
+ * (each outcome carries its own batch's lease): with one writer instead of one per lane, each
+ * statement carries the outcomes of every lane, and there are fewer of them.
  */
-function recorder(leaseUntil: Date, result: DeliverResult) {
-  let queue: Outcome[] = [];
-  let flushing: Promise<void> | null = null;
-  const tally = (batch: Outcome[]) => {
-    for (const o of batch) result[o.status === "pending" ? "retried" : o.status]++;
-  };
-  const write = async (batch: Outcome[], outage = 0): Promise<void> => {
+export function outcomeRecorder() {
+  interface Queued {
+    outcome: Outcome;
+    result: DeliverResult;
+    written: () => void;
+  }
+  let queue: Queued[] = [];
+  let writing = false;
+  const write = async (batch: Queued[], outage = 0): Promise<void> => {
     try {
-      if ((await writeOutcomes(batch, leaseUntil)) < batch.length)
-        log.warn("webhook lease lost before recording", { ids: batch.map((o) => o.id) });
-      tally(batch);
+      if ((await writeOutcomes(batch.map((q) => q.outcome))) < batch.length)
+        log.warn("webhook lease lost before recording", { ids: batch.map((q) => q.outcome.id) });
+      for (const { outcome, result, written } of batch) {
+        result[outcome.status === "pending" ? "retried" : outcome.status]++;
+        written();
+      }
     } catch (err) {
       // The database is down (a restart): these were delivered, so keep the outcomes and write them
-      // when it is back, while the lease holds, rather than let the lease run out and send them again.
+      // when it is back, while the (earliest) lease holds, rather than let the lease run out and send them again.
       const wait = Math.min(5_000, 200 * 2 ** outage);
-      if (dependencyFault(err) === "database" && Date.now() + wait < leaseUntil.getTime() - RECORD_MARGIN_MS) {
+      const leaseEnd = Math.min(...batch.map((q) => q.outcome.leaseUntil.getTime()));
+      if (dependencyFault(err) === "database" && Date.now() + wait < leaseEnd - RECORD_MARGIN_MS) {
         if (outage === 0) log.warn("webhook outcomes wait for the database", { deliveries: batch.length, err });
         await new Promise((r) => setTimeout(r, wait));
         return write(batch, outage + 1);
       }
       // One bad row must not sink the others: retry one by one. Unwritten outcomes keep their
       // lease, which runs out, and the delivery is sent again (at-least-once).
-      if (batch.length > 1) for (const o of batch) await write([o]);
-      else log.error("webhook outcome not recorded", { deliveryId: batch[0]?.id, err });
+      if (batch.length > 1) for (const q of batch) await write([q]);
+      else {
+        log.error("webhook outcome not recorded", { deliveryId: batch[0]?.outcome.id, err });
+        batch[0]?.written();
+      }
     }
   };
   const loop = async () => {
+    writing = true;
     while (queue.length > 0) {
       const batch = queue;
       queue = [];
       await write(batch);
     }
-    flushing = null;
+    writing = false;
   };
   return {
-    add(o: Outcome) {
-      queue.push(o);
-      flushing ??= loop();
-    },
-    async drain() {
-      while (flushing) await flushing;
+    /** Queues one outcome; resolves once it is written (or given up on: its lease runs out and it is sent again). */
+    add(outcome: Outcome, result: DeliverResult): Promise<void> {
+      const done = new Promise<void>((written) => queue.push({ outcome, result, written }));
+      if (!writing) void loop();
+      return done;
     },
   };
 }
+export type OutcomeRecorder = ReturnType<typeof outcomeRecorder>;
 
 /** Leases due deliveries, sends them and records the outcome of each. */
 export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResult> {
@@ -181,7 +209,8 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
     SELECT c.id, c.body, c.attempts, c."isTest", c."endpointId", e.url, e."secretEnc", e.active
     FROM claimed c JOIN "WebhookEndpoint" e ON e.id = c."endpointId"`;
   const result: DeliverResult = { claimed: claimed.length, succeeded: 0, retried: 0, failed: 0 };
-  const record = recorder(leaseUntil, result);
+  const record = opts.recorder ?? outcomeRecorder();
+  const recorded: Promise<void>[] = [];
   const secrets = new Map<string, string>();
 
   await pool(claimed, concurrency, async (d) => {
@@ -226,9 +255,10 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
     const delay = RETRY_DELAYS_MS[d.attempts];
     const status = outcome.error === null ? "succeeded" : delay === undefined ? "failed" : "pending";
     const nextAttemptAt = status === "pending" && delay !== undefined ? new Date(now.getTime() + delay) : now;
-    record.add({
+    const row: Outcome = {
       id: d.id,
       prev: d.attempts,
+      leaseUntil,
       status,
       nextAttemptAt,
       startedAt,
@@ -236,7 +266,8 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
       latencyMs: outcome.latencyMs,
       error: outcome.error?.slice(0, 500) ?? null,
       ...attemptExchange(headers, outcome.responseBytes, secret),
-    });
-  }).finally(() => record.drain());
+    };
+    recorded.push(record.add(row, result));
+  }).finally(() => Promise.all(recorded));
   return result;
 }

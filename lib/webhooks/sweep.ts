@@ -1,6 +1,6 @@
 import { now as clockNow } from "@/lib/clock";
 import { env } from "@/lib/env";
-import { type DeliverOptions, type DeliverResult, deliverDue } from "@/lib/webhooks/deliver";
+import { type DeliverOptions, type DeliverResult, deliverDue, outcomeRecorder } from "@/lib/webhooks/deliver";
 import { fanOutEvents } from "@/lib/webhooks/fan-out";
 
 export interface SweepResult extends DeliverResult {
@@ -53,8 +53,10 @@ export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number; 
     total.retried += r.retried;
     total.failed += r.failed;
   };
+  // One writer for every lane: outcomes of all lanes share each write (deliver.ts, outcomeRecorder).
+  const recorder = opts.recorder ?? outcomeRecorder();
   const batch = async () => {
-    const r = await deliverDue({ ...opts, limit, concurrency, now: opts.now ?? clockNow() });
+    const r = await deliverDue({ ...opts, limit, concurrency, recorder, now: opts.now ?? clockNow() });
     tally(r);
     return r.claimed === limit; // a full batch: there may be more
   };
@@ -70,7 +72,7 @@ export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number; 
     running += 1;
     try {
       while (!dry && running <= target && performance.now() < deadline) {
-        const r = await deliverDue({ ...opts, limit, concurrency, now: opts.now ?? clockNow() });
+        const r = await deliverDue({ ...opts, limit, concurrency, recorder, now: opts.now ?? clockNow() });
         tally(r);
         if (r.claimed < limit) dry = true;
         else if (r.retried + r.failed > 0 || (r.slowestMs ?? 0) >= slowMs) target = Math.max(1, Math.floor(target / 2));

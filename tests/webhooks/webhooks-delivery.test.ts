@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { db } from "@/lib/db";
 import { reloadEnv } from "@/lib/env";
 import { ulid } from "@/lib/ids";
-import { deliverDue, MAX_ATTEMPTS, RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
+import { deliverDue, MAX_ATTEMPTS, outcomeRecorder, RETRY_DELAYS_MS } from "@/lib/webhooks/deliver";
 import { fanOutEvents } from "@/lib/webhooks/fan-out";
 import { postWebhook, type Resolver } from "@/lib/webhooks/http-post";
 import { createTestDelivery, redeliver } from "@/lib/webhooks/manage-deliveries";
@@ -208,6 +208,40 @@ describe("fan-out and delivery", () => {
     expect(await deliverDue({ ...local, now })).toMatchObject({ claimed: 0 });
     expect(await deliverDue({ ...local, now: new Date(now.getTime() + 40_001) })).toMatchObject({ claimed: 1, succeeded: 1 });
     expect(hooks().map((r) => [r.headers["x-duebill-delivery"], r.headers["x-duebill-retry-count"]])).toEqual([[d.id, "0"]]);
+  });
+
+  it("a recorder shared by concurrent batches writes each outcome under its own batch's lease", async () => {
+    await makeEndpoint();
+    for (let i = 0; i < 4; i++) await addEvent();
+    await fanOutEvents();
+    const now = new Date();
+    const takenOver = new Date(now.getTime() + 3_600_000);
+    // All four are answered together, so their outcomes reach the one writer at once and (after the
+    // first) share a statement; before that, the last one's lease "ran out and another worker took it".
+    let all: () => void = () => {};
+    const together = new Promise<void>((r) => {
+      all = r;
+    });
+    let stolen: string | undefined;
+    reply = async (r) => {
+      if (hooks().length === 4) {
+        stolen = r.headers["x-duebill-delivery"] as string;
+        await db().webhookDelivery.update({ where: { id: stolen }, data: { leaseUntil: takenOver } });
+        all();
+      }
+      await together;
+      return { status: 200 };
+    };
+    const recorder = outcomeRecorder();
+    // Four batches of one, claimed at different instants: four leases, one writer.
+    await Promise.all([0, 7, 14, 21].map((ms) => deliverDue({ ...local, limit: 1, now: new Date(now.getTime() + ms), recorder })));
+    expect(hooks()).toHaveLength(4);
+    const rows = await db().webhookDelivery.findMany({ include: { attemptLog: true } });
+    expect(rows.find((d) => d.id === stolen)).toMatchObject({ status: "pending", attempts: 0, leaseUntil: takenOver });
+    const kept = rows.filter((d) => d.id !== stolen);
+    expect(kept).toHaveLength(3);
+    for (const d of kept)
+      expect(d).toMatchObject({ status: "succeeded", attempts: 1, leaseUntil: null, attemptLog: [{ attempt: 1, statusCode: 200 }] });
   });
 
   it("never sends a delivery twice when sweeps run concurrently", async () => {
@@ -497,6 +531,109 @@ describe("SSRF policy", () => {
       expect(await send()).toMatchObject({ statusCode: 200, error: null });
       expect(received.length - before).toBe(2);
       expect(connects.every((c) => (c[0] as { host?: string }).host !== "10.0.0.7")).toBe(true);
+    });
+
+    it("a kept-alive connection serves only the addresses the name resolves to now", async () => {
+      // The same port on two loopback addresses: which one a request reaches shows which socket carried it.
+      const reached: string[] = [];
+      const answer = (req: http.IncomingMessage, res: http.ServerResponse) => {
+        reached.push(req.socket.localAddress ?? "");
+        req.resume().on("end", () => res.end("ok"));
+      };
+      const first = http.createServer(answer);
+      const second = http.createServer(answer);
+      await new Promise<void>((r) => first.listen(0, "127.0.0.1", r));
+      const port = (first.address() as AddressInfo).port;
+      await new Promise<void>((r) => second.listen(port, "127.0.0.2", r));
+      try {
+        let address = "127.0.0.1";
+        const send = () =>
+          postWebhook({
+            url: `http://hooks.localhost:${port}/moved`,
+            body: "{}",
+            headers: {},
+            timeoutMs: 2_000,
+            allowLoopback: true,
+            allowPrivate: false,
+            resolve: async () => [{ address, family: 4 }],
+          });
+        expect(await send()).toMatchObject({ statusCode: 200, error: null });
+        await new Promise((r) => setImmediate(r)); // the socket to 127.0.0.1 is back in the keep-alive pool
+        address = "127.0.0.2";
+        expect(await send()).toMatchObject({ statusCode: 200, error: null });
+        expect(await send()).toMatchObject({ statusCode: 200, error: null });
+        expect(reached).toEqual(["127.0.0.1", "127.0.0.2", "127.0.0.2"]);
+      } finally {
+        for (const s of [first, second]) {
+          s.closeAllConnections();
+          await new Promise((r) => s.close(r));
+        }
+      }
+    });
+
+    it("a name whose answers come in rotating order keeps its kept-alive connection", async () => {
+      const opened: net.Socket[] = [];
+      const server = http.createServer((req, res) => req.resume().on("end", () => res.end("ok")));
+      server.on("connection", (s: net.Socket) => opened.push(s));
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        // Round-robin DNS: the same two addresses, in turn first (nothing listens on 127.0.0.3).
+        const send = (order: string[]) =>
+          postWebhook({
+            url: `http://hooks.localhost:${port}/rotating`,
+            body: "{}",
+            headers: {},
+            timeoutMs: 2_000,
+            allowLoopback: true,
+            allowPrivate: false,
+            resolve: async () => order.map((address) => ({ address, family: 4 as const })),
+          });
+        expect(await send(["127.0.0.1", "127.0.0.3"])).toMatchObject({ statusCode: 200, error: null });
+        await new Promise((r) => setImmediate(r)); // the socket is back in the keep-alive pool
+        expect(await send(["127.0.0.3", "127.0.0.1"])).toMatchObject({ statusCode: 200, error: null });
+        expect(opened).toHaveLength(1);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
+    });
+
+    it("closes the least recently used keep-alive pool once there are more than 256", async () => {
+      // The receiver keeps idle sockets for 10 minutes and says so: only closing its pool closes the first one.
+      const opened: net.Socket[] = [];
+      const server = http.createServer((req, res) => {
+        req.resume().on("end", () => res.writeHead(200, { "keep-alive": "timeout=600" }).end("ok"));
+      });
+      server.keepAliveTimeout = 600_000;
+      server.on("connection", (s: net.Socket) => opened.push(s));
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+      const port = (server.address() as AddressInfo).port;
+      try {
+        const send = (k: number) =>
+          postWebhook({
+            url: `http://hooks.localhost:${port}/lru`,
+            body: "{}",
+            headers: {},
+            timeoutMs: 2_000,
+            allowLoopback: true,
+            allowPrivate: false,
+            // Another second address on every call: a pool of its own each time (the first address answers).
+            resolve: async () => [
+              { address: "127.0.0.1", family: 4 },
+              { address: `127.0.${(k >> 8) + 1}.${k & 255}`, family: 4 },
+            ],
+          });
+        expect(await send(0)).toMatchObject({ statusCode: 200, error: null });
+        const first = opened[0]!;
+        const firstClosed = new Promise((r) => first.once("close", r));
+        for (let k = 1; k <= 320; k++) expect((await send(k)).error).toBeNull();
+        await firstClosed; // never happens if pools are kept without bound
+        expect(opened).toHaveLength(321);
+      } finally {
+        server.closeAllConnections();
+        await new Promise((r) => server.close(r));
+      }
     });
 
     it("enforces the total timeout and caps the response body", async () => {
