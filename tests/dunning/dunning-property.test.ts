@@ -22,6 +22,7 @@ import { sweepRecurringChain } from "@/lib/recurring/executor";
 import { dueTimes } from "@/lib/recurring/schedule";
 import { resetDb } from "@/tests/helpers/db";
 import { makeAccount } from "@/tests/helpers/factories";
+import { mulberry32 } from "@/tests/helpers/prng";
 
 const DAY = 86_400;
 const BIG = 10n ** 12n;
@@ -155,17 +156,6 @@ class Crashing implements RecurringChain {
     }
     return hash;
   }
-}
-
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 const policyArb = fc.record({

@@ -53,6 +53,7 @@ import { resetDb } from "@/tests/helpers/db";
 import { stopDevnet, useDevnet } from "@/tests/helpers/devnet-env";
 import { makeIntegrator } from "@/tests/helpers/factories";
 import { call } from "@/tests/helpers/http";
+import { mulberry32 } from "@/tests/helpers/prng";
 import { recurringAnvil } from "@/tests/helpers/recurring-anvil";
 
 const DAY = 86_400;
@@ -68,16 +69,6 @@ const FUNDED = 1_000n * USDC;
 const DEADLINE_SLACK_S = 120;
 const SEED = process.env.RECURRING_PROPERTY_SEED ? Number(process.env.RECURRING_PROPERTY_SEED) >>> 0 : (Math.random() * 2 ** 32) >>> 0;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const rand = mulberry32(SEED);
 const int = (min: number, max: number) => min + Math.floor(rand() * (max - min + 1));
 const pick = <T>(xs: readonly T[]): T => xs[Math.floor(rand() * xs.length)]!;

@@ -14,6 +14,7 @@ import { accountOverview } from "@/lib/requests/account-overview";
 import { type CountSubject, foldStatusCounts, statusCounts } from "@/lib/requests/status-counts";
 import { resetDb } from "@/tests/helpers/db";
 import { makeAccount } from "@/tests/helpers/factories";
+import { mulberry32 } from "@/tests/helpers/prng";
 
 const KINDS: RequestKind[] = ["request", "payout"];
 const STATUSES: RequestStatus[] = ["pending", "partially_paid", "paid"];
@@ -71,18 +72,6 @@ async function kept(accountId: string): Promise<Record<string, number>> {
   return Object.fromEntries(keys.map(([k, s]) => [`${k}/${s}`, c.count(k, s)]).filter(([, n]) => n !== 0));
 }
 
-/** mulberry32: a seeded generator, so a failing sequence can be replayed from its printed seed. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 beforeEach(async () => {
   await resetDb();
 });
@@ -90,7 +79,7 @@ beforeEach(async () => {
 describe("request counts kept by Postgres", () => {
   it("equal count(*) per kind and status after every random write, folded or not", async () => {
     const seed = Number(process.env.STATUS_COUNTS_SEED ?? Date.now() % 1_000_000);
-    const rnd = prng(seed);
+    const rnd = mulberry32(seed);
     const pick = <T>(xs: readonly T[]) => xs[Math.floor(rnd() * xs.length)]!;
     let accounts = [(await makeAccount()).id, (await makeAccount()).id, (await makeAccount()).id];
     const ops: string[] = [];
