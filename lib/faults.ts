@@ -8,7 +8,7 @@ import { AppError } from "@/lib/errors";
  * Recognised by shape, not by class, because the errors come wrapped: Prisma wraps the pg driver
  * (P1001 can't reach, P1017 closed, P2024 pool timeout, a driver-adapter cause kind, or the raw
  * SQLSTATE in the message: class 08 connection exception, 57P01–57P03 shutdown / starting up,
- * 53300 too many connections); viem wraps its transport errors (HttpRequestError, TimeoutError,
+ * 53300 too many connections), and lib/db.ts rawQuery() wraps pg's own errors in a DatabaseQueryError; viem wraps its transport errors (HttpRequestError, TimeoutError,
  * WebSocketRequestError, SocketClosedError) in call errors; ioredis throws its own.
  */
 export type Dependency = "database" | "redis" | "rpc";
@@ -54,7 +54,10 @@ export function dependencyFault(err: unknown): Dependency | null {
   const links = chain(err);
   const name = (s: Shape) => (typeof s.name === "string" ? s.name : "");
   const msg = (s: Shape) => (typeof s.message === "string" ? s.message : "");
-  const isPrisma = links.some((s) => name(s).startsWith("PrismaClient") || name(s) === "DriverAdapterError");
+  // Ours when it came through the database client: Prisma, its driver adapter, or lib/db.ts rawQuery().
+  const isPrisma = links.some(
+    (s) => name(s).startsWith("PrismaClient") || name(s) === "DriverAdapterError" || name(s) === "DatabaseQueryError",
+  );
   for (const s of links) {
     if (VIEM_TRANSPORT.has(name(s))) return "rpc";
     if (REDIS_NAMES.has(name(s)) || (name(s) !== "Error" && /redis/i.test(name(s)))) return "redis";

@@ -1,5 +1,5 @@
 import { now as clockNow } from "@/lib/clock";
-import { db } from "@/lib/db";
+import { db, rawQuery } from "@/lib/db";
 import { env } from "@/lib/env";
 import { dependencyFault } from "@/lib/faults";
 import { ulid } from "@/lib/ids";
@@ -107,20 +107,11 @@ async function writeOutcomes(batch: Outcome[]): Promise<number> {
     res_body: o.responseBody,
     res_truncated: o.responseTruncated,
   }));
-  return db().$executeRaw`
-    WITH r AS (
-      SELECT * FROM json_to_recordset(${JSON.stringify(rows)}::json)
-        AS r(id text, attempt_id text, prev int, lease_until timestamp, status text, next_at timestamp, started_at timestamp, latency int,
-             code int, error text, req_headers jsonb, res_body text, res_truncated boolean)
-    ), ins AS (
-      INSERT INTO "WebhookAttempt" (id, "deliveryId", attempt, "startedAt", "latencyMs", "statusCode", error,
-        "requestHeaders", "responseBody", "responseTruncated")
-      SELECT r.attempt_id, r.id, r.prev + 1, r.started_at, r.latency, r.code, r.error, r.req_headers, r.res_body, r.res_truncated
-      FROM r JOIN "WebhookDelivery" d ON d.id = r.id)
-    UPDATE "WebhookDelivery" d
-    SET status = r.status::"DeliveryStatus", attempts = r.prev + 1, "nextAttemptAt" = r.next_at, "leaseUntil" = NULL,
-        "lastStatus" = r.code, "lastError" = r.error, "updatedAt" = ${clockNow()}
-    FROM r WHERE d.id = r.id AND d."leaseUntil" = r.lease_until AND d.attempts = r.prev`;
+  const [result] = await rawQuery<{ changed: number }>(`SELECT "webhook_record_outcomes"($1::json, $2::timestamp) AS changed`, [
+    JSON.stringify(rows),
+    clockNow().toISOString(),
+  ]);
+  return result?.changed ?? 0;
 }
 
 /**
@@ -198,16 +189,12 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
   const concurrency = Math.max(1, opts.concurrency ?? CONCURRENCY);
   const rounds = Math.max(1, Math.ceil(limit / concurrency));
   const leaseUntil = new Date(now.getTime() + rounds * timeoutMs + LEASE_MARGIN_MS);
-  const claimed = await db().$queryRaw<ClaimedRow[]>`
-    WITH claimed AS (
-      UPDATE "WebhookDelivery" SET "leaseUntil" = ${leaseUntil}, "updatedAt" = ${clockNow()}
-      WHERE id IN (
-        SELECT id FROM "WebhookDelivery"
-        WHERE status = 'pending' AND "nextAttemptAt" <= ${now} AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now})
-        ORDER BY "nextAttemptAt" LIMIT ${limit} FOR UPDATE SKIP LOCKED)
-      RETURNING id, body, attempts, "isTest", "endpointId")
-    SELECT c.id, c.body, c.attempts, c."isTest", c."endpointId", e.url, e."secretEnc", e.active
-    FROM claimed c JOIN "WebhookEndpoint" e ON e.id = c."endpointId"`;
+  const claimed = await rawQuery<ClaimedRow>(`SELECT * FROM "webhook_claim_due"($1::timestamp, $2::timestamp, $3::int, $4::timestamp)`, [
+    now.toISOString(),
+    leaseUntil.toISOString(),
+    limit,
+    clockNow().toISOString(),
+  ]);
   const result: DeliverResult = { claimed: claimed.length, succeeded: 0, retried: 0, failed: 0 };
   const record = opts.recorder ?? outcomeRecorder();
   const recorded: Promise<void>[] = [];

@@ -59,7 +59,7 @@ const SOLO_CASES = [
   "scale",
   "soak",
 ] as const;
-/** BENCH_CPU_PROF=<dir>: the API server runs with --cpu-prof and writes its profile there on exit (open it in Chrome DevTools). */
+/** BENCH_CPU_PROF=<dir>: the API server runs with --cpu-prof and writes its profile there on exit, and the webhook case profiles its sweeps there (open them in Chrome DevTools). */
 const CPU_PROF_DIR = process.env.BENCH_CPU_PROF;
 
 interface BenchCase {

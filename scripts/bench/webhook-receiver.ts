@@ -4,7 +4,7 @@
  * 200 after reading the whole body, checks `x-duebill-signature` (hex HMAC-SHA256 of the raw body
  * with BENCH_WEBHOOK_SECRET, node:crypto) and counts delivery IDs: every one received, the distinct
  * ones, duplicates and bad signatures. Prints `{"port":N}` once listening; answers an IPC "report"
- * message with the counts.
+ * message with the counts and its CPU time so far.
  */
 import { createHmac, timingSafeEqual } from "node:crypto";
 import http from "node:http";
@@ -34,8 +34,13 @@ const server = http.createServer({ keepAliveTimeout: 60_000 }, (req, res) => {
 server.listen(0, "127.0.0.1", () => {
   console.log(JSON.stringify({ port: (server.address() as AddressInfo).port }));
 });
+/** This process's CPU time (user + system), µs: the bench reads it before and after the measured sweeps. */
+const cpuUs = () => {
+  const c = process.cpuUsage();
+  return c.user + c.system;
+};
 process.on("message", (m) => {
-  if (m === "report") process.send?.({ ...counts, distinct: seen.size });
+  if (m === "report") process.send?.({ ...counts, distinct: seen.size, cpuUs: cpuUs() });
   if (m === "stop") server.close(() => process.exit(0));
 });
 process.on("disconnect", () => process.exit(0));

@@ -8,6 +8,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import Redis from "ioredis";
 import { createPublicClient, http } from "viem";
 import { afterAll, describe, expect, it } from "vitest";
+import { disconnectDb, rawQuery } from "@/lib/db";
+import { reloadEnv } from "@/lib/env";
 import { dependencyFault } from "@/lib/faults";
 import { PrismaClient } from "@/lib/generated/prisma/client";
 import { errorResponse } from "@/lib/http/handler";
@@ -56,6 +58,26 @@ describe("dependency errors → 503", () => {
     const err = await thrown(client.$queryRaw`SELECT 1`);
     await client.$disconnect();
     await expect503(err, "database", /database/);
+  });
+
+  it("node-postgres through rawQuery (the webhook sweep's statements), database unreachable; a SQL mistake stays a 500", async () => {
+    const saved = process.env.DATABASE_URL;
+    await disconnectDb();
+    process.env.DATABASE_URL = `postgresql://postgres@127.0.0.1:${await closedPort()}/x`;
+    reloadEnv();
+    try {
+      const err = await thrown(rawQuery("SELECT 1", []));
+      expect((err as Error).name).toBe("DatabaseQueryError");
+      await expect503(err, "database", /database/);
+    } finally {
+      await disconnectDb();
+      process.env.DATABASE_URL = saved;
+      reloadEnv();
+    }
+    const mistake = await thrown(rawQuery("SELECT no_such_column FROM (SELECT 1) t", []));
+    expect((mistake as { code?: string }).code).toBe("42703"); // pg's SQLSTATE, kept
+    expect(dependencyFault(mistake)).toBeNull();
+    expect(errorResponse(mistake, "req-3", op).status).toBe(500);
   });
 
   it("ioredis, Redis unreachable", async () => {
