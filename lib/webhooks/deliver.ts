@@ -183,6 +183,7 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
   const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
   const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
   const service = env().SERVICE_NAME;
+  const referenceHeaders = env().WEBHOOK_REFERENCE_HEADERS;
   // The batch is sent `concurrency` at a time, so the last delivery may start only after
   // ceil(limit / concurrency) - 1 full timeouts: the lease covers every round, or a slow endpoint
   // would let another worker claim (and send again) deliveries this one has not reached yet.
@@ -227,7 +228,7 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
         retryCount: d.attempts,
         isTest: d.isTest,
         at: startedAt,
-        referenceHeaders: env().WEBHOOK_REFERENCE_HEADERS,
+        referenceHeaders,
       });
       outcome = await postWebhook({ url: d.url, body: bytes, headers, timeoutMs, allowPrivate, resolve });
     } catch (err) {

@@ -66,11 +66,15 @@ const pools = new Map<string, Pool>();
 /** Bounds undici's connect step only: the delivery's own deadline (at most WEBHOOK_TIMEOUT_MS's 60 s) is what cuts an attempt. */
 const CONNECT_TIMEOUT_MS = 60_000;
 
-function poolFor(url: URL, addresses: ResolvedAddress[] | null, allowPrivate: boolean, allowLoopback: boolean): Pool {
+/** A pool's key: policy, origin and checked address set. The set, not its order: a round-robin name that rotates its answers keeps one pool (any order of a checked set is as safe). */
+function poolKey(origin: string, addresses: ResolvedAddress[] | null, allowPrivate: boolean, allowLoopback: boolean): string {
   const level = allowPrivate ? 2 : allowLoopback ? 1 : 0;
-  // The set, not its order: a round-robin name that rotates its answers keeps one pool (any order of a checked set is as safe).
   const set = addresses?.map((a) => a.address).sort() ?? [];
-  const key = `${level} ${url.origin} ${set.join(",")}`;
+  return `${level} ${origin} ${set.join(",")}`;
+}
+
+function poolFor(url: URL, addresses: ResolvedAddress[] | null, allowPrivate: boolean, allowLoopback: boolean, knownKey?: string): Pool {
+  const key = knownKey ?? poolKey(url.origin, addresses, allowPrivate, allowLoopback);
   let pool = pools.get(key);
   if (pool) {
     pools.delete(key); // re-inserted below: the Map's order is least recently used first
@@ -124,22 +128,134 @@ const errorText = (err: unknown): string => {
   return e?.code ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(err);
 };
 
+/**
+ * What a delivery needs of its URL, worked out once per URL and policy and kept (a sweep sends many
+ * deliveries to one endpoint; the check is a pure function of the string and the policy): the check's
+ * verdict, the host to resolve, and the request's origin and path.
+ */
+type Target =
+  | { ok: true; url: URL; origin: string; path: string; host: string; literal: boolean; literalPoolKey: string }
+  | { ok: false; reason: string };
+const TARGET_LIMIT = 1024;
+const targets = new Map<string, Target>();
+
+function targetFor(rawUrl: string, allowPrivate: boolean, allowLoopback: boolean): Target {
+  const key = `${allowPrivate ? 2 : allowLoopback ? 1 : 0} ${rawUrl}`;
+  let target = targets.get(key);
+  if (target) return target;
+  const checked = checkWebhookUrl(rawUrl, { allowPrivate, allowLoopback });
+  if (!checked.ok) target = { ok: false, reason: checked.reason };
+  else {
+    const url = checked.url;
+    const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+    const literal = isIpLiteral(host);
+    target = {
+      ok: true,
+      url,
+      origin: url.origin,
+      path: `${url.pathname}${url.search}`,
+      host,
+      literal,
+      literalPoolKey: poolKey(url.origin, null, allowPrivate, allowLoopback),
+    };
+  }
+  if (targets.size >= TARGET_LIMIT) targets.clear(); // bounded: endpoints come and go
+  targets.set(key, target);
+  return target;
+}
+
+/** A response's verdict: null for 2xx, else why the attempt failed. */
+function verdict(statusCode: number | null): string | null {
+  if (statusCode === null) return "no response";
+  if (statusCode >= 200 && statusCode < 300) return null;
+  if (statusCode >= 300 && statusCode < 400) return "redirect not followed";
+  return `HTTP ${statusCode}`;
+}
+
+/**
+ * One exchange as undici's dispatch handler: its state on the object and its steps as methods (no
+ * closures made per delivery). Resolves once, at the response's end, an error, the body limit or the
+ * deadline, whichever comes first.
+ */
+class Exchange implements Dispatcher.DispatchHandler {
+  settled = false;
+  statusCode: number | null = null;
+  controller: Dispatcher.DispatchController | null = null;
+  seen = 0;
+  kept: Buffer[] = [];
+  keptBytes = 0;
+  timer: NodeJS.Timeout | undefined;
+
+  constructor(
+    readonly started: number,
+    readonly timeoutMs: number,
+    readonly resolve: (r: PostResult) => void,
+  ) {}
+
+  finish(error: string | null): void {
+    if (this.settled) return;
+    this.settled = true;
+    clearTimeout(this.timer);
+    const latencyMs = Math.round(performance.now() - this.started);
+    if (this.statusCode === null) this.resolve({ statusCode: null, latencyMs, error });
+    else this.resolve({ statusCode: this.statusCode, latencyMs, error, responseBytes: Buffer.concat(this.kept, this.keptBytes) });
+  }
+
+  timeout(): void {
+    // Past the deadline: a known status still counts (the body was merely slow).
+    this.finish(this.statusCode === null ? `timeout after ${this.timeoutMs} ms` : verdict(this.statusCode));
+    // A request still queued for a socket is aborted as soon as it gets one (onRequestStart).
+    this.controller?.abort(new Error("timeout"));
+  }
+
+  onRequestStart(c: Dispatcher.DispatchController): void {
+    this.controller = c;
+    if (this.settled) c.abort(new Error("timeout"));
+  }
+
+  onResponseStart(_c: Dispatcher.DispatchController, code: number): void {
+    if (code >= 200) this.statusCode = code; // 1xx are interim: the final status decides
+  }
+
+  onResponseData(c: Dispatcher.DispatchController, chunk: Buffer): void {
+    this.seen += chunk.length;
+    if (this.keptBytes <= RESPONSE_BODY_LIMIT) {
+      const part = chunk.subarray(0, RESPONSE_BODY_LIMIT + 1 - this.keptBytes);
+      this.kept.push(part);
+      this.keptBytes += part.length;
+    }
+    if (this.seen > MAX_RESPONSE_BYTES) {
+      // Enough: the status decides, the rest of an oversized body is not worth reading.
+      this.finish(verdict(this.statusCode));
+      c.abort(new Error("response body too large"));
+    }
+  }
+
+  onResponseEnd(): void {
+    this.finish(verdict(this.statusCode));
+  }
+
+  onResponseError(_c: Dispatcher.DispatchController, err: Error): void {
+    this.finish(this.statusCode === null ? errorText(err) : verdict(this.statusCode));
+  }
+}
+
+const timeoutExchange = (exchange: Exchange) => exchange.timeout();
+
 export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult> {
   const started = performance.now();
   const timeoutMs = opts.timeoutMs ?? env().WEBHOOK_TIMEOUT_MS;
   const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
   const allowLoopback = opts.allowLoopback ?? webhookUrlPolicy().allowLoopback ?? false;
-  const elapsed = () => Math.round(performance.now() - started);
-  const fail = (error: string): PostResult => ({ statusCode: null, latencyMs: elapsed(), error });
+  const fail = (error: string): PostResult => ({ statusCode: null, latencyMs: Math.round(performance.now() - started), error });
 
-  const checked = checkWebhookUrl(opts.url, { allowPrivate, allowLoopback });
-  if (!checked.ok) return fail(`refused: ${checked.reason}`);
-  const url = checked.url;
-  const host = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
+  const target = targetFor(opts.url, allowPrivate, allowLoopback);
+  if (!target.ok) return fail(`refused: ${target.reason}`);
+  const host = target.host;
 
   // Literal addresses were judged by checkWebhookUrl (and net skips lookup for them).
   let addresses: ResolvedAddress[] | null = null;
-  if (!isIpLiteral(host)) {
+  if (!target.literal) {
     try {
       addresses = await withDeadline((opts.resolve ?? systemResolver)(host), timeoutMs);
     } catch (err) {
@@ -153,67 +269,13 @@ export async function postWebhook(opts: PostWebhookOptions): Promise<PostResult>
   const remaining = timeoutMs - (performance.now() - started);
   if (remaining <= 0) return fail(`timeout after ${timeoutMs} ms`);
   const body = typeof opts.body === "string" ? Buffer.from(opts.body, "utf8") : opts.body;
-  const pool = poolFor(url, addresses, allowPrivate, allowLoopback);
+  const pool = poolFor(target.url, addresses, allowPrivate, allowLoopback, addresses ? undefined : target.literalPoolKey);
 
   return new Promise<PostResult>((resolve) => {
-    let settled = false;
-    let statusCode: number | null = null;
-    let controller: Dispatcher.DispatchController | null = null;
-    let seen = 0;
-    const kept: Buffer[] = [];
-    let keptBytes = 0;
-    const finish = (error: string | null) => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      const responseBytes = statusCode === null ? undefined : Buffer.concat(kept, keptBytes);
-      resolve({ statusCode, latencyMs: elapsed(), error, ...(responseBytes ? { responseBytes } : {}) });
-    };
-    const outcome = (): string | null => {
-      if (statusCode === null) return "no response";
-      if (statusCode >= 200 && statusCode < 300) return null;
-      if (statusCode >= 300 && statusCode < 400) return "redirect not followed";
-      return `HTTP ${statusCode}`;
-    };
-    const timer = setTimeout(() => {
-      // Past the deadline: a known status still counts (the body was merely slow).
-      finish(statusCode === null ? `timeout after ${timeoutMs} ms` : outcome());
-      // A request still queued for a socket is aborted as soon as it gets one (onRequestStart).
-      controller?.abort(new Error("timeout"));
-    }, remaining);
-    const handler: Dispatcher.DispatchHandler = {
-      onRequestStart(c) {
-        controller = c;
-        if (settled) c.abort(new Error("timeout"));
-      },
-      onResponseStart(_c, code) {
-        if (code >= 200) statusCode = code; // 1xx are interim: the final status decides
-      },
-      onResponseData(c, chunk) {
-        seen += chunk.length;
-        if (keptBytes <= RESPONSE_BODY_LIMIT) {
-          const part = chunk.subarray(0, RESPONSE_BODY_LIMIT + 1 - keptBytes);
-          kept.push(part);
-          keptBytes += part.length;
-        }
-        if (seen > MAX_RESPONSE_BYTES) {
-          // Enough: the status decides, the rest of an oversized body is not worth reading.
-          finish(outcome());
-          c.abort(new Error("response body too large"));
-        }
-      },
-      onResponseEnd() {
-        finish(outcome());
-      },
-      onResponseError(_c, err) {
-        finish(statusCode === null ? errorText(err) : outcome());
-      },
-    };
+    const exchange = new Exchange(started, timeoutMs, resolve);
+    exchange.timer = setTimeout(timeoutExchange, remaining, exchange);
     // Redirects are never followed: a plain dispatch has no redirect handling. undici's own header
     // and body timers are off: the one deadline above covers the whole exchange.
-    pool.dispatch(
-      { method: "POST", path: `${url.pathname}${url.search}`, headers: opts.headers, body, headersTimeout: 0, bodyTimeout: 0 },
-      handler,
-    );
+    pool.dispatch({ method: "POST", path: target.path, headers: opts.headers, body, headersTimeout: 0, bodyTimeout: 0 }, exchange);
   });
 }

@@ -30,7 +30,9 @@ function maskSignature(value: string): string {
 
 /** The headers of an attempt as the log keeps them: every name, signature values masked. */
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([k, v]) => [k, SIGNATURE_HEADER.test(k) ? maskSignature(v) : v]));
+  const out: Record<string, string> = {};
+  for (const k in headers) out[k] = SIGNATURE_HEADER.test(k) ? maskSignature(headers[k]!) : headers[k]!;
+  return out;
 }
 
 /**
