@@ -48,6 +48,11 @@ export interface DeliverResult {
   failed: number;
   /** Slowest HTTP exchange of the batch, ms (0 when nothing was sent): how the receivers are keeping up. */
   slowestMs?: number;
+  /**
+   * Exchanges that did not succeed (to be retried, or failed for good), counted as each ends, before
+   * its outcome is written (succeeded/retried/failed count written outcomes): what the sweep's lanes adapt to.
+   */
+  unsuccessful?: number;
 }
 
 interface ClaimedRow {
@@ -176,8 +181,21 @@ export function outcomeRecorder() {
 }
 export type OutcomeRecorder = ReturnType<typeof outcomeRecorder>;
 
-/** Leases due deliveries, sends them and records the outcome of each. */
+/** Leases due deliveries, sends them and records the outcome of each; resolves once every outcome is written. */
 export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResult> {
+  const { result, written } = await sendDue(opts);
+  await written;
+  return result;
+}
+
+/**
+ * deliverDue in two steps: resolves once every delivery of the batch has been sent (its exchange
+ * ended), with `written` resolving once every outcome is written — so a sweep lane can claim and send
+ * its next batch while this one's outcomes are being written (sweep.ts). Until `written` resolves,
+ * `result`'s succeeded/retried/failed are still counting; `slowestMs` and `unsuccessful` are final.
+ * Nothing is less safe for it: an outcome not yet written is covered by its lease, as during any write.
+ */
+export async function sendDue(opts: DeliverOptions = {}): Promise<{ result: DeliverResult; written: Promise<void> }> {
   const { limit = 50, now = clockNow() } = opts;
   const resolve = opts.resolve ?? webhookResolver();
   const allowPrivate = opts.allowPrivate ?? env().WEBHOOK_ALLOW_PRIVATE;
@@ -196,7 +214,7 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
     limit,
     clockNow().toISOString(),
   ]);
-  const result: DeliverResult = { claimed: claimed.length, succeeded: 0, retried: 0, failed: 0 };
+  const result: DeliverResult = { claimed: claimed.length, succeeded: 0, retried: 0, failed: 0, slowestMs: 0, unsuccessful: 0 };
   const record = opts.recorder ?? outcomeRecorder();
   const recorded: Promise<void>[] = [];
   const secrets = new Map<string, string>();
@@ -255,7 +273,11 @@ export async function deliverDue(opts: DeliverOptions = {}): Promise<DeliverResu
       error: outcome.error?.slice(0, 500) ?? null,
       ...attemptExchange(headers, outcome.responseBytes, secret),
     };
+    if (status !== "succeeded") result.unsuccessful = (result.unsuccessful ?? 0) + 1;
     recorded.push(record.add(row, result));
-  }).finally(() => Promise.all(recorded));
-  return result;
+  }).catch(async (err) => {
+    await Promise.all(recorded); // what was sent is written before the error goes up
+    throw err;
+  });
+  return { result, written: Promise.all(recorded).then(() => undefined) };
 }

@@ -1,6 +1,6 @@
 import { now as clockNow } from "@/lib/clock";
 import { env } from "@/lib/env";
-import { type DeliverOptions, type DeliverResult, deliverDue, outcomeRecorder } from "@/lib/webhooks/deliver";
+import { type DeliverOptions, type DeliverResult, deliverDue, outcomeRecorder, sendDue } from "@/lib/webhooks/deliver";
 import { fanOutEvents } from "@/lib/webhooks/fan-out";
 
 export interface SweepResult extends DeliverResult {
@@ -68,20 +68,30 @@ export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number; 
   let running = 0;
   let dry = false;
   const lanes: Promise<void>[] = [];
+  // A lane sends its next batch while the previous one's outcomes are being written (sendDue), and
+  // waits for them before it claims the one after: at most two batches per lane between claim and
+  // written, and the write's round trip no longer stalls the lane.
   const lane = async () => {
     running += 1;
+    let writing: Promise<void> = Promise.resolve();
+    let unwritten: DeliverResult | null = null;
     try {
       while (!dry && running <= target && performance.now() < deadline) {
-        const r = await deliverDue({ ...opts, limit, concurrency, recorder, now: opts.now ?? clockNow() });
-        tally(r);
+        const { result: r, written } = await sendDue({ ...opts, limit, concurrency, recorder, now: opts.now ?? clockNow() });
+        await writing;
+        if (unwritten) tally(unwritten);
+        writing = written;
+        unwritten = r;
         if (r.claimed < limit) dry = true;
-        else if (r.retried + r.failed > 0 || (r.slowestMs ?? 0) >= slowMs) target = Math.max(1, Math.floor(target / 2));
+        else if ((r.unsuccessful ?? 0) > 0 || (r.slowestMs ?? 0) >= slowMs) target = Math.max(1, Math.floor(target / 2));
         else if ((r.slowestMs ?? 0) < FAST_BATCH_MS && target < maxLanes) {
           target += 1;
           lanes.push(lane());
         }
       }
     } finally {
+      await writing;
+      if (unwritten) tally(unwritten);
       running -= 1;
     }
   };
