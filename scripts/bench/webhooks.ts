@@ -40,11 +40,11 @@ export interface WebhookThroughput {
 /** Clock ticks of /proc (USER_HZ, 100 on Linux) in µs. */
 const TICK_US = 10_000;
 
-/** Busy CPU time of the whole machine, all cores (user, nice, system, irq, softirq, steal), µs; 0 off Linux. */
+/** CPU time the whole machine spent working, all cores (user, nice, system, irq, softirq; not idle, I/O wait or steal), µs; 0 off Linux. */
 function machineCpuUs(): number {
   try {
     const f = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1).map(Number);
-    return (f[0]! + f[1]! + f[2]! + f[5]! + f[6]! + f[7]!) * TICK_US;
+    return (f[0]! + f[1]! + f[2]! + f[5]! + f[6]!) * TICK_US;
   } catch {
     return 0;
   }
