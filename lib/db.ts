@@ -3,6 +3,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import pg from "pg";
 import { env } from "@/lib/env";
 import { PrismaClient } from "@/lib/generated/prisma/client";
+import { log } from "@/lib/log";
 
 export type Db = PrismaClient;
 
@@ -21,6 +22,9 @@ function createClient(): PrismaClient {
   // The pool is ours, handed to Prisma's adapter, so the few statements rawQuery() runs share its
   // connections (the embedded database takes one connection per process: a second pool would break it).
   const pool = new pg.Pool({ connectionString: DATABASE_URL, max: DATABASE_POOL_MAX });
+  // An idle connection the server drops (a restart) is an 'error' event on the pool: without a listener
+  // it would end the process. Prisma's adapter adds its own only once Prisma connects; rawQuery may come first.
+  pool.on("error", (err) => log.warn("database connection lost while idle", { err }));
   globalForDb.duebillPool = pool;
   const adapter = new PrismaPg(pool);
   return new PrismaClient({ adapter });
@@ -102,8 +106,11 @@ export async function disconnectDb(): Promise<void> {
   globalForDb.duebillDb = undefined;
   globalForDb.duebillDbShared = undefined;
   globalForDb.duebillPool = undefined;
-  await client?.$disconnect();
-  await pool?.end();
+  try {
+    await client?.$disconnect();
+  } finally {
+    await pool?.end();
+  }
 }
 
 /** An error of a rawQuery() statement: the driver's error as its cause, its SQLSTATE as `code` (lib/faults.ts reads both). */

@@ -68,6 +68,16 @@ export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number; 
   let running = 0;
   let dry = false;
   const lanes: Promise<void>[] = [];
+  // A lane that fails (the database is down) stops the others at their next batch, not in the middle of
+  // one; its error is kept and thrown once all have ended (a lane's promise never rejects on its own).
+  let failure: unknown = null;
+  const startLane = () =>
+    lanes.push(
+      lane().catch((err: unknown) => {
+        failure ??= err;
+        dry = true;
+      }),
+    );
   // A lane sends its next batch while the previous one's outcomes are being written (sendDue), and
   // waits for them before it claims the one after: at most two batches per lane between claim and
   // written, and the write's round trip no longer stalls the lane.
@@ -83,10 +93,11 @@ export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number; 
         writing = written;
         unwritten = r;
         if (r.claimed < limit) dry = true;
+        // Failed or retried exchanges, or a slow one, halve the lanes (an inactive endpoint is not the receiver's pace: it does not).
         else if ((r.unsuccessful ?? 0) > 0 || (r.slowestMs ?? 0) >= slowMs) target = Math.max(1, Math.floor(target / 2));
         else if ((r.slowestMs ?? 0) < FAST_BATCH_MS && target < maxLanes) {
           target += 1;
-          lanes.push(lane());
+          startLane();
         }
       }
     } finally {
@@ -95,7 +106,9 @@ export async function sweepWebhooks(opts: DeliverOptions & { budgetMs?: number; 
       running -= 1;
     }
   };
-  for (let i = 0; i < target; i++) lanes.push(lane());
+  for (let i = 0; i < target; i++) startLane();
+  // Every lane ends (its sends done, its outcomes written) before the sweep returns or fails.
   for (let i = 0; i < lanes.length; i++) await lanes[i];
+  if (failure !== null) throw failure;
   return total;
 }
