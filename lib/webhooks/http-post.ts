@@ -66,11 +66,13 @@ const pools = new Map<string, Pool>();
 /** Bounds undici's connect step only: the delivery's own deadline (at most WEBHOOK_TIMEOUT_MS's 60 s) is what cuts an attempt. */
 const CONNECT_TIMEOUT_MS = 60_000;
 
+/** The policy as one number, for cache keys: a check or socket made under one policy is never reused under another. */
+const policyLevel = (allowPrivate: boolean, allowLoopback: boolean) => (allowPrivate ? 2 : allowLoopback ? 1 : 0);
+
 /** A pool's key: policy, origin and checked address set. The set, not its order: a round-robin name that rotates its answers keeps one pool (any order of a checked set is as safe). */
 function poolKey(origin: string, addresses: ResolvedAddress[] | null, allowPrivate: boolean, allowLoopback: boolean): string {
-  const level = allowPrivate ? 2 : allowLoopback ? 1 : 0;
   const set = addresses?.map((a) => a.address).sort() ?? [];
-  return `${level} ${origin} ${set.join(",")}`;
+  return `${policyLevel(allowPrivate, allowLoopback)} ${origin} ${set.join(",")}`;
 }
 
 function poolFor(url: URL, addresses: ResolvedAddress[] | null, allowPrivate: boolean, allowLoopback: boolean, knownKey?: string): Pool {
@@ -131,16 +133,14 @@ const errorText = (err: unknown): string => {
 /**
  * What a delivery needs of its URL, worked out once per URL and policy and kept (a sweep sends many
  * deliveries to one endpoint; the check is a pure function of the string and the policy): the check's
- * verdict, the host to resolve, and the request's origin and path.
+ * verdict, the host to resolve, the request's path and, for a literal address, its pool's key.
  */
-type Target =
-  | { ok: true; url: URL; origin: string; path: string; host: string; literal: boolean; literalPoolKey: string }
-  | { ok: false; reason: string };
+type Target = { ok: true; url: URL; path: string; host: string; literal: boolean; literalPoolKey: string } | { ok: false; reason: string };
 const TARGET_LIMIT = 1024;
 const targets = new Map<string, Target>();
 
 function targetFor(rawUrl: string, allowPrivate: boolean, allowLoopback: boolean): Target {
-  const key = `${allowPrivate ? 2 : allowLoopback ? 1 : 0} ${rawUrl}`;
+  const key = `${policyLevel(allowPrivate, allowLoopback)} ${rawUrl}`;
   let target = targets.get(key);
   if (target) return target;
   const checked = checkWebhookUrl(rawUrl, { allowPrivate, allowLoopback });
@@ -152,7 +152,6 @@ function targetFor(rawUrl: string, allowPrivate: boolean, allowLoopback: boolean
     target = {
       ok: true,
       url,
-      origin: url.origin,
       path: `${url.pathname}${url.search}`,
       host,
       literal,
